@@ -1,0 +1,45 @@
+# cloudchecks: build, test, install. `make` builds dist/; `make test` runs every test.
+PREFIX    ?= /usr/local
+PLUGINDIR ?= /usr/lib/nagios/plugins
+BINDIR    ?= $(PREFIX)/bin
+DESTDIR   ?=
+NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: all build deps lint test unit check-dist demo bench install uninstall clean
+
+all: build
+
+# Reinstall dependencies whenever the lock file changes (and on a fresh clone).
+node_modules/.package-lock.json: package-lock.json
+	$(NPM_CI)
+	@touch $@
+
+deps: node_modules/.package-lock.json
+
+build: deps
+	node build.mjs dist
+
+lint: deps
+	npx tsc --noEmit -p tsconfig.json
+
+# dist/ is committed so that users can copy it; it must be what the sources build.
+check-dist: deps
+	@tmp=$$(mktemp -d) && node build.mjs $$tmp && \
+	if diff -r dist $$tmp >/dev/null; then echo "check-dist: dist/ matches a fresh build"; rm -rf $$tmp; \
+	else diff -rq dist $$tmp; rm -rf $$tmp; echo "check-dist: dist/ is out of date: run 'make' and commit dist/"; exit 1; fi
+
+unit: deps
+	npx vitest run test/unit
+
+test: deps lint check-dist
+	npx vitest run
+
+install: build
+	install -d $(DESTDIR)$(PLUGINDIR)
+	for f in dist/check_*; do install -m 0755 $$f $(DESTDIR)$(PLUGINDIR)/; done
+
+uninstall:
+	for f in dist/check_*; do rm -f $(DESTDIR)$(PLUGINDIR)/$$(basename $$f); done
+
+clean:
+	rm -rf node_modules

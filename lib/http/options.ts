@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { CheckError, UsageError } from '../plugin/errors';
+import type { OptionSpec, ParsedOptions } from '../plugin/options';
+import { DEFAULT_MAX_BYTES, type TlsSettings } from './request';
+
+/** Options every plugin that speaks HTTPS has. */
+export const HTTP_OPTIONS: readonly OptionSpec[] = [
+  { long: 'ca-file', type: 'string', arg: 'PATH', description: 'PEM file with the CA that signed the server certificate, trusted in addition to the system CAs.' },
+  { long: 'insecure', short: 'k', type: 'boolean', description: 'Do not verify the server certificate (not recommended: prefer --ca-file).' },
+  { long: 'max-bytes', type: 'number', arg: 'BYTES', default: DEFAULT_MAX_BYTES, description: 'Refuse responses larger than this.' },
+];
+
+/** Reads the TLS options: the CA file is read once here, with a clear error if it cannot be. */
+export function tlsSettingsFrom(options: ParsedOptions): TlsSettings {
+  const caFile = options['ca-file'] as string | undefined;
+  if (options.insecure) return { insecure: true };
+  if (!caFile) return {};
+  let ca: string;
+  try {
+    ca = readFileSync(caFile, 'utf8');
+  } catch (e) {
+    throw new CheckError(`cannot read --ca-file ${caFile} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path and permissions`);
+  }
+  if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new CheckError(`--ca-file ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return { ca };
+}
+
+/** Reads --max-bytes as a positive integer. */
+export function maxBytesFrom(options: ParsedOptions): number {
+  const n = options['max-bytes'] as number;
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`invalid --max-bytes ${n}: expected a positive whole number of bytes`);
+  return n;
+}

@@ -1,0 +1,165 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as tls from 'node:tls';
+import type { Socket } from 'node:net';
+import { CheckError } from '../plugin/errors';
+import { describeNetworkError } from './network-errors';
+import { proxyFor } from './proxy';
+
+/** How to trust the server: extra CA PEM text, or no verification at all. */
+export interface TlsSettings {
+  ca?: string;
+  insecure?: boolean;
+}
+
+export interface HttpRequest {
+  method?: string;
+  url: URL;
+  headers?: Record<string, string>;
+  body?: string;
+  tls?: TlsSettings;
+  /** Larger bodies are refused with a CheckError naming --max-bytes. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+  /** Receives a request/response trace with credentials redacted (for -vvv). */
+  trace?: (line: string) => void;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  url: URL;
+}
+
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+// Header values that are credentials are never traced, whatever the verbosity.
+const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-vcloud-authorization|x-vmware-vcloud-access-token)$/i;
+
+/** The headers as they may be shown in a trace. */
+export function redactHeaders(headers: Record<string, unknown>): string[] {
+  return Object.entries(headers).map(([k, v]) => `${k}: ${SECRET_HEADERS.test(k) ? '<redacted>' : String(v)}`);
+}
+
+// One keep-alive agent per TLS setting: the pages of a node list reuse one connection.
+const agents = new Map<string, http.Agent>();
+function agentFor(url: URL, settings: TlsSettings): http.Agent {
+  const key = `${url.protocol}|${settings.insecure ? 1 : 0}|${settings.ca ?? ''}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent =
+      url.protocol === 'https:'
+        ? new https.Agent({ keepAlive: true, maxSockets: 4, ...tlsOptions(settings) })
+        : new http.Agent({ keepAlive: true, maxSockets: 4 });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+function tlsOptions(settings: TlsSettings): tls.ConnectionOptions {
+  if (settings.insecure) return { rejectUnauthorized: false };
+  // --ca-file adds to the system trust store rather than replacing it.
+  return settings.ca ? { rejectUnauthorized: true, ca: [...tls.rootCertificates, settings.ca] } : { rejectUnauthorized: true };
+}
+
+/** Opens a CONNECT tunnel through an HTTP proxy to the target's host and port. */
+function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const port = target.port || '443';
+    const headers: Record<string, string> = { host: `${target.hostname}:${port}` };
+    if (proxy.username) {
+      headers['proxy-authorization'] = 'Basic ' + Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
+    }
+    const req = http.request({ host: proxy.hostname, port: proxy.port || 80, method: 'CONNECT', path: `${target.hostname}:${port}`, headers, signal });
+    req.once('connect', (res, socket) => {
+      if (res.statusCode === 200) resolve(socket);
+      else {
+        socket.destroy();
+        reject(new CheckError(`proxy ${proxy.host} refused the tunnel to ${target.host} (HTTP ${res.statusCode}); check HTTPS_PROXY/NO_PROXY`));
+      }
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Sends one request and reads the whole body (bounded by maxBytes). Network and TLS failures
+ * become CheckErrors naming cause and fix; HTTP statuses are returned for the caller to judge.
+ */
+export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
+  const url = req.url;
+  const settings = req.tls ?? {};
+  const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+  const method = req.method ?? 'GET';
+  const headers: Record<string, string> = { 'user-agent': 'cloudchecks', ...req.headers };
+  if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+  const proxy = proxyFor(url);
+  const options: https.RequestOptions = { method, headers, signal: req.signal };
+  let target: URL | string = url;
+
+  if (proxy && url.protocol === 'https:') {
+    let socket: Socket;
+    try {
+      socket = await connectTunnel(proxy, url, req.signal);
+    } catch (error) {
+      throw error instanceof CheckError ? error : describeNetworkError(error, proxy, proxy);
+    }
+    options.agent = false;
+    options.createConnection = () => tls.connect({ socket, servername: url.hostname, ...tlsOptions(settings) });
+  } else if (proxy) {
+    // Plain HTTP through a proxy: the absolute URL goes in the request line.
+    target = proxy;
+    options.path = url.href;
+    options.agent = agentFor(proxy, settings);
+    headers.host = url.host;
+  } else {
+    options.agent = agentFor(url, settings);
+  }
+
+  req.trace?.(`> ${method} ${url.href}${proxy ? ` (via proxy ${proxy.host})` : ''}`);
+  for (const line of redactHeaders(headers)) req.trace?.(`> ${line}`);
+  const started = Date.now();
+
+  return new Promise<HttpResponse>((resolve, reject) => {
+    const transport = (typeof target === 'string' ? new URL(target) : target).protocol === 'https:' ? https : http;
+    const request = transport.request(target, options, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        res.destroy();
+        reject(tooLarge(url, maxBytes));
+        return;
+      }
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          res.destroy();
+          reject(tooLarge(url, maxBytes));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.once('end', () => {
+        req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);
+        for (const line of redactHeaders(res.headers)) req.trace?.(`< ${line}`);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks, size), url });
+      });
+      res.once('aborted', () => reject(truncated(url)));
+      res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy)));
+    });
+    request.once('error', (error) => reject(describeNetworkError(error, url, proxy)));
+    if (req.body !== undefined) request.write(req.body);
+    request.end();
+  });
+}
+
+function tooLarge(url: URL, maxBytes: number): CheckError {
+  return new CheckError(`response from ${url.origin}${url.pathname} is larger than --max-bytes ${maxBytes}; raise --max-bytes if the server is right to send that much`);
+}
+
+function truncated(url: URL): CheckError {
+  return new CheckError(`connection to ${url.host} closed before the whole response was received (truncated body); retry, or check load balancers and proxies in between`);
+}

@@ -1,0 +1,23 @@
+import { State } from './state';
+
+/**
+ * The check could not be made. The message is shown to the operator as the summary, so it
+ * names the cause and, where known, the fix. The state is UNKNOWN unless an option such as
+ * --powered-off-state asks for another.
+ */
+export class CheckError extends Error {
+  readonly state: State;
+  constructor(message: string, options: { state?: State; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CheckError';
+    this.state = options.state ?? State.UNKNOWN;
+  }
+}
+
+/** Bad command-line input: always UNKNOWN, and the message points at --help. */
+export class UsageError extends CheckError {
+  constructor(message: string) {
+    super(`${message} (see --help)`);
+    this.name = 'UsageError';
+  }
+}

@@ -1,0 +1,200 @@
+import yargsParser from 'yargs-parser';
+import { UsageError } from './errors';
+import { parseState, State } from './state';
+
+/** One command-line option of a plugin. Every option is long; `short` is its one-letter alias. */
+export interface OptionSpec {
+  long: string;
+  short?: string;
+  /** `list` is a repeatable string; `count` a repeatable flag such as -vvv. */
+  type: 'string' | 'number' | 'boolean' | 'count' | 'list';
+  /** Placeholder of the value in --help, e.g. PATH. */
+  arg?: string;
+  /** The value may be left out (`--kubeconfig` alone means the default file): gives ''. */
+  optionalValue?: boolean;
+  default?: string | number | boolean;
+  description: string;
+  choices?: readonly string[];
+  /** The value is a secret: it is redacted from every output. */
+  secret?: boolean;
+}
+
+export type OptionValue = string | number | boolean | string[] | undefined;
+/** Parsed options keyed by their long name. */
+export type ParsedOptions = Record<string, OptionValue>;
+
+/** Options every plugin has. */
+export const COMMON_OPTIONS: readonly OptionSpec[] = [
+  { long: 'help', short: 'h', type: 'boolean', description: 'Print this help and exit (state UNKNOWN, as the guidelines ask).' },
+  { long: 'version', short: 'V', type: 'boolean', description: 'Print the version and exit (state UNKNOWN).' },
+  {
+    long: 'verbose',
+    short: 'v',
+    type: 'count',
+    description: 'More output; repeat up to 3 times: -v detail on the first line, -vv long output with the configuration, -vvv HTTP trace on stderr (secrets redacted).',
+  },
+  {
+    long: 'timeout',
+    short: 't',
+    type: 'string',
+    arg: 'SECONDS[:STATE]',
+    default: '10',
+    description: 'Give up after SECONDS and report STATE (OK, WARNING, CRITICAL or UNKNOWN).',
+  },
+  {
+    long: 'output',
+    type: 'string',
+    arg: 'FORMAT',
+    default: 'nagios',
+    choices: ['nagios', 'json'],
+    description: 'nagios: the plugin line and long output; json: one object (state, code, summary, items, metrics) for Zabbix dependent items and scripts.',
+  },
+  {
+    long: 'extra-opts',
+    type: 'string',
+    arg: '[SECTION][@FILE]',
+    optionalValue: true,
+    description: 'Read options from an ini file (section defaults to the plugin name; file defaults to $MP_CONFIG_FILE or the standard monitoring-plugins.ini locations). Command-line options win.',
+  },
+];
+
+/** Parses `-t SECONDS[:STATE]`. */
+export function parseTimeout(text: string): { seconds: number; state: State } {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\S+))?\s*$/.exec(text);
+  const state = m?.[2] === undefined ? State.UNKNOWN : parseState(m[2]);
+  const seconds = m ? Number(m[1]) : NaN;
+  if (!m || state === undefined || !(seconds > 0) || seconds > 3600) {
+    throw new UsageError(`invalid -t/--timeout ${JSON.stringify(text)}: expected SECONDS[:STATE], e.g. 10 or 30:CRITICAL (0 < SECONDS <= 3600)`);
+  }
+  return { seconds, state };
+}
+
+/**
+ * Parses argv against the specs: unknown options, stray arguments, missing values and bad
+ * numbers or choices are UsageErrors. Defaults are filled in.
+ */
+export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[]): ParsedOptions {
+  const byName = new Map<string, OptionSpec>();
+  const alias: Record<string, string[]> = {};
+  const strings: string[] = [];
+  const booleans: string[] = [];
+  const counts: string[] = [];
+  for (const spec of specs) {
+    byName.set(spec.long, spec);
+    if (spec.short) {
+      byName.set(spec.short, spec);
+      alias[spec.long] = [spec.short];
+    }
+    if (spec.type === 'boolean') booleans.push(spec.long);
+    else if (spec.type === 'count') counts.push(spec.long);
+    else strings.push(spec.long);
+  }
+  const parsed = yargsParser([...argv], {
+    alias,
+    string: strings,
+    boolean: booleans,
+    count: counts,
+    configuration: {
+      'camel-case-expansion': false,
+      'boolean-negation': false, // --no-cache is an option of its own, not "cache=false"
+      'duplicate-arguments-array': true,
+      'flatten-duplicate-arrays': true,
+      'short-option-groups': true,
+      'dot-notation': false,
+      'parse-numbers': false,
+      'parse-positional-numbers': false,
+      'strip-aliased': true,
+      'unknown-options-as-args': false,
+    },
+  });
+
+  const unknown = Object.keys(parsed).filter((k) => k !== '_' && k !== '--' && !byName.has(k));
+  if (unknown.length > 0) {
+    const k = unknown[0];
+    throw new UsageError(`unknown option ${k.length === 1 ? '-' : '--'}${k}`);
+  }
+  const stray = [...(parsed._ ?? []), ...((parsed['--'] as string[] | undefined) ?? [])];
+  if (stray.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(stray[0]))}`);
+
+  const out: ParsedOptions = {};
+  for (const spec of specs) {
+    const raw = parsed[spec.long] as unknown;
+    out[spec.long] = convert(spec, raw);
+  }
+  return out;
+}
+
+function flagName(spec: OptionSpec): string {
+  return spec.short ? `-${spec.short}/--${spec.long}` : `--${spec.long}`;
+}
+
+function convert(spec: OptionSpec, raw: unknown): OptionValue {
+  const name = flagName(spec);
+  if (spec.type === 'boolean') {
+    const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    return v === undefined ? (spec.default as boolean | undefined) ?? false : Boolean(v);
+  }
+  if (spec.type === 'count') return typeof raw === 'number' ? raw : 0;
+  const values = raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map((v) => String(v));
+  for (const v of values) {
+    if (v === '' && !spec.optionalValue) throw new UsageError(`${name} needs a value${spec.arg ? ` (${spec.arg})` : ''}`);
+    if (spec.choices && !spec.choices.includes(v)) {
+      throw new UsageError(`invalid ${name} ${JSON.stringify(v)}: expected one of ${spec.choices.join(', ')}`);
+    }
+  }
+  if (spec.type === 'list') return values;
+  // A scalar given twice (say once in --extra-opts and once on the command line): the last wins.
+  const last = values.length > 0 ? values[values.length - 1] : spec.default === undefined ? undefined : String(spec.default);
+  if (last === undefined) return undefined;
+  if (spec.type === 'number') {
+    if (!/^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/.test(last)) throw new UsageError(`invalid ${name} ${JSON.stringify(last)}: expected a number`);
+    return Number(last);
+  }
+  return last;
+}
+
+/** The long option names of the specs that carry secrets. */
+export function secretOptionNames(specs: readonly OptionSpec[]): string[] {
+  return specs.filter((s) => s.secret).map((s) => s.long);
+}
+
+/** Renders --help: usage, every option with its default, and examples. */
+export function renderHelp(info: {
+  command: string;
+  version: string;
+  description: string;
+  usage: string;
+  specs: readonly OptionSpec[];
+  examples: readonly string[];
+  notes?: readonly string[];
+}): string {
+  const lines = [`${info.command} ${info.version}`, '', info.description, '', `Usage: ${info.usage}`, '', 'Options:'];
+  for (const spec of info.specs) {
+    const names = (spec.short ? `-${spec.short}, ` : '    ') + `--${spec.long}`;
+    const arg = spec.arg ? (spec.optionalValue ? ` [${spec.arg.replace(/^\[(.*)\]$/, '$1')}]` : ` ${spec.arg}`) : '';
+    lines.push(`  ${names}${arg}`);
+    let text = spec.description;
+    if (spec.default !== undefined && spec.type !== 'boolean') text += ` (default: ${spec.default})`;
+    for (const l of wrap(text, 72)) lines.push(`        ${l}`);
+  }
+  if (info.notes && info.notes.length > 0) {
+    lines.push('');
+    for (const n of info.notes) lines.push(...wrap(n, 80));
+  }
+  lines.push('', 'Examples:');
+  for (const e of info.examples) lines.push(`  ${e}`);
+  return lines.join('\n') + '\n';
+}
+
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out;
+}

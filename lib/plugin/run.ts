@@ -1,0 +1,130 @@
+import { writeSync } from 'node:fs';
+import { version as VERSION } from '../../package.json';
+import type { RunContext } from './context';
+import { CheckError, UsageError } from './errors';
+import { expandExtraOpts, takeExtraOpts } from './extra-opts';
+import { COMMON_OPTIONS, parseOptions, parseTimeout, renderHelp, type OptionSpec, type ParsedOptions } from './options';
+import { Redactor } from './redact';
+import { renderJson, renderNagios, type Result } from './result';
+import { State } from './state';
+
+/** A plugin: its name, options and the probe that turns options into a result. */
+export interface PluginDefinition {
+  /** Name on the first line, e.g. NODES. */
+  name: string;
+  /** Executable name, e.g. check_nodes; also the default --extra-opts section. */
+  command: string;
+  description: string;
+  usage: string;
+  options: readonly OptionSpec[];
+  examples: readonly string[];
+  notes?: readonly string[];
+  /** Environment variables whose values are secrets, redacted from all output. */
+  secretEnv?: readonly string[];
+  run(options: ParsedOptions, context: RunContext): Promise<Result>;
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+// stdout may be a non-blocking pipe that a slow reader lets fill up (long output of a large
+// cluster): retry EAGAIN instead of losing the result.
+function writeAll(fd: number, text: string): void {
+  const buffer = Buffer.from(text);
+  let offset = 0;
+  let spins = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += writeSync(fd, buffer, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++spins > 2000) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+/**
+ * Runs a plugin as a monitoring engine expects: parse, probe under a timeout guard, print
+ * one result, exit 0-3. This is the only place that prints or exits.
+ */
+export async function runPlugin(def: PluginDefinition, argv: readonly string[] = process.argv.slice(2)): Promise<never> {
+  const redactor = new Redactor();
+  for (const name of def.secretEnv ?? []) redactor.add(process.env[name]);
+  let verbose = 0;
+  let output = 'nagios';
+  const details: string[] = [];
+  let finished = false;
+  let phase = 'starting';
+
+  const finish = (result: Result, error?: unknown): never => {
+    if (finished) return undefined as never; // a probe that resolves after the timeout printed is ignored
+    finished = true;
+    let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
+    if (output !== 'json' && details.length > 0) text += details.join('\n') + '\n';
+    writeAll(1, redactor.redact(text));
+    if (verbose >= 3 && error instanceof Error && error.stack) writeAll(2, redactor.redact(error.stack) + '\n');
+    process.exit(result.state);
+  };
+  const fail = (error: unknown): never => {
+    if (error instanceof CheckError) return finish({ state: error.state, summary: error.message }, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return finish({ state: State.UNKNOWN, summary: `internal error: ${message} (run with -vvv for details)` }, error);
+  };
+
+  // Until the options are read, the default timeout guards parsing and --extra-opts reads.
+  const controller = new AbortController();
+  let timeout = { seconds: DEFAULT_TIMEOUT_SECONDS, state: State.UNKNOWN };
+  let guard = setTimeout(onTimeout, timeout.seconds * 1000);
+  function onTimeout(): void {
+    controller.abort();
+    finish({
+      state: timeout.state,
+      summary: `timed out after ${timeout.seconds}s while ${phase}; raise -t/--timeout or check the network path to the server`,
+    });
+  }
+
+  const specs = [...COMMON_OPTIONS, ...def.options];
+  let options: ParsedOptions;
+  try {
+    const { specs: extra, rest } = takeExtraOpts(argv);
+    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command));
+    options = parseOptions([...fromFiles, ...rest], specs);
+    verbose = Math.min(3, options.verbose as number);
+    output = options.output as string;
+    for (const spec of specs) if (spec.secret) redactor.add(options[spec.long] as string | undefined);
+    if (options.help) {
+      writeAll(1, renderHelp({ command: def.command, version: VERSION, description: def.description, usage: def.usage, specs, examples: def.examples, notes: def.notes }));
+      process.exit(State.UNKNOWN);
+    }
+    if (options.version) {
+      writeAll(1, `${def.command} ${VERSION}\n`);
+      process.exit(State.UNKNOWN);
+    }
+    timeout = parseTimeout(options.timeout as string);
+    clearTimeout(guard);
+    guard = setTimeout(onTimeout, timeout.seconds * 1000);
+  } catch (error) {
+    return fail(error instanceof CheckError ? error : new UsageError(String(error)));
+  }
+
+  const context: RunContext = {
+    verbose,
+    signal: controller.signal,
+    deadline: Date.now() + timeout.seconds * 1000,
+    timeoutSeconds: timeout.seconds,
+    log(level, message) {
+      if (verbose < level) return;
+      if (level >= 3) writeAll(2, redactor.redact(message) + '\n');
+      else details.push(message);
+    },
+    addSecret: (value) => redactor.add(value),
+    setPhase(text) {
+      phase = text;
+    },
+  };
+  try {
+    const result = await def.run(options, context);
+    return finish(result);
+  } catch (error) {
+    return fail(error);
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestPlugin } from '../support/build-test-plugin';
+import { runExecutable } from '../support/spawn';
+
+let plugin: string;
+beforeAll(async () => {
+  plugin = await buildTestPlugin();
+});
+
+describe('plugin runtime, as a monitoring engine sees it', () => {
+  it('prints one line with perfdata and long output, exit 0', async () => {
+    const r = await runExecutable(plugin, ['--label', 'a', '--label', 'b']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('TEST OK - labels a,b secret undefined | value=1.5s\n[OK] item a\n');
+    expect(r.stderr).toBe('');
+  });
+
+  it('cuts a hanging probe at -t 1 with UNKNOWN, within 1.5 s', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'hang', '-t', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^TEST UNKNOWN - timed out after 1s while waiting forever; raise -t\/--timeout/);
+    expect(r.ms).toBeLessThan(1500);
+  });
+
+  it('reports the :STATE given with the timeout', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'busy', '-t', '1:CRITICAL']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^TEST CRITICAL - timed out after 1s while spinning/);
+    expect(r.ms).toBeLessThan(1500);
+  });
+
+  it('turns a thrown CheckError into one UNKNOWN line', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'throw']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('TEST UNKNOWN - the probe failed (secret undefined)\n');
+    expect(r.stderr).toBe('');
+  });
+
+  it('keeps the state a CheckError asks for', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'reject']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('TEST CRITICAL - powered off\n');
+  });
+
+  it('turns an unexpected error into UNKNOWN without a stack trace, with one at -vvv', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'crash']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('TEST UNKNOWN - internal error: boom (run with -vvv for details)\n');
+    expect(r.stderr).toBe('');
+    const v = await runExecutable(plugin, ['--mode', 'crash', '-vvv']);
+    expect(v.stderr).toMatch(/TypeError: boom\n\s+at /);
+  });
+
+  it('redacts secret option values everywhere, at every verbosity', async () => {
+    const secret = 'S3cr3t-value-xyz';
+    for (const mode of ['ok', 'throw']) {
+      const r = await runExecutable(plugin, ['--mode', mode, '--secret', secret, '-vvv']);
+      expect(r.stdout + r.stderr).not.toContain(secret);
+      expect(r.stdout + r.stderr).toContain('<redacted>');
+    }
+  });
+
+  it('adds configuration lines to long output at -vv', async () => {
+    const r = await runExecutable(plugin, ['-vv']);
+    expect(r.stdout.split('\n')).toContain('mode=ok');
+  });
+
+  it('reads options from --extra-opts, command line winning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-rt-'));
+    const ini = join(dir, 'p.ini');
+    writeFileSync(ini, '[check_test]\nmode=throw\nlabel=from-ini\n[custom]\nmode=reject\n');
+    const a = await runExecutable(plugin, ['--extra-opts', `@${ini}`]);
+    expect(a.stdout).toMatch(/^TEST UNKNOWN - the probe failed/);
+    const b = await runExecutable(plugin, ['--extra-opts', `@${ini}`, '--mode', 'ok', '--label', 'cli']);
+    expect(b.stdout).toMatch(/^TEST OK - labels from-ini,cli /);
+    const c = await runExecutable(plugin, ['--extra-opts', 'custom'], { env: { ...process.env, MP_CONFIG_FILE: ini } });
+    expect(c.stdout).toBe('TEST CRITICAL - powered off\n');
+  });
+
+  it('exits 3 for --help and --version', async () => {
+    const h = await runExecutable(plugin, ['--help']);
+    expect(h.code).toBe(3);
+    expect(h.stdout).toContain('Usage: check_test');
+    expect(h.stdout).toContain('--timeout SECONDS[:STATE]');
+    const v = await runExecutable(plugin, ['-V']);
+    expect(v.code).toBe(3);
+    expect(v.stdout).toMatch(/^check_test \d+\.\d+\.\d+\n$/);
+  });
+
+  it.each([
+    [['--bogus'], /^TEST UNKNOWN - unknown option --bogus \(see --help\)\n$/],
+    [['-t', 'x'], /^TEST UNKNOWN - invalid -t\/--timeout "x"/],
+    [['--mode', 'nope'], /^TEST UNKNOWN - invalid --mode "nope": expected one of/],
+    [['--extra-opts', '@/nonexistent.ini'], /^TEST UNKNOWN - --extra-opts: cannot read \/nonexistent.ini \(ENOENT\)/],
+  ])('usage error %j is one UNKNOWN line', async (args, pattern) => {
+    const r = await runExecutable(plugin, args);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(pattern);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toBe('');
+  });
+
+  it('renders --output json', async () => {
+    const r = await runExecutable(plugin, ['--output', 'json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'TEST', state: 'OK', code: 0, metrics: [{ label: 'value', value: 1.5, uom: 's' }] });
+  });
+});

@@ -1,0 +1,22 @@
+import { build } from 'esbuild';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Bundles test/support/check_test.ts the way build.mjs bundles real plugins; returns its path. */
+export async function buildTestPlugin(): Promise<string> {
+  const out = join(mkdtempSync(join(tmpdir(), 'cc-test-plugin-')), 'check_test');
+  await build({
+    entryPoints: [join(__dirname, 'check_test.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: true,
+    banner: { js: '#!/usr/bin/env node' },
+    logLevel: 'warning',
+  });
+  chmodSync(out, 0o755);
+  return out;
+}

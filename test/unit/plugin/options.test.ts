@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { COMMON_OPTIONS, parseOptions, parseTimeout, renderHelp, type OptionSpec } from '../../../lib/plugin/options';
+import { UsageError } from '../../../lib/plugin/errors';
+import { State } from '../../../lib/plugin/state';
+
+const specs: OptionSpec[] = [
+  ...COMMON_OPTIONS,
+  { long: 'url', type: 'string', arg: 'URL', description: 'API URL.' },
+  { long: 'min-nodes', type: 'number', arg: 'N', description: 'Minimum.' },
+  { long: 'insecure', short: 'k', type: 'boolean', description: 'No TLS checks.' },
+  { long: 'no-cache', type: 'boolean', description: 'No cache.' },
+  { long: 'include', type: 'list', arg: 'REGEX', description: 'Include.' },
+  { long: 'kubeconfig', type: 'string', arg: 'PATH', optionalValue: true, description: 'Kubeconfig.' },
+  { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: 'Warning.' },
+];
+
+describe('parseOptions', () => {
+  it('parses long, short, counted, repeated and defaulted options', () => {
+    const o = parseOptions(['--url', 'https://x', '-vvv', '-k', '--include', 'a', '--include=b', '--min-nodes', '3', '--no-cache'], specs);
+    expect(o).toMatchObject({ url: 'https://x', verbose: 3, insecure: true, include: ['a', 'b'], 'min-nodes': 3, 'no-cache': true, timeout: '10', output: 'nagios' });
+  });
+  it('lets the last scalar win (extra-opts first, command line after)', () => {
+    expect(parseOptions(['--url=a', '--url=b'], specs).url).toBe('b');
+  });
+  it('gives an empty value for an optional-value option given alone', () => {
+    expect(parseOptions(['--kubeconfig', '-k'], specs).kubeconfig).toBe('');
+    expect(parseOptions(['--kubeconfig', '/x'], specs).kubeconfig).toBe('/x');
+  });
+  it('accepts ranges that begin with ~ or @', () => {
+    expect(parseOptions(['-w', '~:10'], specs).warning).toBe('~:10');
+    expect(parseOptions(['-w', '@10:20'], specs).warning).toBe('@10:20');
+  });
+  it.each([
+    [['--bogus'], /unknown option --bogus/],
+    [['-x'], /unknown option -x/],
+    [['stray'], /unexpected argument "stray"/],
+    [['--url'], /--url needs a value/],
+    [['--min-nodes', 'abc'], /invalid --min-nodes "abc": expected a number/],
+    [['--output', 'xml'], /invalid --output "xml": expected one of nagios, json/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseOptions(argv, specs)).toThrow(UsageError);
+    expect(() => parseOptions(argv, specs)).toThrow(message);
+  });
+});
+
+describe('parseTimeout', () => {
+  it.each([
+    ['10', 10, State.UNKNOWN], ['2.5', 2.5, State.UNKNOWN], ['30:CRITICAL', 30, State.CRITICAL], ['5:ok', 5, State.OK], ['5:1', 5, State.WARNING],
+  ])('%s', (text, seconds, state) => expect(parseTimeout(text)).toEqual({ seconds, state }));
+  it.each(['0', '-1', 'abc', '10:BAD', '10:', '99999'])('rejects %s', (text) => expect(() => parseTimeout(text)).toThrow(/-t\/--timeout/));
+});
+
+describe('renderHelp', () => {
+  it('lists every option with its default, and the examples', () => {
+    const help = renderHelp({ command: 'check_x', version: '1.0.0', description: 'd', usage: 'check_x [options]', specs, examples: ['check_x --url https://a'] });
+    for (const s of specs) expect(help).toContain(`--${s.long}`);
+    expect(help).toContain('(default: 10)');
+    expect(help).toContain('-k, --insecure');
+    expect(help).toContain('check_x --url https://a');
+  });
+});
