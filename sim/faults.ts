@@ -1,0 +1,107 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A fault the simulator injects into matching requests (tests and users trying configs). */
+export interface Fault {
+  /** Regular expression on the path (without query); all paths when absent. */
+  path?: string;
+  method?: string;
+  /**
+   * delay: wait `ms` before answering; hang: never answer; reset: destroy the connection;
+   * status: answer `status` with `body`; body: answer 200 with `body` and `contentType`;
+   * empty: 200 with no body; truncate: send half the real body, then cut the connection;
+   * delay-body: send half the real body, wait `ms`, send the rest.
+   */
+  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body';
+  ms?: number;
+  status?: number;
+  body?: string;
+  contentType?: string;
+  /** Let this many matching requests through untouched first. */
+  skip?: number;
+  /** Apply to this many matching requests, then expire; forever when absent. */
+  times?: number;
+}
+
+interface ActiveFault extends Fault {
+  seen: number;
+  applied: number;
+}
+
+const pending = new WeakMap<ServerResponse, Fault>();
+
+/** Holds the active faults of one server and applies them to requests. */
+export class FaultInjector {
+  private faults: ActiveFault[] = [];
+
+  set(faults: Fault[]): void {
+    this.faults = faults.map((f) => ({ ...f, seen: 0, applied: 0 }));
+  }
+
+  /** The fault for this request, counting it; undefined when none applies. */
+  take(req: IncomingMessage, pathname: string): Fault | undefined {
+    for (const f of this.faults) {
+      if (f.method && f.method.toUpperCase() !== req.method) continue;
+      if (f.path && !new RegExp(f.path).test(pathname)) continue;
+      f.seen++;
+      if (f.skip && f.seen <= f.skip) continue;
+      if (f.times !== undefined && f.applied >= f.times) continue;
+      f.applied++;
+      return f;
+    }
+    return undefined;
+  }
+
+  /**
+   * Applies the parts of a fault that come before the handler. Returns true when the
+   * response is done (the handler must not run); body faults are left for `send`.
+   */
+  async before(fault: Fault, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    switch (fault.kind) {
+      case 'delay':
+        await new Promise((r) => setTimeout(r, fault.ms ?? 1000));
+        return false;
+      case 'hang':
+        req.socket.setTimeout(0);
+        return true;
+      case 'reset':
+        req.socket.destroy();
+        return true;
+      case 'status':
+        res.writeHead(fault.status ?? 500, { 'content-type': fault.contentType ?? 'text/plain' });
+        res.end(fault.body ?? '');
+        return true;
+      case 'body':
+        res.writeHead(fault.status ?? 200, { 'content-type': fault.contentType ?? 'text/html' });
+        res.end(fault.body ?? '');
+        return true;
+      case 'empty':
+        res.writeHead(200, { 'content-length': '0' });
+        res.end();
+        return true;
+      default:
+        pending.set(res, fault);
+        return false;
+    }
+  }
+}
+
+/**
+ * Sends a whole response. Every simulated API answers through here, so that the body faults
+ * (truncate, delay-body) apply to real documents.
+ */
+export function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(status, { ...headers, 'content-length': String(bytes.length) });
+  const fault = pending.get(res);
+  if (!fault || bytes.length < 2) {
+    res.end(bytes);
+    return;
+  }
+  const half = Math.floor(bytes.length / 2);
+  res.write(bytes.subarray(0, half));
+  if (fault.kind === 'truncate') {
+    setTimeout(() => res.socket?.destroy(), 20);
+  } else {
+    setTimeout(() => res.end(bytes.subarray(half)), fault.ms ?? 1000);
+  }
+}
