@@ -1,4 +1,5 @@
 import type { SimModule } from './module';
+import { VCD_MODULE } from './vcd/module';
 
 /** Every simulated API that cloudchecks-sim serves, in start-up order. */
-export const SIM_MODULES: SimModule[] = [];
+export const SIM_MODULES: SimModule[] = [VCD_MODULE];

@@ -1,0 +1,116 @@
+import { CheckError } from '../plugin/errors';
+import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
+
+/** How the check proves who it is. */
+export type Credentials =
+  | { kind: 'password'; user: string; org: string; password: string }
+  | { kind: 'api-token'; user?: string; org: string; refreshToken: string };
+
+/**
+ * A logged-in session. `bearer`: CloudAPI or OAuth access token, sent as Authorization:
+ * Bearer; `legacy`: the /api/sessions token, sent back as x-vcloud-authorization.
+ */
+export interface VcdSession {
+  auth: 'bearer' | 'legacy';
+  token: string;
+}
+
+/** The header that carries a session. */
+export function sessionHeaders(session: VcdSession): Record<string, string> {
+  return session.auth === 'bearer' ? { authorization: `Bearer ${session.token}` } : { 'x-vcloud-authorization': session.token };
+}
+
+const isProvider = (org: string) => org.toLowerCase() === 'system';
+
+/** `monitor@acme`, or `API token of org acme`: who is logging in, never with the secret. */
+export function principal(creds: Credentials): string {
+  return creds.kind === 'password' ? `${creds.user}@${creds.org}` : `the API token${creds.user ? ` of ${creds.user}` : ''} for org ${creds.org}`;
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v && v.trim() !== '' ? v.trim() : undefined;
+}
+
+function rejected(conn: VcdConnection, creds: Credentials, status: number, detail: string): CheckError {
+  const who = principal(creds);
+  const fix = creds.kind === 'password' ? 'check --user, --org and --password-file' : 'check --api-token-file (revoked or expired token?) and --org';
+  if (status === 401 || status === 400) {
+    const why = creds.kind === 'password' ? 'wrong user, org or password' : 'token not accepted';
+    return new CheckError(`login to ${conn.base.origin} as ${who} rejected (${detail}): ${why}; ${fix}`);
+  }
+  if (status === 403) {
+    return new CheckError(`login to ${conn.base.origin} as ${who} refused (${detail}): the account may not log in here (disabled, or a tenant user on the provider endpoint?); ${fix}`);
+  }
+  return new CheckError(`login to ${conn.base.origin} as ${who} failed (${detail}); check --url and the vCD cells' health`);
+}
+
+/**
+ * Logs in (SPEC 4.1): OAuth exchange for an API token; otherwise the CloudAPI session
+ * endpoint, falling back to POST /api/sessions when that is absent (404). Every token
+ * received is registered as a secret before anything else happens.
+ */
+export async function login(conn: VcdConnection, creds: Credentials): Promise<VcdSession> {
+  if (creds.kind === 'api-token') return exchangeApiToken(conn, creds);
+  const basic = 'Basic ' + Buffer.from(`${creds.user}@${creds.org}:${creds.password}`).toString('base64');
+  conn.addSecret(basic.slice('Basic '.length));
+
+  conn.setPhase(`logging in to ${conn.base.origin} as ${creds.user}@${creds.org}`);
+  const path = isProvider(creds.org) ? '/cloudapi/1.0.0/sessions/provider' : '/cloudapi/1.0.0/sessions';
+  const res = await vcdRequest(conn, 'POST', path, { authorization: basic, accept: `application/json;version=${conn.apiVersion}` });
+  if (res.status !== 404) {
+    const token = header(res.headers['x-vmware-vcloud-access-token']);
+    conn.addSecret(token);
+    if (res.status >= 200 && res.status < 300) {
+      if (!token) throw new CheckError(`login to ${conn.base.origin} answered HTTP ${res.status} without an X-VMWARE-VCLOUD-ACCESS-TOKEN header; is --url a vCD API host?`);
+      return { auth: 'bearer', token };
+    }
+    throw rejected(conn, creds, res.status, describeResponse(res));
+  }
+
+  // vCD before 9.7 (or a proxy that hides /cloudapi): the XML API's own session.
+  conn.setPhase(`logging in to ${conn.base.origin} as ${creds.user}@${creds.org} (POST /api/sessions)`);
+  const legacy = await vcdRequest(conn, 'POST', '/api/sessions', { authorization: basic, accept: xmlAccept(conn) });
+  const token = header(legacy.headers['x-vcloud-authorization']);
+  conn.addSecret(token);
+  if (legacy.status >= 200 && legacy.status < 300) {
+    if (!token) throw new CheckError(`login to ${conn.base.origin} answered HTTP ${legacy.status} without an x-vcloud-authorization header; is --url a vCD API host?`);
+    return { auth: 'legacy', token };
+  }
+  if (legacy.status === 404) throw new CheckError(`no vCD login endpoint at ${conn.base.origin} (HTTP 404 for /cloudapi/1.0.0/sessions and /api/sessions); check --url`);
+  throw rejected(conn, creds, legacy.status, describeResponse(legacy));
+}
+
+async function exchangeApiToken(conn: VcdConnection, creds: Extract<Credentials, { kind: 'api-token' }>): Promise<VcdSession> {
+  conn.setPhase(`exchanging the API token at ${conn.base.origin}`);
+  const path = isProvider(creds.org) ? '/oauth/provider/token' : `/oauth/tenant/${encodeURIComponent(creds.org)}/token`;
+  const body = `grant_type=refresh_token&refresh_token=${encodeURIComponent(creds.refreshToken)}`;
+  const res = await vcdRequest(conn, 'POST', path, { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body);
+  let token: string | undefined;
+  try {
+    const json = JSON.parse(res.body.toString('utf8')) as { access_token?: unknown };
+    if (typeof json.access_token === 'string' && json.access_token !== '') token = json.access_token;
+  } catch {
+    token = undefined;
+  }
+  conn.addSecret(token);
+  if (res.status >= 200 && res.status < 300) {
+    if (!token) throw new CheckError(`API token exchange at ${conn.base.origin}${path} answered HTTP ${res.status} without an access_token; is --url a vCD API host?`);
+    return { auth: 'bearer', token };
+  }
+  if (res.status === 404) throw new CheckError(`no OAuth token endpoint at ${conn.base.origin}${path} (HTTP 404); check --org, or use --user with --password-file on vCD before 10.3`);
+  throw rejected(conn, creds, res.status, describeResponse(res));
+}
+
+/** Ends a session (--no-cache). Failures are returned as text, not thrown: the check result stands. */
+export async function logout(conn: VcdConnection, session: VcdSession): Promise<string | undefined> {
+  conn.setPhase('logging out');
+  const path = session.auth === 'bearer' ? '/cloudapi/1.0.0/sessions/current' : '/api/session';
+  const accept = session.auth === 'bearer' ? `application/json;version=${conn.apiVersion}` : xmlAccept(conn);
+  try {
+    const res = await vcdRequest(conn, 'DELETE', path, { ...sessionHeaders(session), accept });
+    return res.status >= 200 && res.status < 300 ? undefined : `logout answered ${describeResponse(res)}`;
+  } catch (error) {
+    return `logout failed: ${(error as Error).message}`;
+  }
+}

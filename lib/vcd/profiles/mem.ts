@@ -1,0 +1,25 @@
+import { formatDecimal } from '../../plugin/number-format';
+import { evaluateThresholds } from '../../plugin/threshold';
+import { percentMetric, type VmCheckProfile } from '../vm-check';
+
+/** check_vm_mem: mem.usage.average % (SPEC 4.5). */
+export const MEM_PROFILE: VmCheckProfile = {
+  name: 'VM_MEM',
+  command: 'check_vm_mem',
+  description: 'Checks the memory usage of a VMware Cloud Director VM (current value, or aggregated over a window of the historic series).',
+  needs: () => ['mem.usage.average'],
+  reads: ['mem.usage.average'],
+  defaultThresholds: () => ({ warning: '80', critical: '90' }),
+  evaluate({ values, thresholds, vm, mode }) {
+    const value = values.get('mem.usage.average') as number;
+    return {
+      state: evaluateThresholds(value, thresholds),
+      summary: `memory usage ${formatDecimal(value, 1)}% (${mode}) on ${vm}`,
+      metrics: [percentMetric('mem_usage', value, thresholds)],
+    };
+  },
+  examples: [
+    'check_vm_mem -u https://vcd.example.com --vm vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70 -U monitor -o acme --password-file /etc/nagios/vcd.pw',
+    'check_vm_mem -u https://vcd.example.com --vm 4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70 -U monitor -o acme --window 1h -w 90 -c 95',
+  ],
+};

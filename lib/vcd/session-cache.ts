@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Credentials, VcdSession } from './login';
+
+/** The default cache directory: $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'cloudchecks');
+}
+
+/**
+ * The file stem of the cache entry of one url+user+org (and API token): a hash, so that
+ * neither the name nor a directory listing reveals a secret.
+ */
+export function cacheKey(base: URL, creds: Credentials): string {
+  const token = creds.kind === 'api-token' ? createHash('sha256').update(creds.refreshToken).digest('hex') : '';
+  const material = JSON.stringify([base.origin, creds.kind, creds.user ?? '', creds.org.toLowerCase(), token]);
+  return 'vcd-' + createHash('sha256').update(material).digest('hex').slice(0, 40);
+}
+
+interface LockInfo {
+  pid: number;
+  host: string;
+  time: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One session kept between runs (SPEC 4.2): a 0600 file in a 0700 directory, replaced
+ * atomically, and a lock so that concurrent checks with no valid session make one login.
+ * The cache never fails a check: every problem becomes a note and a fresh login.
+ */
+export class SessionCache {
+  readonly file: string;
+  readonly lockFile: string;
+  /** What went wrong with the cache, for -v. */
+  readonly notes: string[] = [];
+  private usable = true;
+
+  constructor(
+    readonly dir: string,
+    key: string,
+    /** A lock older than this is abandoned (its holder's timeout has long expired). */
+    private readonly lockTimeoutMs: number,
+  ) {
+    this.file = join(dir, `${key}.json`);
+    this.lockFile = join(dir, `${key}.lock`);
+  }
+
+  /** The cached session, or undefined when there is none or it cannot be trusted. */
+  read(): VcdSession | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.note(`cannot read ${this.file} (${(error as NodeJS.ErrnoException).code})`);
+      return undefined;
+    }
+    try {
+      const st = fstatSync(fd);
+      // Someone else's file, or one others may write, could hand us a session of their choosing.
+      if (typeof process.getuid === 'function' && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
+        this.note(`ignoring ${this.file}: not owned by this user or writable by others`);
+        return undefined;
+      }
+      const data = JSON.parse(readFileSync(fd, 'utf8')) as Partial<VcdSession>;
+      if ((data.auth === 'bearer' || data.auth === 'legacy') && typeof data.token === 'string' && data.token !== '') {
+        return { auth: data.auth, token: data.token };
+      }
+      this.note(`ignoring ${this.file}: not a session entry`);
+    } catch {
+      this.note(`ignoring ${this.file}: corrupt`);
+    } finally {
+      closeSync(fd);
+    }
+    return undefined;
+  }
+
+  /** Stores a session: temp file then rename, so a reader never sees half a file. */
+  write(session: VcdSession): void {
+    if (!this.usable) return;
+    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      this.ensureDir();
+      const fd = openSync(tmp, 'wx', 0o600);
+      try {
+        writeSync(fd, JSON.stringify({ auth: session.auth, token: session.token, created: new Date().toISOString() }));
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+    } catch (error) {
+      this.unusable(error);
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing was written
+      }
+    }
+  }
+
+  /**
+   * A session that is not `staleToken`: the cached one if valid, else one from `login`, made
+   * by this process under the lock or by another process while this one waited.
+   */
+  async obtain(login: () => Promise<VcdSession>, options: { deadline: number; staleToken?: string }): Promise<VcdSession> {
+    // Leave time for the metrics request after waiting for another process's login.
+    const waitUntil = options.deadline - Math.min(2000, (options.deadline - Date.now()) / 4);
+    while (this.usable) {
+      const cached = this.read();
+      if (cached && cached.token !== options.staleToken) return cached;
+      if (this.tryLock()) {
+        try {
+          const again = this.read(); // another process may have finished between our read and our lock
+          if (again && again.token !== options.staleToken) return again;
+          const session = await login();
+          this.write(session);
+          return session;
+        } finally {
+          this.unlock();
+        }
+      }
+      if (!this.usable) break;
+      if (Date.now() >= waitUntil) {
+        this.note('gave up waiting for another check to log in');
+        break;
+      }
+      this.breakStaleLock();
+      await sleep(25 + Math.floor(Math.random() * 25));
+    }
+    const session = await login();
+    this.write(session);
+    return session;
+  }
+
+  private tryLock(): boolean {
+    try {
+      this.ensureDir();
+      const fd = openSync(this.lockFile, 'wx', 0o600);
+      try {
+        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() } satisfies LockInfo));
+      } finally {
+        closeSync(fd);
+      }
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') this.unusable(error);
+      return false;
+    }
+  }
+
+  private unlock(): void {
+    try {
+      unlinkSync(this.lockFile);
+    } catch {
+      // already broken by another process
+    }
+  }
+
+  /** Removes a lock whose holder died or has held it longer than any check may run. */
+  private breakStaleLock(): void {
+    let age: number;
+    let info: Partial<LockInfo> = {};
+    try {
+      age = Date.now() - statSync(this.lockFile).mtimeMs;
+    } catch {
+      return; // released meanwhile
+    }
+    try {
+      info = JSON.parse(readFileSync(this.lockFile, 'utf8')) as Partial<LockInfo>;
+    } catch {
+      // still being written, or released: judged by its age alone
+    }
+    const dead = typeof info.pid === 'number' && info.host === hostname() && !processAlive(info.pid);
+    if (dead || age > this.lockTimeoutMs) {
+      try {
+        unlinkSync(this.lockFile);
+        this.note(`broke a stale lock ${this.lockFile} (${dead ? `holder pid ${info.pid} is gone` : `older than ${Math.round(age / 1000)}s`})`);
+      } catch {
+        // another waiter broke it first
+      }
+    }
+  }
+
+  private ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  }
+
+  private unusable(error: unknown): void {
+    this.usable = false;
+    this.note(`session cache ${this.dir} unusable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); logging in without it`);
+  }
+
+  private note(text: string): void {
+    if (!this.notes.includes(text)) this.notes.push(text);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
