@@ -146,6 +146,8 @@ export function parseVcdError(text: string): VcdError | undefined {
 /** The error in one phrase: `message (minorErrorCode)`. */
 export function describeVcdError(e: VcdError): string {
   const code = e.minorErrorCode ?? e.majorErrorCode;
-  if (e.message && code) return `${e.message} (${code})`;
-  return e.message ?? code ?? 'no details';
+  // vCD starts messages with a request id, `[ 5f0e... ] `: noise on a plugin line.
+  const message = e.message?.replace(/^\[\s*[\w-]+\s*\]\s*/, '');
+  if (message && code) return `${message} (${code})`;
+  return message || code || 'no details';
 }

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeVcdError, parseCurrentUsage, parseHistoricUsage, parseVcdError } from '../../../lib/vcd/metrics';
+import { CheckError } from '../../../lib/plugin/errors';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/vcd', name), 'utf8');
+
+describe('parseCurrentUsage', () => {
+  it.each(['current-usage.xml', 'current-usage-prefixed.xml'])('reads the eight metrics of %s, ignoring per-disk and extra names', (file) => {
+    const usage = parseCurrentUsage(fixture(file));
+    expect([...usage.keys()].sort()).toEqual([
+      'cpu.usage.average',
+      'cpu.usage.maximum',
+      'cpu.usagemhz.average',
+      'disk.provisioned.latest',
+      'disk.read.average',
+      'disk.used.latest',
+      'disk.write.average',
+      'mem.usage.average',
+    ]);
+    expect(usage.get('cpu.usage.average')).toEqual({ name: 'cpu.usage.average', unit: 'PERCENT', value: 33.7 });
+    expect(usage.get('disk.write.average')?.value).toBe(340.25);
+    expect(usage.get('disk.used.latest')?.value).toBe(43000000);
+  });
+
+  it('leaves out a metric the server did not send', () => {
+    const usage = parseCurrentUsage(fixture('current-usage-no-tools.xml'));
+    expect(usage.has('mem.usage.average')).toBe(false);
+    expect(usage.get('cpu.usage.average')?.value).toBe(17.59);
+  });
+
+  it('refuses the wrong root element, naming it', () => {
+    expect(() => parseCurrentUsage(fixture('historic-usage.xml'))).toThrow(/not a vCD CurrentUsage document \(root element \{http:\/\/www.vmware.com\/vcloud\/v1.5\}HistoricUsage/);
+    expect(() => parseCurrentUsage(fixture('session.xml'))).toThrow(/root element .*Session/);
+  });
+
+  it('refuses the right name in another namespace', () => {
+    const xml = '<CurrentUsage xmlns="http://example.com/other"><Metric name="cpu.usage.average" unit="PERCENT" value="1"/></CurrentUsage>';
+    expect(() => parseCurrentUsage(xml)).toThrow(/root element \{http:\/\/example.com\/other\}CurrentUsage, expected CurrentUsage in http:\/\/www.vmware.com\/vcloud\/v1.5/);
+    expect(() => parseCurrentUsage('<CurrentUsage/>')).toThrow(/root element CurrentUsage,/);
+  });
+
+  it.each([
+    ['an HTML login page', '<!DOCTYPE html><html><head><title>Login</title></head><body><p>Sign in</body></html>'],
+    ['JSON', '{"values":[]}'],
+    ['an empty body', ''],
+    ['a truncated document', fixture('current-usage.xml').slice(0, 700)],
+  ])('says a body that is %s is not XML', (_, body) => {
+    let error: unknown;
+    try {
+      parseCurrentUsage(body);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CheckError);
+    expect((error as Error).message).toMatch(/^current metrics response is not XML \(.*\); check --url points at the vCD API$/);
+  });
+
+  it('turns an Error document into its message', () => {
+    expect(() => parseCurrentUsage(fixture('error-powered-off.xml'))).toThrow(
+      'current metrics response: the server answered with an error: The requested operation could not be executed since VM "old-04" is not running. (BAD_REQUEST)',
+    );
+  });
+
+  it('refuses a value that is not a decimal', () => {
+    const xml = fixture('current-usage.xml').replace('value="33.7"', 'value="33,7"');
+    expect(() => parseCurrentUsage(xml)).toThrow(/metric cpu.usage.average has no valid decimal value \("33,7"\)/);
+  });
+});
+
+describe('parseHistoricUsage', () => {
+  it.each(['historic-usage.xml', 'historic-usage-prefixed.xml'])('reads the series of %s in any order', (file) => {
+    const history = parseHistoricUsage(fixture(file));
+    expect([...history.keys()].sort()).toEqual([
+      'cpu.usage.average',
+      'cpu.usage.maximum',
+      'cpu.usagemhz.average',
+      'disk.provisioned.latest',
+      'disk.read.average',
+      'disk.used.latest',
+      'disk.write.average',
+      'mem.usage.average',
+    ]);
+    const cpu = history.get('cpu.usage.average');
+    expect(cpu?.expectedInterval).toBe(300);
+    expect(cpu?.unit).toBe('PERCENT');
+    expect(cpu?.samples).toHaveLength(5);
+    expect(cpu?.samples[0]).toEqual({ time: Date.parse('2024-05-05T06:50:03.001Z'), value: 80.4 });
+    expect(history.get('disk.used.latest')?.expectedInterval).toBe(1800);
+    expect(history.get('disk.used.latest')?.samples.map((s) => s.value)).toEqual([57000000, 57100000]);
+    expect(history.get('disk.write.average')?.samples[1].value).toBe(4900.75);
+  });
+
+  it('sorts samples that arrive out of order', () => {
+    const xml = fixture('historic-usage.xml').replace(
+      '<Sample timestamp="2024-05-05T06:50:02.412Z" value="61.5"/>',
+      '<Sample timestamp="2024-05-05T07:15:02.412Z" value="99"/>',
+    );
+    const mem = parseHistoricUsage(xml).get('mem.usage.average');
+    expect(mem?.samples.at(-1)).toEqual({ time: Date.parse('2024-05-05T07:15:02.412Z'), value: 99 });
+  });
+
+  it('refuses a CurrentUsage document and a bad timestamp', () => {
+    expect(() => parseHistoricUsage(fixture('current-usage.xml'))).toThrow(/not a vCD HistoricUsage document/);
+    const xml = fixture('historic-usage.xml').replace('2024-05-05T07:10:01.250Z" value="81.4"', 'yesterday" value="81.4"');
+    expect(() => parseHistoricUsage(xml)).toThrow(/series cpu.usage.average has a sample with an invalid timestamp "yesterday"/);
+  });
+});
+
+describe('parseVcdError', () => {
+  it('reads the XML Error document', () => {
+    const e = parseVcdError(fixture('error-forbidden.xml'));
+    expect(e).toMatchObject({ majorErrorCode: '403', minorErrorCode: 'ACCESS_TO_RESOURCE_IS_FORBIDDEN' });
+    expect(describeVcdError(e!)).toMatch(/^Either you need some or all of the following rights .* \(ACCESS_TO_RESOURCE_IS_FORBIDDEN\)$/);
+  });
+
+  it('reads the CloudAPI JSON error and the OAuth error', () => {
+    expect(parseVcdError('{"minorErrorCode":"UNAUTHORIZED","message":"Invalid credentials","stackTrace":null}')).toEqual({
+      majorErrorCode: undefined,
+      minorErrorCode: 'UNAUTHORIZED',
+      message: 'Invalid credentials',
+    });
+    expect(describeVcdError(parseVcdError('{"error":"invalid_grant","error_description":"Invalid refresh token"}')!)).toBe('Invalid refresh token (invalid_grant)');
+  });
+
+  it('returns undefined for anything else', () => {
+    expect(parseVcdError('<html><body>Bad gateway</body></html>')).toBeUndefined();
+    expect(parseVcdError('Service Unavailable')).toBeUndefined();
+    expect(parseVcdError('{"kind":"Status"}')).toBeUndefined();
+    expect(parseVcdError('')).toBeUndefined();
+  });
+});

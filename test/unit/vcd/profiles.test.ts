@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { formatPerfdata } from '../../../lib/plugin/perfdata';
+import { parseRange } from '../../../lib/plugin/range';
+import { State } from '../../../lib/plugin/state';
+import type { MetricName } from '../../../lib/vcd/metrics';
+import { CPU_PROFILE } from '../../../lib/vcd/profiles/cpu';
+import { DISK_PROFILE, formatBytes, parseSize } from '../../../lib/vcd/profiles/disk';
+import { MEM_PROFILE } from '../../../lib/vcd/profiles/mem';
+import type { VmCheckProfile } from '../../../lib/vcd/vm-check';
+import { parsePerfdataStrict } from '../../support/perfdata-parse';
+
+const VM = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
+const CURRENT = new Map<MetricName, number>([
+  ['cpu.usage.average', 33.7],
+  ['cpu.usage.maximum', 89],
+  ['cpu.usagemhz.average', 262],
+  ['mem.usage.average', 44],
+  ['disk.read.average', 12.5],
+  ['disk.write.average', 340.25],
+  ['disk.provisioned.latest', 104857600],
+  ['disk.used.latest', 94371840],
+]);
+
+function evaluate(profile: VmCheckProfile, metric: string, w?: string, c?: string, values = CURRENT, mode = 'current') {
+  const d = profile.defaultThresholds(metric);
+  const parser = profile.thresholdParser?.(metric);
+  const ww = w ?? d.warning;
+  const cc = c ?? d.critical;
+  const r = profile.evaluate({
+    values,
+    metric,
+    vm: VM,
+    mode,
+    thresholds: { warning: ww === undefined ? undefined : parseRange(ww, '-w', parser), critical: cc === undefined ? undefined : parseRange(cc, '-c', parser) },
+  });
+  const perf = formatPerfdata(r.metrics ?? []);
+  parsePerfdataStrict(perf);
+  return { state: r.state, summary: r.summary, perf };
+}
+
+describe('cpu profile', () => {
+  it('thresholds on cpu.usage.average by default, perfdata as SPEC 4.5', () => {
+    expect(evaluate(CPU_PROFILE, 'average')).toEqual({
+      state: State.OK,
+      summary: `cpu usage 33.7% (current) on ${VM}`,
+      perf: 'cpu_usage=33.7%;80;90;0;100 cpu_usage_max=89%;;;0;100 cpu_mhz=262;;;0',
+    });
+  });
+  it('moves the thresholds to the metric chosen', () => {
+    expect(evaluate(CPU_PROFILE, 'maximum', undefined, undefined, CURRENT, 'avg 15m')).toEqual({
+      state: State.WARNING,
+      summary: `cpu usage maximum 89% (avg 15m) on ${VM}`,
+      perf: 'cpu_usage=33.7%;;;0;100 cpu_usage_max=89%;80;90;0;100 cpu_mhz=262;;;0',
+    });
+    expect(evaluate(CPU_PROFILE, 'mhz', '200', '250')).toMatchObject({ state: State.CRITICAL, summary: `cpu usage 262 MHz (current) on ${VM}`, perf: 'cpu_usage=33.7%;;;0;100 cpu_usage_max=89%;;;0;100 cpu_mhz=262;200;250;0' });
+    expect(evaluate(CPU_PROFILE, 'mhz').state).toBe(State.OK); // no default thresholds for MHz
+  });
+  it('prints U for a metric the server left out', () => {
+    const values = new Map(CURRENT);
+    values.delete('cpu.usage.maximum');
+    expect(evaluate(CPU_PROFILE, 'average', undefined, undefined, values).perf).toBe('cpu_usage=33.7%;80;90;0;100 cpu_usage_max=U;;;0;100 cpu_mhz=262;;;0');
+  });
+  it('needs only the selected metric', () => {
+    expect(CPU_PROFILE.needs('average')).toEqual(['cpu.usage.average']);
+    expect(CPU_PROFILE.needs('mhz')).toEqual(['cpu.usagemhz.average']);
+  });
+});
+
+describe('disk profile', () => {
+  it('used / provisioned % by default, sizes in bytes (KILOBYTE = 1024 B)', () => {
+    expect(evaluate(DISK_PROFILE, 'percent')).toEqual({
+      state: State.WARNING, // 90 is inside 0:90: only above it is critical
+      summary: `disk used 90% (90 GiB of 100 GiB) (current) on ${VM}`,
+      perf: 'disk_used=96636764160B;;;0;107374182400 disk_provisioned=107374182400B;;;0 disk_used_pct=90%;80;90;0;100 disk_read_kBps=12.5;;;0 disk_write_kBps=340.25;;;0',
+    });
+  });
+  it('takes size suffixes with --metric used', () => {
+    expect(evaluate(DISK_PROFILE, 'used', '80G', '95G')).toEqual({
+      state: State.WARNING,
+      summary: `disk used 90 GiB of 100 GiB (90%) (current) on ${VM}`,
+      perf: 'disk_used=96636764160B;85899345920;102005473280;0;107374182400 disk_provisioned=107374182400B;;;0 disk_used_pct=90%;;;0;100 disk_read_kBps=12.5;;;0 disk_write_kBps=340.25;;;0',
+    });
+  });
+  it('thresholds read or write rates in KB/s', () => {
+    expect(evaluate(DISK_PROFILE, 'write', '300', '1000')).toMatchObject({ state: State.WARNING, summary: `disk write 340.3 KB/s (current) on ${VM}` });
+    expect(evaluate(DISK_PROFILE, 'write', '300', '1000').perf).toContain('disk_write_kBps=340.25;300;1000;0');
+    expect(evaluate(DISK_PROFILE, 'read').state).toBe(State.OK);
+  });
+  it('is UNKNOWN, not a division by zero, when nothing is provisioned', () => {
+    const values = new Map(CURRENT);
+    values.set('disk.provisioned.latest', 0);
+    values.set('disk.used.latest', 0);
+    expect(() => evaluate(DISK_PROFILE, 'percent', undefined, undefined, values)).toThrow(/has no provisioned disk space \(disk.provisioned.latest = 0\), so used % is undefined/);
+    expect(evaluate(DISK_PROFILE, 'used', '1G', '2G', values).perf).toBe('disk_used=0B;1073741824;2147483648;0 disk_provisioned=0B;;;0 disk_used_pct=U;;;0;100 disk_read_kBps=12.5;;;0 disk_write_kBps=340.25;;;0');
+  });
+  it.each([
+    ['1024', 1024],
+    ['500G', 500 * 1024 ** 3],
+    ['500GB', 500 * 1024 ** 3],
+    ['1.5T', 1.5 * 1024 ** 4],
+    ['750MiB', 750 * 1024 ** 2],
+    ['10k', 10240],
+  ])('parseSize(%j)', (text, bytes) => {
+    expect(parseSize(text)).toBe(bytes);
+  });
+  it('refuses other units', () => {
+    expect(parseSize('5X')).toBeUndefined();
+    expect(() => parseRange('5X', '-w/--warning', parseSize)).toThrow(/invalid range "5X" for -w\/--warning/);
+  });
+  it('formats bytes in binary units', () => {
+    expect([0, 1023, 1536, 107374182400, 5.5 * 1024 ** 4].map(formatBytes)).toEqual(['0 B', '1023 B', '1.5 KiB', '100 GiB', '5.5 TiB']);
+  });
+});
+
+describe('mem profile', () => {
+  it('mem.usage.average %', () => {
+    expect(evaluate(MEM_PROFILE, '')).toEqual({ state: State.OK, summary: `memory usage 44% (current) on ${VM}`, perf: 'mem_usage=44%;80;90;0;100' });
+    expect(evaluate(MEM_PROFILE, '', '40', '@43:45').state).toBe(State.CRITICAL);
+  });
+});

@@ -1,0 +1,158 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import type { Credentials, VcdSession } from '../../../lib/vcd/login';
+import { cacheKey, defaultCacheDir, SessionCache } from '../../../lib/vcd/session-cache';
+
+const creds: Credentials = { kind: 'password', user: 'monitor', org: 'acme', password: 'pw-secret-123' };
+const base = new URL('https://vcd.example.com');
+const newDir = () => join(mkdtempSync(join(tmpdir(), 'cc-cache-')), 'cloudchecks');
+const deadline = () => Date.now() + 10_000;
+
+function counter(token = 'token-new') {
+  const calls = { n: 0 };
+  const login = async (): Promise<VcdSession> => {
+    calls.n++;
+    await new Promise((r) => setTimeout(r, 30));
+    return { auth: 'bearer', token };
+  };
+  return { calls, login };
+}
+
+describe('cacheKey and defaultCacheDir', () => {
+  it('names the entry by a hash of url, user and org, never by a secret', () => {
+    const key = cacheKey(base, creds);
+    expect(key).toMatch(/^vcd-[0-9a-f]{40}$/);
+    expect(cacheKey(new URL('https://vcd.example.com:443/'), { ...creds, password: 'other' })).toBe(key);
+    expect(cacheKey(base, { ...creds, org: 'other' })).not.toBe(key);
+    expect(cacheKey(new URL('https://vcd2.example.com'), creds)).not.toBe(key);
+    const token: Credentials = { kind: 'api-token', org: 'acme', refreshToken: 'refresh-token-secret' };
+    expect(cacheKey(base, token)).not.toContain('refresh');
+    expect(cacheKey(base, token)).not.toBe(cacheKey(base, { ...token, refreshToken: 'another-token' }));
+  });
+  it('follows XDG_CACHE_HOME, else ~/.cache', () => {
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/nagios' })).toBe('/var/cache/nagios/cloudchecks');
+    expect(defaultCacheDir({})).toMatch(/\/\.cache\/cloudchecks$/);
+  });
+});
+
+describe('SessionCache', () => {
+  it('writes a 0600 file in a 0700 directory, and reads it back', async () => {
+    const dir = newDir();
+    const cache = new SessionCache(dir, 'k', 10_000);
+    expect(cache.read()).toBeUndefined();
+    const { calls, login } = counter();
+    expect(await cache.obtain(login, { deadline: deadline() })).toEqual({ auth: 'bearer', token: 'token-new' });
+    expect(calls.n).toBe(1);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(cache.file).mode & 0o777).toBe(0o600);
+    expect(existsSync(cache.lockFile)).toBe(false);
+    expect(new SessionCache(dir, 'k', 10_000).read()).toEqual({ auth: 'bearer', token: 'token-new' });
+    expect(cache.notes).toEqual([]);
+  });
+
+  it('reuses a valid session without logging in', async () => {
+    const cache = new SessionCache(newDir(), 'k', 10_000);
+    cache.write({ auth: 'legacy', token: 'old' });
+    const { calls, login } = counter();
+    expect(await cache.obtain(login, { deadline: deadline() })).toEqual({ auth: 'legacy', token: 'old' });
+    expect(calls.n).toBe(0);
+  });
+
+  it('replaces the session that was rejected (staleToken)', async () => {
+    const cache = new SessionCache(newDir(), 'k', 10_000);
+    cache.write({ auth: 'bearer', token: 'expired' });
+    const { calls, login } = counter();
+    expect((await cache.obtain(login, { deadline: deadline(), staleToken: 'expired' })).token).toBe('token-new');
+    expect(calls.n).toBe(1);
+    expect(cache.read()?.token).toBe('token-new');
+  });
+
+  it('treats a corrupt file as no session and overwrites it', async () => {
+    const cache = new SessionCache(newDir(), 'k', 10_000);
+    cache.write({ auth: 'bearer', token: 'x' });
+    writeFileSync(cache.file, '{"auth":"bearer","tok');
+    expect(cache.read()).toBeUndefined();
+    expect(cache.notes[0]).toMatch(/ignoring .*k\.json: corrupt/);
+    const { calls, login } = counter();
+    await cache.obtain(login, { deadline: deadline() });
+    expect(calls.n).toBe(1);
+    expect(JSON.parse(readFileSync(cache.file, 'utf8')).token).toBe('token-new');
+  });
+
+  it('ignores a file others may write', () => {
+    const cache = new SessionCache(newDir(), 'k', 10_000);
+    cache.write({ auth: 'bearer', token: 'x' });
+    chmodSync(cache.file, 0o666);
+    expect(cache.read()).toBeUndefined();
+    expect(cache.notes[0]).toMatch(/not owned by this user or writable by others/);
+  });
+
+  it('falls back to a plain login when the directory cannot be used', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'cc-cache-'));
+    writeFileSync(join(parent, 'file'), '');
+    const cache = new SessionCache(join(parent, 'file', 'cloudchecks'), 'k', 10_000);
+    const { calls, login } = counter();
+    expect((await cache.obtain(login, { deadline: deadline() })).token).toBe('token-new');
+    expect(calls.n).toBe(1);
+    expect(cache.notes.join()).toMatch(/session cache .* unusable \((ENOTDIR|EEXIST)\); logging in without it/);
+  });
+
+  it('lets concurrent waiters reuse the one login made under the lock', async () => {
+    const dir = newDir();
+    const { calls, login } = counter();
+    const sessions = await Promise.all(Array.from({ length: 10 }, () => new SessionCache(dir, 'k', 10_000).obtain(login, { deadline: deadline() })));
+    expect(calls.n).toBe(1);
+    expect(new Set(sessions.map((s) => s.token))).toEqual(new Set(['token-new']));
+  });
+
+  it('waits for a live holder and takes the session it writes', async () => {
+    const dir = newDir();
+    const holder = new SessionCache(dir, 'k', 10_000);
+    holder.write({ auth: 'bearer', token: 'placeholder' }); // creates the directory
+    writeFileSync(holder.lockFile, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() }));
+    setTimeout(() => holder.write({ auth: 'bearer', token: 'from-holder' }), 150);
+    const { calls, login } = counter();
+    const started = Date.now();
+    const s = await new SessionCache(dir, 'k', 10_000).obtain(login, { deadline: deadline(), staleToken: 'placeholder' });
+    expect(s.token).toBe('from-holder');
+    expect(calls.n).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('breaks a lock whose holder is dead', async () => {
+    const cache = new SessionCache(newDir(), 'k', 10_000);
+    cache.write({ auth: 'bearer', token: 'stale' });
+    writeFileSync(cache.lockFile, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), time: Date.now() }));
+    const { calls, login } = counter();
+    expect((await cache.obtain(login, { deadline: deadline(), staleToken: 'stale' })).token).toBe('token-new');
+    expect(calls.n).toBe(1);
+    expect(cache.notes.join()).toMatch(/broke a stale lock .*holder pid \d+ is gone/);
+  });
+
+  it('breaks a lock older than the timeout, even of a live or foreign holder', async () => {
+    const cache = new SessionCache(newDir(), 'k', 1_000);
+    cache.write({ auth: 'bearer', token: 'stale' });
+    writeFileSync(cache.lockFile, JSON.stringify({ pid: process.pid, host: 'other-host', time: Date.now() - 5_000 }));
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(cache.lockFile, old, old);
+    const { calls, login } = counter();
+    expect((await cache.obtain(login, { deadline: deadline(), staleToken: 'stale' })).token).toBe('token-new');
+    expect(calls.n).toBe(1);
+    expect(cache.notes.join()).toMatch(/broke a stale lock .*older than 5s/);
+  });
+
+  it('stops waiting before the deadline and logs in itself', async () => {
+    const cache = new SessionCache(newDir(), 'k', 60_000);
+    cache.write({ auth: 'bearer', token: 'stale' });
+    writeFileSync(cache.lockFile, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() }));
+    const { calls, login } = counter();
+    const started = Date.now();
+    expect((await cache.obtain(login, { deadline: Date.now() + 800, staleToken: 'stale' })).token).toBe('token-new');
+    expect(calls.n).toBe(1);
+    expect(Date.now() - started).toBeLessThan(800);
+    expect(cache.notes.join()).toMatch(/gave up waiting/);
+  });
+});
