@@ -1,0 +1,43 @@
+// Many checks of one vCD start at the same moment with an empty cache (a monitoring engine
+// after a restart): they must make exactly one login between them (SPEC 4.2).
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { VCD_MODULE } from '../../sim/vcd/module';
+import { runExecutable } from '../support/spawn';
+
+const PLUGIN = resolve(__dirname, '../../dist/check_vm_cpu');
+const BUSY = 'vm-8a1d2b3c-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+const HEALTHY = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
+let sim: Simulator;
+
+beforeAll(async () => {
+  if (!existsSync(PLUGIN)) throw new Error('dist/check_vm_cpu is missing: run `node build.mjs dist` first');
+  sim = await startSimulatorFromArgs([], [VCD_MODULE]);
+});
+afterAll(() => sim?.close());
+
+describe('concurrent checks with a cold cache', () => {
+  it('20 processes at once make exactly one login, and all report the right state', async () => {
+    const api = sim.apis.vcd;
+    const cacheDir = join(mkdtempSync(join(tmpdir(), 'cc-conc-')), 'cache');
+    api.stats.counts = {};
+    const runs = Array.from({ length: 20 }, (_, i) => {
+      const vm = i % 2 === 0 ? BUSY : HEALTHY;
+      const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', api.info.passwordFile, '--vm', vm, '--cache-dir', cacheDir, '-t', '15'];
+      return runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } }).then((r) => ({ ...r, vm }));
+    });
+    const results = await Promise.all(runs);
+    for (const r of results) {
+      const busy = r.vm === BUSY;
+      expect(r.code, r.stdout).toBe(busy ? 1 : 0);
+      expect(r.stdout).toMatch(new RegExp(`^VM_CPU ${busy ? 'WARNING' : 'OK'} - cpu usage [\\d.]+% \\(current\\) on ${r.vm} \\| cpu_usage=`));
+      expect(r.stderr).toBe('');
+    }
+    expect(api.stats.counts.login).toBe(1);
+    expect(api.stats.counts['metrics.current']).toBe(20);
+    expect(readdirSync(cacheDir).filter((f) => !f.endsWith('.json'))).toEqual([]); // no lock or temp file left behind
+  });
+});
