@@ -5,7 +5,7 @@ BINDIR    ?= $(PREFIX)/bin
 DESTDIR   ?=
 NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: all build deps lint test unit check-dist demo bench install uninstall clean
+.PHONY: all build deps lint test unit check-dist demo bench install uninstall clean integration-deps
 
 all: build
 
@@ -31,8 +31,18 @@ check-dist: deps
 unit: deps
 	npx vitest run test/unit
 
-test: deps lint check-dist
+test: deps lint check-dist integration-deps
 	npx vitest run
+
+# The Icinga 2 and Nagios engines the integration tests run (test/integration/): installs
+# them in CI (CI=true), else says loudly that those tests will be skipped.
+integration-deps:
+	@sh test/integration/install-deps.sh
+
+# Every plugin against the built-in simulator, healthy and sick. Needs only node and the
+# committed dist/ (no npm install).
+demo:
+	node sim/demo.mjs
 
 install: build
 	install -d $(DESTDIR)$(PLUGINDIR)

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// `make demo` / `npm run demo`: starts the simulator (dist/cloudchecks-sim) with a healthy and
+// a sick scenario, runs every plugin in its main modes against them, prints each command
+// line with its output and exit code, and stops the simulators by their pids (on Ctrl-C too).
+// Plain JavaScript on purpose: it needs only Node.js and the committed dist/, no npm install.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(repo, 'dist');
+const work = mkdtempSync(join(tmpdir(), 'cloudchecks-demo-'));
+// The plugins' #!/usr/bin/env node must find this same node, wherever it is installed.
+const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` };
+delete env.KUBE_TOKEN;
+delete env.VCD_PASSWORD;
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const bold = (t) => (color ? `\x1b[1m${t}\x1b[0m` : t);
+const STATE_COLORS = { OK: 32, WARNING: 33, CRITICAL: 31, UNKNOWN: 35 };
+const paint = (line) => (color ? line.replace(/\b(OK|WARNING|CRITICAL|UNKNOWN)\b/, (s) => `\x1b[${STATE_COLORS[s]}m${s}\x1b[0m`) : line);
+
+/** Every simulator this demo started, by pid: stopped on exit, error, Ctrl-C. */
+const simulators = new Map();
+
+function stopAll() {
+  for (const [pid, child] of simulators) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+async function stopAndWait() {
+  stopAll();
+  await Promise.all(
+    [...simulators.values()].map(
+      (child) =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          const hard = setTimeout(() => {
+            try {
+              process.kill(child.pid, 'SIGKILL');
+            } catch {
+              // already gone
+            }
+          }, 3000);
+          child.once('exit', () => {
+            clearTimeout(hard);
+            done();
+          });
+        }),
+    ),
+  );
+  simulators.clear();
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    process.stdout.write(`\n${signal}: stopping the simulators\n`);
+    void stopAndWait().then(() => {
+      rmSync(work, { recursive: true, force: true });
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  });
+}
+// Last resort (an exception, process.exit elsewhere): no simulator may outlive the demo.
+process.once('exit', stopAll);
+
+/** Shortens paths in printed command lines: dist/ relative to the repository, temp dirs kept. */
+function show(file) {
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith('..') ? rel : file;
+}
+
+/** Options the simulator has: the demo uses a module's scenario only if the module exists. */
+function simulatorOptions() {
+  return new Promise((done, fail) => {
+    execFile(join(dist, 'cloudchecks-sim'), ['--help'], { env }, (error, stdout) => (error && !stdout ? fail(error) : done(stdout)));
+  });
+}
+
+/** Starts one simulator and waits (bounded) for its ready file. */
+async function startSimulator(name, args) {
+  const readyFile = join(work, `${name}.json`);
+  const stateDir = join(work, `sim-${name}`);
+  const child = spawn(join(dist, 'cloudchecks-sim'), ['--ready-file', readyFile, '--state-dir', stateDir, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  simulators.set(child.pid, child);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  process.stdout.write(`${bold(`Simulator "${name}"`)} (pid ${child.pid}): ${show(join(dist, 'cloudchecks-sim'))} ${args.join(' ')}\n`);
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(readyFile)) {
+    if (child.exitCode !== null) throw new Error(`the simulator exited with ${child.exitCode}: ${stderr.trim()}`);
+    if (Date.now() > deadline) throw new Error(`the simulator did not start within 15 s: ${stderr.trim()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // The file is written in one call once all listeners are up; retry a read that races it.
+  for (;;) {
+    try {
+      return JSON.parse(readFileSync(readyFile, 'utf8'));
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/** Runs one plugin like a monitoring engine would and prints command, output and exit code. */
+function runPlugin(title, plugin, args) {
+  return new Promise((done) => {
+    const file = join(dist, plugin);
+    process.stdout.write(`\n${bold(`# ${title}`)}\n$ ${[show(file), ...args].join(' ')}\n`);
+    execFile(file, args, { env, timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : `${error.signal ?? error.code}`) : 0;
+      const lines = `${stdout}${stderr}`.replace(/\n$/, '').split('\n');
+      process.stdout.write(lines.map((l, i) => (i === 0 ? paint(l) : l)).join('\n') + `\n(exit ${code})\n`);
+      done(code);
+    });
+  });
+}
+
+/** The VM ids of the vcd module, by role (from its ready-file line "healthy=vm-… busy=vm-…"). */
+function vmsByRole(api) {
+  return Object.fromEntries(String(api.vms ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=')));
+}
+
+function clusterArgs(sim) {
+  const api = sim.apis.cluster;
+  return ['--url', api.httpsUrl, '--token-file', api.tokenFile, '--ca-file', sim.caFile];
+}
+
+function vcdArgs(sim, vm) {
+  const api = sim.apis.vcd;
+  return ['--url', api.httpsUrl, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile, '--ca-file', sim.caFile, '--cache-dir', join(work, 'session-cache'), '--vm', vm];
+}
+
+async function main() {
+  if (!existsSync(join(dist, 'cloudchecks-sim'))) throw new Error(`${join(dist, 'cloudchecks-sim')} is missing: run 'make' (or 'node build.mjs dist') first`);
+  const help = await simulatorOptions();
+  const hasCluster = help.includes('--cluster-scenario');
+  const hasVcd = help.includes('--vcd-scenario');
+  process.stdout.write(`cloudchecks demo: every plugin against the built-in simulator (${show(dist)}/cloudchecks-sim).\n`);
+  process.stdout.write('Secrets are passed as file paths, as in production. Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.\n\n');
+
+  const scenario = (which) => [...(hasCluster ? ['--cluster-scenario', which] : []), ...(hasVcd ? ['--vcd-scenario', which === 'healthy' ? 'healthy' : 'default'] : [])];
+  const healthy = await startSimulator('healthy', scenario('healthy'));
+  const sick = await startSimulator('sick', scenario('sick'));
+
+  if (hasCluster) {
+    process.stdout.write(`\n${bold('=== check_nodes: Kubernetes/OpenShift node health ===')}\n`);
+    await runPlugin('A healthy cluster', 'check_nodes', clusterArgs(healthy));
+    await runPlugin('A cluster with failing nodes (default: CRITICAL on any failing node)', 'check_nodes', clusterArgs(sick));
+    await runPlugin('Percentages: WARNING above 10% failing, CRITICAL above 50%', 'check_nodes', [...clusterArgs(sick), '--percent', '-w', '10', '-c', '50']);
+    await runPlugin('One node, with the details of -v', 'check_nodes', [...clusterArgs(sick), '--node', 'worker-1', '-v']);
+    await runPlugin('Zabbix low-level discovery', 'check_nodes', [...clusterArgs(sick), '--discovery']);
+    await runPlugin('JSON for scripts and Zabbix dependent items', 'check_nodes', [...clusterArgs(sick), '--output', 'json']);
+  } else {
+    process.stdout.write('\n(this simulator has no cluster API: check_nodes skipped)\n');
+  }
+
+  if (hasVcd) {
+    const ok = vmsByRole(healthy.apis.vcd);
+    const bad = vmsByRole(sick.apis.vcd);
+    const calm = ok.healthy ?? Object.values(ok)[0];
+    process.stdout.write(`\n${bold('=== check_vm_cpu, check_vm_disk, check_vm_mem: Cloud Director VM metrics ===')}\n`);
+    for (const plugin of ['check_vm_cpu', 'check_vm_disk', 'check_vm_mem']) {
+      await runPlugin(`${plugin}: a calm VM, current values`, plugin, vcdArgs(healthy, calm));
+      await runPlugin(`${plugin}: the same VM, average of the last hour`, plugin, [...vcdArgs(healthy, calm), '--window', '1h']);
+    }
+    await runPlugin('A busy VM: current CPU', 'check_vm_cpu', vcdArgs(sick, bad.busy));
+    await runPlugin('The busy VM: peak of the last hour', 'check_vm_cpu', [...vcdArgs(sick, bad.busy), '--window', '1h', '--aggregate', 'max']);
+    await runPlugin('A VM whose disks are almost full', 'check_vm_disk', vcdArgs(sick, bad['full-disk']));
+    await runPlugin('A powered-off VM: no current metrics', 'check_vm_mem', vcdArgs(sick, bad['powered-off']));
+    await runPlugin('A VM whose metrics stopped an hour ago', 'check_vm_cpu', [...vcdArgs(sick, bad.stale), '--window', '1h']);
+    await runPlugin('JSON for scripts and Zabbix dependent items', 'check_vm_mem', [...vcdArgs(healthy, calm), '--output', 'json']);
+  } else {
+    process.stdout.write('\n(this simulator has no cloud-director API: VM checks skipped)\n');
+  }
+}
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  process.stderr.write(`demo: ${error.message}\n`);
+}
+await stopAndWait();
+rmSync(work, { recursive: true, force: true });
+process.stdout.write(failed ? '' : `\nDone: simulators stopped. Next: docs/icinga2.md to run these checks from Icinga 2.\n`);
+process.exit(failed ? 1 : 0);

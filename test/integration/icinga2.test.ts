@@ -1,0 +1,205 @@
+// The shipped contrib/icinga2/commands.conf, run by a real Icinga 2 daemon against the
+// simulator: Icinga builds each command line from the custom variables, runs the built
+// plugin, computes the state, and parses every perfdata item (its GraphiteWriter sends one
+// line per value it could parse and logs "Ignoring invalid perfdata" for any it could not).
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announceSkip, findExecutable } from './support/engines';
+import { PrivateIcinga, sleep, validateConfig, type CheckResult } from './support/icinga2';
+import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+
+const icinga2 = findExecutable('icinga2');
+if (!icinga2) announceSkip('icinga2', 'icinga2-bin icinga2-common');
+const suite = icinga2 ? describe : describe.skip;
+
+const COMMANDS = join(REPO, 'contrib/icinga2/commands.conf');
+const EXAMPLES = join(REPO, 'contrib/icinga2/example-services.conf');
+
+/** A service of the test config and what Icinga must make of it. */
+interface Case {
+  host: 'healthy' | 'sick';
+  service: string;
+  command: string;
+  vars: Record<string, string | number | boolean | string[] | null>;
+  state: number;
+  firstLine: RegExp;
+  /** Options the command line Icinga built must hold (built from the vars). */
+  argv: string[];
+}
+
+function icingaValue(v: string | number | boolean | string[] | null): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `[ ${v.map((x) => JSON.stringify(x)).join(', ')} ]`;
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
+  const healthy = new BuiltSimulator(['--cluster-scenario', 'healthy', '--vcd-scenario', 'healthy']);
+  const sick = new BuiltSimulator(['--cluster-scenario', 'sick', '--vcd-scenario', 'default']);
+  let icinga: PrivateIcinga;
+  let cases: Case[] = [];
+  const results = new Map<string, CheckResult>();
+
+  beforeAll(async () => {
+    assertBuilt();
+    await Promise.all([healthy.start(), sick.start()]);
+    const vms = { healthy: healthy.vms(), sick: sick.vms() };
+    const token = readFileSync(healthy.ready.apis.cluster.tokenFile, 'utf8').trim();
+    cases = [
+      { host: 'healthy', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 0, firstLine: /^NODES OK - 6 of 6 nodes healthy/, argv: ['--url', '--token-file', '--ca-file'] },
+      { host: 'sick', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 2, firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2 /, argv: ['--url'] },
+      {
+        host: 'sick',
+        service: 'nodes-percent',
+        command: 'cloudchecks-nodes',
+        vars: { cloudchecks_nodes_percent: true, cloudchecks_nodes_warning: '10', cloudchecks_nodes_critical: '50', cloudchecks_nodes_ignore_cordoned: true },
+        state: 1,
+        firstLine: /^NODES WARNING - /,
+        argv: ['--percent', '--warning', '10', '--critical', '50', '--ignore-cordoned'],
+      },
+      {
+        // Arrays become repeated options; the selection leaves two failing nodes, made healthy by
+        // ignoring their conditions. A $ in a custom variable is written $$ (Icinga macro syntax).
+        host: 'sick',
+        service: 'nodes-selected',
+        command: 'cloudchecks-nodes',
+        vars: { cloudchecks_nodes_include: '^worker-[45]$$', cloudchecks_nodes_ignore_condition: ['KernelDeadlock', 'DiskPressure'], cloudchecks_nodes_min_nodes: 2 },
+        state: 0,
+        firstLine: /^NODES OK - 2 of 2 nodes healthy/,
+        argv: ['--include', '^worker-[45]$', '--ignore-condition', 'KernelDeadlock', '--ignore-condition', 'DiskPressure', '--min-nodes', '2'],
+      },
+      {
+        // The token through the environment, not the command line.
+        host: 'healthy',
+        service: 'nodes-env-token',
+        command: 'cloudchecks-nodes',
+        vars: { cloudchecks_nodes_token_file: null, cloudchecks_nodes_token: token },
+        state: 0,
+        firstLine: /^NODES OK - 6 of 6 nodes healthy/,
+        argv: ['--url'],
+      },
+      { host: 'healthy', service: 'cpu', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(current\)/, argv: ['--url', '--user', '--org', '--password-file', '--vm', '--cache-dir'] },
+      { host: 'healthy', service: 'cpu-window', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h', cloudchecks_vm_aggregate: 'max' }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(max 1h\)/, argv: ['--window', '1h', '--aggregate', 'max'] },
+      { host: 'sick', service: 'cpu-busy', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.sick.busy }, state: 1, firstLine: /^VM_CPU WARNING - cpu usage/, argv: ['--vm', vms.sick.busy] },
+      { host: 'sick', service: 'cpu-busy-mhz', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.sick.busy, cloudchecks_vm_cpu_metric: 'mhz', cloudchecks_vm_cpu_warning: '100000', cloudchecks_vm_cpu_critical: '200000' }, state: 0, firstLine: /^VM_CPU OK - /, argv: ['--metric', 'mhz', '--warning', '100000'] },
+      { host: 'healthy', service: 'disk', command: 'cloudchecks-vm-disk', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_DISK OK - disk used/, argv: ['--vm'] },
+      { host: 'sick', service: 'disk-full', command: 'cloudchecks-vm-disk', vars: { cloudchecks_vm: vms.sick['full-disk'] }, state: 2, firstLine: /^VM_DISK CRITICAL - disk used 9\d/, argv: ['--vm'] },
+      { host: 'sick', service: 'disk-used-bytes', command: 'cloudchecks-vm-disk', vars: { cloudchecks_vm: vms.sick['full-disk'], cloudchecks_vm_disk_metric: 'used', cloudchecks_vm_disk_warning: '400G', cloudchecks_vm_disk_critical: '490G' }, state: 1, firstLine: /^VM_DISK WARNING - /, argv: ['--metric', 'used', '--warning', '400G', '--critical', '490G'] },
+      { host: 'healthy', service: 'mem', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_MEM OK - memory usage/, argv: ['--vm'] },
+      { host: 'healthy', service: 'mem-window', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h' }, state: 0, firstLine: /^VM_MEM OK - memory usage [\d.]+% \(avg 1h\)/, argv: ['--window', '1h'] },
+      { host: 'sick', service: 'mem-off', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.sick['powered-off'], cloudchecks_vm_powered_off_state: 'CRITICAL' }, state: 2, firstLine: /^VM_MEM CRITICAL - .*powered off/, argv: ['--powered-off-state', 'CRITICAL'] },
+      {
+        // The password through the environment; and an API token file instead of a password.
+        host: 'healthy',
+        service: 'mem-env-password',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vcd_password_file: null, cloudchecks_vcd_password: readFileSync(healthy.ready.apis.vcd.passwordFile, 'utf8').trim(), cloudchecks_vcd_no_cache: true },
+        state: 0,
+        firstLine: /^VM_MEM OK - /,
+        argv: ['--no-cache'],
+      },
+      { host: 'healthy', service: 'mem-api-token', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vcd_password_file: null, cloudchecks_vcd_api_token_file: healthy.ready.apis.vcd.apiTokenFile }, state: 0, firstLine: /^VM_MEM OK - /, argv: ['--api-token-file'] },
+    ];
+
+    const cacheDir = mkdtempSync(join(tmpdir(), 'cc-int-cache-'));
+    const hostConfig = (name: 'healthy' | 'sick', sim: BuiltSimulator) => `
+object Host "sim-${name}" {
+  check_command = "dummy"
+  enable_active_checks = false
+  vars.cloudchecks_ca_file = ${JSON.stringify(sim.ready.caFile)}
+  vars.cloudchecks_timeout = "20"
+  vars.cloudchecks_nodes_url = ${JSON.stringify(sim.ready.apis.cluster.httpsUrl)}
+  vars.cloudchecks_nodes_token_file = ${JSON.stringify(sim.ready.apis.cluster.tokenFile)}
+  vars.cloudchecks_vcd_url = ${JSON.stringify(sim.ready.apis.vcd.httpsUrl)}
+  vars.cloudchecks_vcd_user = ${JSON.stringify(sim.ready.apis.vcd.user)}
+  vars.cloudchecks_vcd_org = ${JSON.stringify(sim.ready.apis.vcd.org)}
+  vars.cloudchecks_vcd_password_file = ${JSON.stringify(sim.ready.apis.vcd.passwordFile)}
+  vars.cloudchecks_vcd_cache_dir = ${JSON.stringify(cacheDir)}
+}`;
+    const services = cases
+      .map(
+        (c) => `
+object Service ${JSON.stringify(c.service)} {
+  host_name = "sim-${c.host}"
+  check_command = ${JSON.stringify(c.command)}
+  enable_active_checks = false
+  check_interval = 1h
+${Object.entries(c.vars)
+  .map(([k, v]) => `  vars.${k} = ${icingaValue(v)}`)
+  .join('\n')}
+}`,
+      )
+      .join('\n');
+    icinga = new PrivateIcinga({
+      icinga2: icinga2!,
+      pluginDir: DIST,
+      objects: [
+        `include ${JSON.stringify(COMMANDS)}`,
+        hostConfig('healthy', healthy),
+        hostConfig('sick', sick),
+        services,
+        // The control: perfdata Icinga must reject, so that the check for its warning means something.
+        'object CheckCommand "perfdata-control" { command = [ "/bin/echo", "CONTROL OK - fine | good=1;2;3;0;4 bad=@1:2" ] }',
+        'object Service "perfdata-control" { host_name = "sim-healthy"; check_command = "perfdata-control"; enable_active_checks = false }',
+      ].join('\n'),
+    });
+    await icinga.start();
+  }, 90_000);
+
+  afterAll(async () => {
+    await icinga?.stop();
+    await Promise.all([healthy.stop(), sick.stop()]);
+  });
+
+  it('validates commands.conf with example-services.conf (icinga2 daemon -C)', () => {
+    const r = validateConfig(icinga2!, ['const NodeName = "cloudchecks-test"', 'const ZoneName = NodeName', `const PluginDir = ${JSON.stringify(DIST)}`, 'include <itl>', `include ${JSON.stringify(COMMANDS)}`, `include ${JSON.stringify(EXAMPLES)}`, ''].join('\n'));
+    expect(r.output).toMatch(/Finished validating the configuration file/);
+    expect(r.output).not.toMatch(/warning\/|critical\//);
+    expect(r.code).toBe(0);
+  });
+
+  it('computes the expected state for every plugin and mode', async () => {
+    // One at a time: each case's result, command line and perfdata is checked below.
+    for (const c of cases) {
+      const r = await icinga.check(`sim-${c.host}`, c.service);
+      results.set(`${c.host}!${c.service}`, r);
+      expect.soft(r.output, `${c.host}!${c.service}`).toMatch(c.firstLine);
+      expect.soft({ service: `${c.host}!${c.service}`, state: r.state, exit: r.exit_status }).toEqual({ service: `${c.host}!${c.service}`, state: c.state, exit: c.state });
+      const argv = r.command.slice(1);
+      for (const a of c.argv) expect.soft(argv, `${c.host}!${c.service} command line`).toContain(a);
+      expect.soft(r.command[0]).toBe(join(DIST, c.command.replace('cloudchecks-', 'check_').replace(/-/g, '_')));
+    }
+  }, 120_000);
+
+  it('never puts a secret on the command line', () => {
+    const secrets = [readFileSync(healthy.ready.apis.cluster.tokenFile, 'utf8').trim(), readFileSync(healthy.ready.apis.vcd.passwordFile, 'utf8').trim()];
+    for (const r of results.values()) for (const s of secrets) expect(r.command.join(' ')).not.toContain(s);
+  });
+
+  it('parses every perfdata item of every plugin (GraphiteWriter got each one, no "Ignoring invalid perfdata")', async () => {
+    expect(results.size).toBe(cases.length);
+    await icinga.check('sim-healthy', 'perfdata-control');
+    const expected = new Map<string, string[]>();
+    for (const c of cases) {
+      const r = results.get(`${c.host}!${c.service}`)!;
+      if (c.service !== 'mem-off') expect(r.performance_data.length, `${c.host}!${c.service} has perfdata`).toBeGreaterThan(0);
+      expected.set(`${c.host}!${c.service}`, r.performance_data.map((p) => p.replace(/^'?([^'=]+)'?=.*$/, '$1')));
+    }
+    // The writer sends asynchronously: wait (bounded) for the control's line, sent last.
+    const deadline = Date.now() + 20_000;
+    while (!icinga.perfdataSent('sim-healthy', 'perfdata-control').has('perfdata-control.perfdata.good.value') && Date.now() < deadline) await sleep(200);
+    for (const c of cases) {
+      const sent = icinga.perfdataSent(`sim-${c.host}`, c.service);
+      for (const label of expected.get(`${c.host}!${c.service}`)!) {
+        expect.soft(sent.has(`${c.command}.perfdata.${label}.value`), `${c.host}!${c.service}: ${label} reached the GraphiteWriter`).toBe(true);
+      }
+    }
+    const invalid = icinga.log.split('\n').filter((l) => /Ignoring invalid perfdata/.test(l));
+    // The control proves the warning is logged when perfdata is bad; nothing else may be.
+    expect(invalid.some((l) => l.includes("'sim-healthy!perfdata-control'"))).toBe(true);
+    expect(invalid.filter((l) => !l.includes('perfdata-control'))).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,58 @@
+// `make install` / `make uninstall` with DESTDIR into a temporary directory, as a packager
+// runs them. `-o build -o deps` keeps make from rebuilding dist/ and from running npm: the
+// test installs what is built, and must not rewrite dist/ under the feet of other tests.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findExecutable } from './support/engines';
+import { PLUGINS, REPO } from './support/simulator';
+
+// What make installs: the repository's dist/, whatever CLOUDCHECKS_DIST says.
+const DIST = join(REPO, 'dist');
+
+const make = findExecutable('make');
+const suite = make ? describe : describe.skip;
+if (!make) console.warn('\nSKIPPED: make install tests: no make on this machine\n');
+
+suite('make install / uninstall', () => {
+  const destdir = mkdtempSync(join(tmpdir(), 'cc-destdir-'));
+  afterAll(() => rmSync(destdir, { recursive: true, force: true }));
+  const run = (target: string, vars: string[]) =>
+    execFileSync(make!, ['-s', '-C', REPO, '-o', 'build', '-o', 'deps', target, `DESTDIR=${destdir}`, ...vars], { encoding: 'utf8', timeout: 60_000 });
+
+  it('installs every plugin into DESTDIR + PLUGINDIR, executable, runnable from there', () => {
+    const missing = PLUGINS.filter((p) => !existsSync(join(DIST, p)));
+    expect(missing, "dist/ is not built: run 'make'").toEqual([]);
+    run('install', ['PLUGINDIR=/usr/lib/nagios/plugins']);
+    const dir = join(destdir, 'usr/lib/nagios/plugins');
+    for (const p of PLUGINS) {
+      const file = join(dir, p);
+      expect(existsSync(file), file).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o755);
+      expect(statSync(file).size).toBe(statSync(join(DIST, p)).size);
+      // Self-contained: it runs from its new place, with no node_modules beside it.
+      const version = (() => {
+        try {
+          return execFileSync(file, ['--version'], { encoding: 'utf8' });
+        } catch (e) {
+          return (e as { stdout: string }).stdout; // --version exits 3, per the guidelines
+        }
+      })();
+      expect(version).toMatch(new RegExp(`^${p} \\d+\\.\\d+\\.\\d+`));
+    }
+  });
+
+  it('honours another PLUGINDIR', () => {
+    run('install', ['PLUGINDIR=/opt/cloudchecks/libexec']);
+    expect(readdirSync(join(destdir, 'opt/cloudchecks/libexec')).sort()).toEqual([...PLUGINS].sort());
+  });
+
+  it('uninstall removes exactly what install put there', () => {
+    run('uninstall', ['PLUGINDIR=/usr/lib/nagios/plugins']);
+    run('uninstall', ['PLUGINDIR=/opt/cloudchecks/libexec']);
+    expect(readdirSync(join(destdir, 'usr/lib/nagios/plugins'))).toEqual([]);
+    expect(readdirSync(join(destdir, 'opt/cloudchecks/libexec'))).toEqual([]);
+  });
+});

@@ -1,0 +1,270 @@
+// A private, throw-away Icinga 2 daemon for the integration tests: its own config, data,
+// log and run directories (the -D constants), its REST API on 127.0.0.1, a GraphiteWriter
+// pointed at a local TCP sink (so that Icinga parses every perfdata item and tells us
+// which it rejected), and nothing of the system's Icinga touched.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createPrivateKey, randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import net from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { SIM_CA_PEM, SIM_SERVER_CERTS, SIM_SERVER_KEY_PEM } from '../../../sim/tls-material';
+import { findExecutable } from './engines';
+
+export interface CheckResult {
+  exit_status: number;
+  state: number;
+  output: string;
+  performance_data: string[];
+  command: string[];
+  execution_end: number;
+}
+
+/** A free TCP port on 127.0.0.1 (a small race with other programs is acceptable in tests). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The -D constants that give the daemon private directories and the current user. */
+function directoryConstants(root: string): string[] {
+  const user = userInfo().username;
+  let group = user;
+  try {
+    group = execFileSync('id', ['-gn'], { encoding: 'utf8' }).trim();
+  } catch {
+    // keep the user name as the group name
+  }
+  return [
+    `-DConfigDir=${join(root, 'etc')}`,
+    `-DDataDir=${join(root, 'data')}`,
+    `-DLogDir=${join(root, 'log')}`,
+    `-DCacheDir=${join(root, 'cache')}`,
+    `-DSpoolDir=${join(root, 'spool')}`,
+    `-DInitRunDir=${join(root, 'run')}`,
+    `-DRunAsUser=${user}`,
+    `-DRunAsGroup=${group}`,
+  ];
+}
+
+/** Writes the ApiListener's certificate: openssl when present, else the simulator's own. */
+function writeCertificates(certDir: string, nodeName: string): { nodeName: string } {
+  mkdirSync(certDir, { recursive: true });
+  const crt = join(certDir, `${nodeName}.crt`);
+  const key = join(certDir, `${nodeName}.key`);
+  const openssl = findExecutable('openssl');
+  if (openssl) {
+    execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt, '-days', '2', '-subj', `/CN=${nodeName}`], { stdio: 'ignore' });
+    copyFileSync(crt, join(certDir, 'ca.crt'));
+    return { nodeName };
+  }
+  // No openssl: the simulator's CA and server certificate (issued for localhost) serve.
+  const fallback = 'localhost';
+  writeFileSync(join(certDir, `${fallback}.crt`), SIM_SERVER_CERTS.valid);
+  writeFileSync(join(certDir, `${fallback}.key`), createPrivateKey(SIM_SERVER_KEY_PEM).export({ type: 'pkcs8', format: 'pem' }));
+  writeFileSync(join(certDir, 'ca.crt'), SIM_CA_PEM);
+  return { nodeName: fallback };
+}
+
+/** Collects the lines that Icinga's GraphiteWriter sends. */
+class GraphiteSink {
+  lines: string[] = [];
+  private server = net.createServer((socket) => {
+    let rest = '';
+    socket.on('data', (chunk) => {
+      rest += chunk.toString();
+      const parts = rest.split('\n');
+      rest = parts.pop() ?? '';
+      this.lines.push(...parts.filter((l) => l.trim() !== ''));
+    });
+    socket.on('error', () => undefined);
+  });
+  port = 0;
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export interface IcingaOptions {
+  icinga2: string;
+  /** Config appended after the daemon's own objects (hosts, services, includes). */
+  objects: string;
+  /** Value of the PluginDir constant, defined before `objects`. */
+  pluginDir: string;
+}
+
+/** Validates a configuration without starting a daemon: `icinga2 daemon -C`. */
+export function validateConfig(icinga2: string, configText: string): { code: number; output: string } {
+  const root = mkdtempSync(join(tmpdir(), 'cc-icinga-validate-'));
+  try {
+    for (const d of ['etc', 'data', 'log', 'cache', 'spool', 'run']) mkdirSync(join(root, d));
+    const conf = join(root, 'etc', 'icinga2.conf');
+    writeFileSync(conf, configText);
+    try {
+      const output = execFileSync(icinga2, ['daemon', '-C', '-c', conf, ...directoryConstants(root)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+      return { code: 0, output };
+    } catch (e) {
+      const err = e as { status?: number; stdout?: string; stderr?: string };
+      return { code: err.status ?? 1, output: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export class PrivateIcinga {
+  readonly root = mkdtempSync(join(tmpdir(), 'cc-icinga-'));
+  /** Everything the daemon printed (it logs to stdout: no FileLogger is configured). */
+  log = '';
+  graphite = new GraphiteSink();
+  private child?: ChildProcess;
+  private exited?: Promise<void>;
+  private apiPort = 0;
+  private password = randomBytes(12).toString('hex');
+  private nodeName = 'cloudchecks-test';
+
+  constructor(private readonly options: IcingaOptions) {}
+
+  /** The daemon's configuration; `icinga2 daemon -C` accepts it before start() runs it. */
+  config(): string {
+    return [
+      `const NodeName = ${JSON.stringify(this.nodeName)}`,
+      'const ZoneName = NodeName',
+      `const PluginDir = ${JSON.stringify(this.options.pluginDir)}`,
+      'include <itl>',
+      'object Endpoint NodeName {}',
+      'object Zone ZoneName { endpoints = [ NodeName ] }',
+      'object CheckerComponent "checker" {}',
+      `object ApiListener "api" { bind_host = "127.0.0.1"; bind_port = ${this.apiPort} }`,
+      `object ApiUser "cloudchecks-test" { password = ${JSON.stringify(this.password)}; permissions = [ "*" ] }`,
+      // Makes Icinga parse every perfdata item of every result and log the ones it cannot.
+      `object GraphiteWriter "graphite" { host = "127.0.0.1"; port = ${this.graphite.port}; enable_send_thresholds = true }`,
+      this.options.objects,
+      '',
+    ].join('\n');
+  }
+
+  /** Starts the daemon and waits (bounded) until its API answers. */
+  async start(): Promise<void> {
+    for (const d of ['etc', 'data', 'log', 'cache', 'spool', 'run']) mkdirSync(join(this.root, d), { recursive: true });
+    this.nodeName = writeCertificates(join(this.root, 'data', 'certs'), this.nodeName).nodeName;
+    await this.graphite.start();
+    this.apiPort = await freePort();
+    const conf = join(this.root, 'etc', 'icinga2.conf');
+    writeFileSync(conf, this.config());
+    const child = spawn(this.options.icinga2, ['daemon', '-c', conf, ...directoryConstants(this.root)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.child = child;
+    child.stdout!.on('data', (d) => (this.log += d));
+    child.stderr!.on('data', (d) => (this.log += d));
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`icinga2 exited with ${child.exitCode} at start-up:\n${this.log}`);
+      try {
+        await this.api('GET', '/v1/status/IcingaApplication');
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`icinga2 API did not answer within 30 s (${(error as Error).message}):\n${this.log}`);
+        await sleep(200);
+      }
+    }
+  }
+
+  /** One REST API call as the test's ApiUser. */
+  api(method: string, path: string, body?: unknown): Promise<any> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = https.request(
+        {
+          host: '127.0.0.1',
+          port: this.apiPort,
+          path,
+          method,
+          // The daemon's certificate is the self-signed one written above: nothing to verify against.
+          rejectUnauthorized: false,
+          auth: `cloudchecks-test:${this.password}`,
+          headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+          timeout: 10_000,
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => {
+            if ((res.statusCode ?? 500) >= 400) reject(new Error(`HTTP ${res.statusCode} ${method} ${path}: ${text}`));
+            else resolve(text ? JSON.parse(text) : undefined);
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** Forces one check of host!service and returns the result Icinga computed (bounded wait). */
+  async check(host: string, service: string, timeoutMs = 30_000): Promise<CheckResult> {
+    const filter = `host.name==${JSON.stringify(host)} && service.name==${JSON.stringify(service)}`;
+    const before = Date.now() / 1000;
+    await this.api('POST', '/v1/actions/reschedule-check', { type: 'Service', filter, force: true });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.api('GET', `/v1/objects/services?attrs=last_check_result&filter=${encodeURIComponent(filter)}`);
+      const result = r?.results?.[0]?.attrs?.last_check_result as CheckResult | null | undefined;
+      if (result && result.execution_end >= before) return result;
+      if (Date.now() > deadline) throw new Error(`no check result for ${host}!${service} within ${timeoutMs} ms:\n${this.log}`);
+      await sleep(200);
+    }
+  }
+
+  /** The GraphiteWriter lines of one service's perfdata: metric path -> value. */
+  perfdataSent(host: string, service: string): Map<string, string> {
+    const prefix = `icinga2.${escapeGraphite(host)}.services.${escapeGraphite(service)}.`;
+    const sent = new Map<string, string>();
+    for (const line of this.graphite.lines) {
+      const [path, value] = line.split(' ');
+      if (path.startsWith(prefix)) sent.set(path.slice(prefix.length), value);
+    }
+    return sent;
+  }
+
+  /** Stops the daemon by its own pid (its process group on a hang) and removes its files. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const stopped = await Promise.race([this.exited!.then(() => true), sleep(10_000).then(() => false)]);
+      if (!stopped) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        await Promise.race([this.exited, sleep(2_000)]);
+      }
+    }
+    await this.graphite.close();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** GraphiteWriter's escaping of object names in metric paths. */
+function escapeGraphite(name: string): string {
+  return name.replace(/[ .\\/:]/g, '_');
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,208 @@
+// The configuration we ship for Icinga 2, Nagios and Zabbix must not drift from the plugins:
+// every option it passes exists in the built plugin's --help, and every option a plugin has
+// is either offered by the Icinga 2 CheckCommand or deliberately left out (listed below).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const REPO = resolve(__dirname, '../..');
+const DIST = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(REPO, 'dist');
+const PLUGINS = ['check_nodes', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'];
+
+/** Options the Icinga 2 CheckCommands leave out on purpose, and why. */
+const NOT_IN_ICINGA: Record<string, string> = {
+  '--help': 'not a check',
+  '--version': 'not a check',
+  '--output': 'Icinga reads the nagios format',
+  '--token': 'a secret on the command line: cloudchecks_nodes_token goes through the environment instead',
+  '--password': 'a secret on the command line: cloudchecks_vcd_password goes through the environment instead',
+  '--discovery': 'Zabbix low-level discovery, not a check',
+};
+
+/** The options a plugin's --help lists, long (--x) and short (-x). */
+const helpCache = new Map<string, Set<string>>();
+function helpOptions(plugin: string): Set<string> {
+  let names = helpCache.get(plugin);
+  if (names) return names;
+  let text: string;
+  try {
+    text = execFileSync(join(DIST, plugin), ['--help'], { encoding: 'utf8' });
+  } catch (e) {
+    text = (e as { stdout?: string }).stdout ?? ''; // --help exits 3, per the guidelines
+  }
+  names = new Set<string>();
+  for (const m of text.matchAll(/^ {2}(?:-(\w), )?\s*--([\w-]+)/gm)) {
+    names.add(`--${m[2]}`);
+    if (m[1]) names.add(`-${m[1]}`);
+  }
+  expect(names.size, `${plugin} --help lists options`).toBeGreaterThan(10);
+  helpCache.set(plugin, names);
+  return names;
+}
+
+/** The text between the brace at `open` and its partner. */
+function braceBlock(text: string, open: number): string {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) return text.slice(open + 1, i);
+  }
+  throw new Error(`unbalanced braces after offset ${open}`);
+}
+
+interface IcingaCommand {
+  kind: 'object' | 'template';
+  name: string;
+  imports: string[];
+  plugin?: string;
+  /** Argument key -> its block. */
+  args: Map<string, string>;
+  body: string;
+}
+
+function parseIcingaCommands(text: string): Map<string, IcingaCommand> {
+  const stripped = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[{}]/g, ' ')).replace(/^\s*(\/\/|#).*$/gm, '');
+  const commands = new Map<string, IcingaCommand>();
+  for (const m of stripped.matchAll(/(object|template) CheckCommand "([^"]+)" \{/g)) {
+    const body = braceBlock(stripped, m.index! + m[0].length - 1);
+    const args = new Map<string, string>();
+    for (const a of body.matchAll(/^\s*"(-[^"]+)" = \{/gm)) args.set(a[1], braceBlock(body, a.index! + a[0].length - 1));
+    commands.set(m[2], {
+      kind: m[1] as 'object' | 'template',
+      name: m[2],
+      imports: [...body.matchAll(/^\s*import "([^"]+)"/gm)].map((i) => i[1]),
+      plugin: /command = \[ PluginDir \+ "\/(check_\w+)" \]/.exec(body)?.[1],
+      args,
+      body,
+    });
+  }
+  return commands;
+}
+
+/** A command's arguments with those of the templates it imports. */
+function allArgs(commands: Map<string, IcingaCommand>, name: string): Map<string, string> {
+  const c = commands.get(name);
+  if (!c) throw new Error(`CheckCommand ${name} imports unknown template`);
+  const args = new Map<string, string>();
+  for (const i of c.imports) for (const [k, v] of allArgs(commands, i)) args.set(k, v);
+  for (const [k, v] of c.args) args.set(k, v);
+  return args;
+}
+
+describe('contrib/ matches the plugins', () => {
+  it('the plugins are built', () => {
+    const missing = PLUGINS.filter((p) => !existsSync(join(DIST, p)));
+    expect(missing, "run 'make' (node build.mjs dist) first").toEqual([]);
+  });
+
+  describe('contrib/icinga2/commands.conf', () => {
+    const text = readFileSync(join(REPO, 'contrib/icinga2/commands.conf'), 'utf8');
+    const commands = parseIcingaCommands(text);
+    const objects = [...commands.values()].filter((c) => c.kind === 'object');
+
+    it('has one CheckCommand per plugin', () => {
+      expect(objects.map((c) => c.plugin).sort()).toEqual([...PLUGINS].sort());
+    });
+
+    it.each(PLUGINS)('%s: every argument exists in --help, and every option is offered or deliberately left out', (plugin) => {
+      const command = objects.find((c) => c.plugin === plugin)!;
+      const args = allArgs(commands, command.name);
+      const help = helpOptions(plugin);
+      for (const key of args.keys()) expect(help, `${command.name} passes ${key}`).toContain(key);
+      const longs = [...help].filter((o) => o.startsWith('--'));
+      const offered = new Set(args.keys());
+      const missing = longs.filter((o) => !offered.has(o) && !(o in NOT_IN_ICINGA));
+      expect(missing, `${command.name} lacks options of ${plugin} --help (add them, or list them in NOT_IN_ICINGA with the reason)`).toEqual([]);
+    });
+
+    it('every argument has a description and a cloudchecks_* variable; flags use set_if', () => {
+      for (const c of commands.values()) {
+        for (const [key, block] of c.args) {
+          expect(block, `${c.name} ${key}`).toMatch(/description = "[^"]{10,}"/);
+          const macros = [...block.matchAll(/\$([a-z_]+)\$/g)].map((m) => m[1]);
+          expect(macros.length, `${c.name} ${key} uses a custom variable`).toBeGreaterThan(0);
+          for (const v of macros) expect(v, `${c.name} ${key}`).toMatch(/^cloudchecks_/);
+          if (!/\bvalue = /.test(block)) expect(block, `${c.name} ${key} is a flag`).toMatch(/set_if = "\$cloudchecks_\w+\$"/);
+        }
+      }
+    });
+
+    it('passes secrets only as file paths or through the environment', () => {
+      for (const c of commands.values()) {
+        for (const [key, block] of c.args) {
+          expect(key, `${c.name}`).not.toMatch(/^--(token|password)$/);
+          // The secret variables themselves only ever reach the environment, never an argument.
+          expect(block, `${c.name} ${key}`).not.toMatch(/\$cloudchecks_(nodes_token|vcd_password)\$/);
+        }
+      }
+      expect(text).toMatch(/env\.KUBE_TOKEN = "\$cloudchecks_nodes_token\$"/);
+      expect(text).toMatch(/env\.VCD_PASSWORD = "\$cloudchecks_vcd_password\$"/);
+    });
+
+    it('example-services.conf sets only variables that commands.conf uses', () => {
+      const examples = readFileSync(join(REPO, 'contrib/icinga2/example-services.conf'), 'utf8');
+      const used = new Set([...text.matchAll(/\$(cloudchecks_\w+)\$/g)].map((m) => m[1]));
+      const set = new Set([...examples.matchAll(/vars\.(cloudchecks_\w+)/g)].map((m) => m[1]));
+      set.delete('cloudchecks_vms'); // the example's own list of VMs that the apply rules loop over
+      expect(set.size).toBeGreaterThan(5);
+      for (const v of set) expect(used, `example-services.conf sets ${v}`).toContain(v);
+    });
+  });
+
+  describe('contrib/nagios', () => {
+    const commandsCfg = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
+    const commandPlugins = new Map<string, string>();
+    for (const m of commandsCfg.matchAll(/command_name\s+(\S+)\s*\n\s*command_line\s+(.+)/g)) {
+      const plugin = /\$USER1\$\/(check_\w+)/.exec(m[2])?.[1];
+      if (plugin) commandPlugins.set(m[1], plugin);
+    }
+
+    it('has commands for every plugin', () => {
+      expect([...new Set(commandPlugins.values())].sort()).toEqual([...PLUGINS].sort());
+    });
+
+    it('commands.cfg passes only options the plugins have', () => {
+      for (const m of commandsCfg.matchAll(/command_line\s+\$USER1\$\/(check_\w+)(.*)/g)) {
+        const options = m[2].split(/\s+/).filter((t) => t.startsWith('-'));
+        expect(options.length).toBeGreaterThan(0);
+        for (const o of options) expect(helpOptions(m[1]), `${m[1]} ${o}`).toContain(o);
+      }
+    });
+
+    it('example-services.cfg uses defined commands with options the plugins have', () => {
+      const examples = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
+      const uses = [...examples.matchAll(/check_command\s+(.+)/g)].map((m) => m[1].split('!'));
+      expect(uses.length).toBeGreaterThan(3);
+      for (const [name, ...args] of uses) {
+        const plugin = commandPlugins.get(name);
+        expect(plugin, `check_command ${name}`).toBeDefined();
+        for (const o of args.join(' ').split(/\s+/).filter((t) => /^--?[a-zA-Z]/.test(t))) expect(helpOptions(plugin!), `${name}: ${o}`).toContain(o);
+      }
+    });
+  });
+
+  describe('contrib/zabbix', () => {
+    const dir = join(REPO, 'contrib/zabbix');
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|md|conf|sh)$/.test(f)) : [];
+
+    it('has a template and instructions', () => {
+      expect(files.some((f) => /\.ya?ml$/.test(f))).toBe(true);
+      expect(files).toContain('README.md');
+    });
+
+    it('item keys pass only options the plugins have, and ask for JSON or discovery', () => {
+      let keys = 0;
+      for (const f of files) {
+        const text = readFileSync(join(dir, f), 'utf8');
+        for (const m of text.matchAll(/\b(check_(?:nodes|vm_cpu|vm_disk|vm_mem))\[([^\]\n]*)\]/g)) {
+          keys++;
+          const params = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((p) => (p[1] ?? p[2]).trim());
+          for (const o of params.filter((p) => /^--?[a-zA-Z]/.test(p))) expect(helpOptions(m[1]), `${f}: ${m[1]} ${o}`).toContain(o);
+          expect(params.includes('--discovery') || params.includes('--output'), `${f}: ${m[0]}`).toBe(true);
+        }
+      }
+      expect(keys).toBeGreaterThan(3);
+    });
+  });
+});
