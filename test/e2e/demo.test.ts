@@ -1,0 +1,114 @@
+// `make demo`, as a newcomer runs it on a fresh clone: real results for every plugin, exit 0,
+// and no simulator left behind (also when interrupted with Ctrl-C).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const REPO = resolve(__dirname, '../..');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in the repository, bounded; `onOutput` may act on the output so far. */
+function run(file: string, args: string[], onOutput?: (stdout: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, { cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      onOutput?.(stdout, child);
+    });
+    child.stderr!.on('data', (d) => (stderr += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    child.once('error', fail);
+    child.once('close', (code, signal) => {
+      clearTimeout(killer);
+      done({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** The simulators' pids the demo printed ("Simulator "healthy" (pid 123)"). */
+function simulatorPids(stdout: string): number[] {
+  return [...stdout.matchAll(/^Simulator "[^"]+" \(pid (\d+)\)/gm)].map((m) => Number(m[1]));
+}
+
+/** Running, i.e. present and not a zombie waiting for its parent. */
+function running(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  if (existsSync('/proc/self/stat')) {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function gone(pids: number[]): Promise<number[]> {
+  const deadline = Date.now() + 5_000;
+  while (pids.some(running) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return pids.filter(running);
+}
+
+describe('make demo', () => {
+  it('runs every plugin against a healthy and a sick simulator, exits 0, leaves no process', async () => {
+    const r = await run('make', ['-s', 'demo']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const first of [
+      /^NODES OK - 6 of 6 nodes healthy \|/m,
+      /^NODES CRITICAL - \d+ of \d+ nodes failing: /m,
+      /^NODES WARNING - /m,
+      /^\[\{"\{#NODE\}":"/m,
+      /^\{"name":"NODES","state":"CRITICAL","code":2,/m,
+      /^VM_CPU OK - cpu usage [\d.]+% \(current\)/m,
+      /^VM_CPU OK - cpu usage [\d.]+% \(avg 1h\)/m,
+      /^VM_CPU WARNING - /m,
+      /^VM_CPU UNKNOWN - no sample /m,
+      /^VM_DISK OK - disk used /m,
+      /^VM_DISK CRITICAL - disk used /m,
+      /^VM_MEM OK - memory usage [\d.]+% \(current\)/m,
+      /^VM_MEM OK - memory usage [\d.]+% \(avg 1h\)/m,
+      /^VM_MEM UNKNOWN - .*powered off/m,
+      /^\{"name":"VM_MEM","state":"OK","code":0,/m,
+    ]) {
+      expect(r.stdout).toMatch(first);
+    }
+    // Every run shows its command line and exit code; secrets appear only as file paths.
+    const commands = r.stdout.match(/^\$ \S*(check_\w+) /gm) ?? [];
+    expect(commands.length).toBeGreaterThanOrEqual(18);
+    expect((r.stdout.match(/^\(exit [0-3]\)$/gm) ?? []).length).toBe(commands.length);
+    expect(r.stdout).not.toMatch(/Sim-vcd-Passw0rd/);
+    expect(r.stdout).not.toMatch(/--token /);
+    const pids = simulatorPids(r.stdout);
+    expect(pids).toHaveLength(2);
+    expect(await gone(pids)).toEqual([]);
+  }, 120_000);
+
+  it('stops its simulators by pid on Ctrl-C', async () => {
+    let interrupted = false;
+    const r = await run(process.execPath, [join(REPO, 'sim/demo.mjs')], (stdout, child) => {
+      if (!interrupted && simulatorPids(stdout).length === 2 && /^# /m.test(stdout)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(interrupted).toBe(true);
+    expect(r.stdout).toMatch(/SIGINT: stopping the simulators/);
+    expect(r.code).toBe(130);
+    expect(await gone(simulatorPids(r.stdout))).toEqual([]);
+  }, 120_000);
+});
