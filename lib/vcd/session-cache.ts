@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
+import { CheckError } from '../plugin/errors';
 import type { Credentials, VcdSession } from './login';
 
 /** The default cache directory: $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks. */
@@ -36,6 +37,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class SessionCache {
   readonly file: string;
   readonly lockFile: string;
+  /** The last failed login (time and message), shared with the checks that waited for it. */
+  readonly failureFile: string;
   /** What went wrong with the cache, for -v. */
   readonly notes: string[] = [];
   private usable = true;
@@ -48,6 +51,7 @@ export class SessionCache {
   ) {
     this.file = join(dir, `${key}.json`);
     this.lockFile = join(dir, `${key}.lock`);
+    this.failureFile = join(dir, `${key}.failed`);
   }
 
   /** The cached session, or undefined when there is none or it cannot be trusted. */
@@ -112,12 +116,21 @@ export class SessionCache {
     while (this.usable) {
       const cached = this.read();
       if (cached && cached.token !== options.staleToken) return cached;
+      this.throwSharedFailure();
       if (this.tryLock()) {
         try {
           const again = this.read(); // another process may have finished between our read and our lock
           if (again && again.token !== options.staleToken) return again;
-          const session = await login();
+          this.throwSharedFailure();
+          let session: VcdSession;
+          try {
+            session = await login();
+          } catch (error) {
+            this.recordFailure(error);
+            throw error;
+          }
           this.write(session);
+          this.forget(this.failureFile);
           return session;
         } finally {
           this.unlock();
@@ -134,6 +147,35 @@ export class SessionCache {
     const session = await login();
     this.write(session);
     return session;
+  }
+
+  /**
+   * A login that failed a moment ago (within the lock timeout) is not repeated: twenty checks
+   * rejected at once would trip vCD's account lockout. They report the same failure instead.
+   */
+  private throwSharedFailure(): void {
+    let failure: { time?: number; message?: string };
+    try {
+      failure = JSON.parse(readFileSync(this.failureFile, 'utf8')) as typeof failure;
+    } catch {
+      return;
+    }
+    const age = Date.now() - (failure.time ?? 0);
+    if (typeof failure.message === 'string' && age >= 0 && age < this.lockTimeoutMs) {
+      const window = Math.round(this.lockTimeoutMs / 1000);
+      throw new CheckError(`${failure.message} (a login ${(age / 1000).toFixed(1)}s ago by another check; not retried for ${window}s, to spare the account a lockout)`);
+    }
+  }
+
+  private recordFailure(error: unknown): void {
+    if (!(error instanceof CheckError)) return;
+    const tmp = `${this.failureFile}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, JSON.stringify({ time: Date.now(), message: error.message }), { mode: 0o600 });
+      renameSync(tmp, this.failureFile);
+    } catch {
+      // only an optimisation for concurrent checks
+    }
   }
 
   private tryLock(): boolean {
@@ -153,10 +195,14 @@ export class SessionCache {
   }
 
   private unlock(): void {
+    this.forget(this.lockFile); // unless another process broke it already
+  }
+
+  private forget(file: string): void {
     try {
-      unlinkSync(this.lockFile);
+      unlinkSync(file);
     } catch {
-      // already broken by another process
+      // not there
     }
   }
 

@@ -129,7 +129,8 @@ function configure(profile: VmCheckProfile, options: ParsedOptions) {
   const maxAge = maxAgeText === undefined ? undefined : parseDuration(maxAgeText, '--max-age');
   const poweredOff = parseState(options['powered-off-state'] as string);
   if (poweredOff === undefined) throw new UsageError(`invalid --powered-off-state ${JSON.stringify(options['powered-off-state'])}: expected OK, WARNING, CRITICAL or UNKNOWN`);
-  const vm = parseVmId((options.vm as string | undefined) ?? (() => { throw new UsageError('missing --vm (vm-<guid>)'); })());
+  if (!options.vm) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, or the URL of the VM page)');
+  const vm = parseVmId(options.vm as string);
   return { metric, thresholds, window, maxAge, poweredOff, vm, aggregate: options.aggregate as Aggregate };
 }
 

@@ -1,6 +1,6 @@
 // Many checks of one vCD start at the same moment with an empty cache (a monitoring engine
 // after a restart): they must make exactly one login between them (SPEC 4.2).
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,5 +39,20 @@ describe('concurrent checks with a cold cache', () => {
     expect(api.stats.counts.login).toBe(1);
     expect(api.stats.counts['metrics.current']).toBe(20);
     expect(readdirSync(cacheDir).filter((f) => !f.endsWith('.json'))).toEqual([]); // no lock or temp file left behind
+  });
+
+  it('20 processes with a wrong password make one failed login between them (no account lockout)', async () => {
+    const api = sim.apis.vcd;
+    const dir = mkdtempSync(join(tmpdir(), 'cc-conc-'));
+    writeFileSync(join(dir, 'pw'), 'not-the-password\n', { mode: 0o600 });
+    api.stats.counts = {};
+    const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', join(dir, 'pw'), '--vm', BUSY, '--cache-dir', join(dir, 'cache')];
+    const results = await Promise.all(Array.from({ length: 20 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
+    for (const r of results) {
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password; check --user, --org and --password-file( \(a login [\d.]+s ago by another check; not retried for 10s, to spare the account a lockout\))?\n$/);
+    }
+    expect(api.stats.counts['login-failed']).toBe(1);
+    expect(api.stats.counts.login ?? 0).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { CheckError } from '../../../lib/plugin/errors';
 import type { Credentials, VcdSession } from '../../../lib/vcd/login';
 import { cacheKey, defaultCacheDir, SessionCache } from '../../../lib/vcd/session-cache';
 
@@ -154,5 +155,26 @@ describe('SessionCache', () => {
     expect(calls.n).toBe(1);
     expect(Date.now() - started).toBeLessThan(800);
     expect(cache.notes.join()).toMatch(/gave up waiting/);
+  });
+
+  it('shares a failed login with the checks that come within the lock timeout', async () => {
+    const dir = newDir();
+    let calls = 0;
+    const failing = async (): Promise<VcdSession> => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 50));
+      throw new CheckError('login to https://vcd.example.com as monitor@acme rejected (HTTP 401)');
+    };
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => new SessionCache(dir, 'k', 300).obtain(failing, { deadline: deadline() })));
+    expect(calls).toBe(1);
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill('rejected'));
+    const messages = results.map((r) => (r as PromiseRejectedResult).reason.message as string);
+    expect(messages.filter((m) => m.endsWith('rejected (HTTP 401)'))).toHaveLength(1);
+    for (const m of messages) expect(m).toMatch(/rejected \(HTTP 401\)( \(a login 0\.\ds ago by another check; not retried for 0s, to spare the account a lockout\))?$/);
+    await new Promise((r) => setTimeout(r, 320));
+    const later = counter();
+    expect((await new SessionCache(dir, 'k', 300).obtain(later.login, { deadline: deadline() })).token).toBe('token-new');
+    expect(later.calls.n).toBe(1);
+    expect(existsSync(join(dir, 'k.failed'))).toBe(false);
   });
 });
