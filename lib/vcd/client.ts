@@ -71,7 +71,12 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
     }
   } finally {
     if (!cache) {
-      const problem = await logout(conn, session);
+      // A slow logout must not turn a result into a timeout: wait for it at most 2 s.
+      const limit = Math.max(0, Math.min(2000, req.deadline - Date.now() - 500));
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`logout not confirmed within ${limit} ms`), limit)));
+      const problem = await Promise.race([logout(conn, session), gaveUp]);
+      clearTimeout(timer);
       req.log(problem ?? 'logged out (--no-cache)');
     }
   }

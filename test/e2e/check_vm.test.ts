@@ -378,6 +378,15 @@ describe('secrets and failures', () => {
     expect(r.ms).toBeLessThan(2500);
   });
 
+  it('--no-cache: a hanging logout does not turn the result into a timeout', async () => {
+    vcd(sim).faults.set([{ kind: 'hang', method: 'DELETE' }]);
+    const r = await run('cpu', args(sim, VM.busy, ['--no-cache', '-t', '4', '-vv']));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^VM_CPU WARNING - cpu usage/);
+    expect(r.stdout).toContain('logout not confirmed within 2000 ms');
+    expect(r.ms).toBeLessThan(3500);
+  });
+
   it('verifies TLS: without --ca-file the simulator certificate is refused', async () => {
     const argv = args(sim, VM.healthy).filter((a, i, all) => a !== '--ca-file' && all[i - 1] !== '--ca-file');
     const r = await run('cpu', argv);
