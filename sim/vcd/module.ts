@@ -145,10 +145,12 @@ function create(options: ParsedOptions, stateDir: string): SimApi {
   }
 
   const vmList = [...vms.values()].map((vm) => `${vm.role}=${vm.id}`).join(' ');
+  const healthyVm = [...vms.values()].find((vm) => vm.role === 'healthy')?.id ?? '';
   return {
     handler,
     stats,
-    info: { user, org, passwordFile, apiTokenFile, scenario: options['vcd-scenario'] as string, vms: vmList },
+    // healthyVm: the one VM scripts (bench, quick tries) need without parsing the list.
+    info: { user, org, passwordFile, apiTokenFile, scenario: options['vcd-scenario'] as string, healthyVm, vms: vmList },
   };
 }
 
