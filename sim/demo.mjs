@@ -116,6 +116,10 @@ function runPlugin(title, plugin, args) {
   return new Promise((done) => {
     const file = join(dist, plugin);
     process.stdout.write(`\n${bold(`# ${title}`)}\n$ ${[show(file), ...args].join(' ')}\n`);
+    if (!existsSync(file)) {
+      process.stdout.write(`(${show(file)} is missing: run 'make' to build it)\n`);
+      return done(undefined);
+    }
     execFile(file, args, { env, timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : `${error.signal ?? error.code}`) : 0;
       const lines = `${stdout}${stderr}`.replace(/\n$/, '').split('\n');
