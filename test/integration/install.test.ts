@@ -56,3 +56,26 @@ suite('make install / uninstall', () => {
     expect(readdirSync(join(destdir, 'opt/cloudchecks/libexec'))).toEqual([]);
   });
 });
+
+const npm = findExecutable('npm');
+(npm ? describe : describe.skip)('npm install -g', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cc-npm-g-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('installs the package as npm would publish it, with every executable on the PATH', () => {
+    // The package as `npm pack` makes it (its "files"), installed globally into a private prefix.
+    const tgz = execFileSync(npm!, ['pack', '--silent', '--pack-destination', root], { cwd: REPO, encoding: 'utf8', timeout: 60_000 }).trim().split('\n').pop()!;
+    const prefix = join(root, 'prefix');
+    execFileSync(npm!, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(root, tgz)], { encoding: 'utf8', timeout: 120_000 });
+    for (const bin of [...PLUGINS, 'cloudchecks-sim']) expect(existsSync(join(prefix, 'bin', bin)), bin).toBe(true);
+    let out = '';
+    try {
+      execFileSync(join(prefix, 'bin', 'check_vm_mem'), ['--version'], { encoding: 'utf8' });
+    } catch (e) {
+      out = (e as { stdout: string }).stdout;
+    }
+    expect(out).toMatch(/^check_vm_mem \d+\.\d+\.\d+/);
+    const installed = join(prefix, 'lib/node_modules/cloudchecks');
+    for (const f of ['contrib/icinga2/commands.conf', 'docs/icinga2.md', 'sim/demo.mjs', 'LICENSE']) expect(existsSync(join(installed, f)), f).toBe(true);
+  }, 180_000);
+});

@@ -206,3 +206,18 @@ describe('contrib/ matches the plugins', () => {
     });
   });
 });
+
+describe('docs/ use only options the plugins have', () => {
+  const docsDir = join(REPO, 'docs');
+  const pages = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')) : [];
+
+  it.each(pages)('%s', (page) => {
+    // Shell lines joined across trailing backslashes; each plugin call's options up to the end
+    // of its command (a pipe, ;, &&, a redirection or a comment).
+    const text = readFileSync(join(docsDir, page), 'utf8').replace(/\\\n\s*/g, ' ');
+    for (const m of text.matchAll(/(?:^|[\s/`])(check_(?:nodes|vm_cpu|vm_disk|vm_mem))((?: +[^\s|;&>#`]+)+)/gm)) {
+      const options = m[2].trim().split(/\s+/).filter((t) => /^--?[a-zA-Z]/.test(t)).map((t) => t.replace(/=.*$/, ''));
+      for (const o of options) expect(helpOptions(m[1]), `${page}: ${m[1]} ${o}`).toContain(o);
+    }
+  });
+});
