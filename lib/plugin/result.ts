@@ -15,6 +15,8 @@ export interface Result {
   summary: string;
   items?: Item[];
   metrics?: Metric[];
+  /** Printed as-is instead of the plugin line, in every output format (Zabbix discovery JSON). */
+  raw?: string;
 }
 
 /** A result whose state is the worst of its items' states. */
@@ -30,6 +32,7 @@ function oneLine(text: string): string {
 
 /** Renders the classic plugin output: `NAME STATE - summary | perfdata`, then long output. */
 export function renderNagios(name: string, result: Result): string {
+  if (result.raw !== undefined) return result.raw;
   let first = `${name} ${stateName(result.state)} - ${oneLine(result.summary)}`;
   const perf = formatPerfdata(result.metrics ?? []);
   if (perf) first += ` | ${perf}`;
@@ -40,6 +43,7 @@ export function renderNagios(name: string, result: Result): string {
 
 /** Renders one JSON object for Zabbix dependent items and scripts. */
 export function renderJson(name: string, result: Result): string {
+  if (result.raw !== undefined) return result.raw;
   const doc = {
     name,
     state: stateName(result.state),

@@ -59,7 +59,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     if (finished) return undefined as never; // a probe that resolves after the timeout printed is ignored
     finished = true;
     let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
-    if (output !== 'json' && details.length > 0) text += details.join('\n') + '\n';
+    if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.join('\n') + '\n';
     writeAll(1, redactor.redact(text));
     if (verbose >= 3 && error instanceof Error && error.stack) writeAll(2, redactor.redact(error.stack) + '\n');
     process.exit(result.state);
