@@ -60,7 +60,18 @@ function agentFor(url: URL, settings: TlsSettings): http.Agent {
 function tlsOptions(settings: TlsSettings): tls.ConnectionOptions {
   if (settings.insecure) return { rejectUnauthorized: false };
   // --ca-file adds to the system trust store rather than replacing it.
-  return settings.ca ? { rejectUnauthorized: true, ca: [...tls.rootCertificates, settings.ca] } : { rejectUnauthorized: true };
+  return settings.ca ? { rejectUnauthorized: true, secureContext: trustStoreWith(settings.ca) } : { rejectUnauthorized: true };
+}
+
+// `ca: [...tls.rootCertificates, ca]` re-parses some 140 PEM certificates on every run (about
+// 30 ms, a third of a small check). A default context already holds the built-in roots: add
+// the extra CA to it, where this Node exposes the native call that createSecureContext uses.
+function trustStoreWith(ca: string): tls.SecureContext {
+  const context = tls.createSecureContext();
+  const native = (context as unknown as { context?: { addCACert?: (pem: string) => void } }).context;
+  if (typeof native?.addCACert !== 'function') return tls.createSecureContext({ ca: [...tls.rootCertificates, ca] });
+  native.addCACert(ca);
+  return context;
 }
 
 /** Opens a CONNECT tunnel through an HTTP proxy to the target's host and port. */
