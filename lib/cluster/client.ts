@@ -1,0 +1,155 @@
+import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
+import { CheckError } from '../plugin/errors';
+import type { Node } from './node';
+import { NodeListSyntaxError, scanNodeList, type NodeListPage } from './node-list-scan';
+import type { NodeSink } from './node-tally';
+
+/** Where the cluster API is and how to authenticate to it. */
+export interface ClusterTarget {
+  /** The API server, possibly with a path prefix (a proxy such as Rancher's). */
+  url: URL;
+  token: string;
+  /** Where the token came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
+  tokenSource: string;
+  tls: TlsSettings;
+}
+
+export interface ListOptions {
+  selector?: string;
+  /** Page size; the API server caps it anyway. */
+  limit?: number;
+  maxBytes?: number;
+  signal?: AbortSignal;
+  trace?: (line: string) => void;
+}
+
+export interface ListStats {
+  pages: number;
+  /** The list restarted after a continue token expired (410 Gone). */
+  restarted: boolean;
+}
+
+export const PAGE_LIMIT = 500;
+
+/** The URL of one page of the node list. */
+export function nodesUrl(base: URL, query: { selector?: string; limit?: number; continueToken?: string }): URL {
+  const url = new URL(base.href.replace(/\/+$/, '') + '/api/v1/nodes');
+  if (query.limit) url.searchParams.set('limit', String(query.limit));
+  if (query.continueToken) url.searchParams.set('continue', query.continueToken);
+  if (query.selector) url.searchParams.set('labelSelector', query.selector);
+  return url;
+}
+
+/**
+ * Lists the nodes page by page (`limit`/`continue`), handing each node to the sink and
+ * dropping the page. The next page is requested as soon as this page's continue token is
+ * read, so that the server works on it while this one is scanned. A continue token that
+ * expired (410 Gone) restarts the list once.
+ */
+export async function listNodes(target: ClusterTarget, options: ListOptions, sink: NodeSink): Promise<ListStats> {
+  const headers = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  const fetchPage = (continueToken?: string): Promise<HttpResponse> => {
+    const url = nodesUrl(target.url, { selector: options.selector, limit: options.limit ?? PAGE_LIMIT, continueToken });
+    const pending = httpRequest({ url, headers, tls: target.tls, maxBytes: options.maxBytes, signal: options.signal, trace: options.trace });
+    pending.catch(() => undefined); // awaited later; a failure must not go unhandled meanwhile
+    return pending;
+  };
+  let continueToken: string | undefined;
+  let pending = fetchPage();
+  let pages = 0;
+  let restarted = false;
+  for (;;) {
+    const res = await pending;
+    if (res.status === 410 && continueToken !== undefined && !restarted) {
+      // The server compacted the list's snapshot while we paged: only a fresh list is consistent.
+      options.trace?.('* continue token expired (410 Gone): listing again from the start');
+      restarted = true;
+      continueToken = undefined;
+      sink.reset();
+      pending = fetchPage();
+      continue;
+    }
+    if (res.status !== 200) throw httpError(res, target);
+    let prefetched: Promise<HttpResponse> | undefined;
+    const page = readNodeList(res, (node) => sink.add(node), (head) => {
+      if (head.continue !== undefined && head.continue !== continueToken) prefetched = fetchPage(head.continue);
+    });
+    pages++;
+    const next = page.continue;
+    if (!next) return { pages, restarted };
+    if (next === continueToken) throw new CheckError(`${origin(res.url)} returned the continue token it was given; the node list would never end (a broken proxy or API server?)`);
+    continueToken = next;
+    pending = prefetched ?? fetchPage(next);
+  }
+}
+
+function origin(url: URL): string {
+  return url.origin + url.pathname;
+}
+
+/** The `message` of a Kubernetes `Status` body, or the first line of a short text body. */
+export function serverMessage(res: HttpResponse): string | undefined {
+  const type = String(res.headers['content-type'] ?? '');
+  if (res.body.length === 0 || res.body.length > 65536) return undefined;
+  const text = res.body.toString('utf8').trim();
+  if (text.startsWith('{')) {
+    try {
+      const doc = JSON.parse(text) as { message?: unknown };
+      return typeof doc?.message === 'string' && doc.message.trim() !== '' ? doc.message.trim() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (/html/i.test(type) || text.startsWith('<')) return undefined;
+  const line = text.split('\n', 1)[0].trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line || undefined;
+}
+
+/** Turns a non-200 answer into a CheckError naming the cause and the fix. */
+export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'>): CheckError {
+  const message = serverMessage(res);
+  const said = message ? ` (server says: ${message})` : '';
+  const where = `HTTP ${res.status} from ${origin(res.url)}`;
+  const s = res.status;
+  let text: string;
+  if (s === 401) text = `${where}: token rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
+  else if (s === 403) text = `${where}: the account may not list nodes${said}; grant it the cluster-reader role (oc adm policy add-cluster-role-to-user cluster-reader system:serviceaccount:<namespace>:<account>)`;
+  else if (s === 404) text = `${where}: not a Kubernetes API at that URL${said}; check --url/-H/-p point at the API server (e.g. https://api.cluster.example.com:6443), not the web console`;
+  else if (s === 406) text = `${where}: the server will not send JSON${said}; check --url points at the Kubernetes API server`;
+  else if (s === 410) text = `${where}: the node list changed faster than it could be paged (continue token expired twice)${said}; retry`;
+  else if (s === 400) text = `${where}: request refused${said}; check -l/--selector`;
+  else if (s === 429) text = `${where}: rate limited by the API server${said}; check less often or raise the account's priority`;
+  else if (s >= 500) text = `${where}: API server error${said}; the control plane is unhealthy or overloaded, retry later`;
+  else if (s >= 300 && s < 400) text = `${where}: redirected to ${String(res.headers.location ?? '?')}${said}; use the API server URL itself (a login proxy or the web console redirects)`;
+  else text = `${where}: unexpected status${said}`;
+  return new CheckError(text);
+}
+
+/** Reads one page, node by node, refusing bodies that are not JSON or not a NodeList. */
+export function readNodeList(res: HttpResponse, visit: (node: Node) => void, onHead?: (head: NodeListPage) => void): NodeListPage {
+  let page: NodeListPage;
+  try {
+    page = scanNodeList(res.body, visit, onHead);
+  } catch (error) {
+    if (!(error instanceof NodeListSyntaxError) && !(error instanceof SyntaxError)) throw error;
+    // Word the failure by what the body is: some other JSON document, or not JSON at all.
+    let json = true;
+    try {
+      JSON.parse(res.body.toString('utf8'));
+    } catch {
+      json = false;
+    }
+    if (json) throw notNodeList(res, 'not an object with node items');
+    const type = String(res.headers['content-type'] ?? 'no content-type');
+    const start = JSON.stringify(res.body.toString('utf8', 0, 40));
+    throw new CheckError(`response from ${origin(res.url)} is not JSON (${type}, ${res.body.length} bytes, starts ${start}); check that --url is the API server, not the web console or a login proxy`);
+  }
+  if (page.items < 0 || (page.kind !== undefined && page.kind !== 'NodeList')) {
+    throw notNodeList(res, typeof page.kind === 'string' ? `kind ${page.kind}` : 'no items array');
+  }
+  return page;
+}
+
+function notNodeList(res: HttpResponse, why: string): CheckError {
+  return new CheckError(`response from ${origin(res.url)} is JSON but not a NodeList (${why}); check that --url is the Kubernetes API server`);
+}
