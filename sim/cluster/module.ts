@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { CheckError } from '../../lib/plugin/errors';
+import { send } from '../faults';
+import type { SimModule } from '../module';
+import { Stats } from '../server';
+import { parseLabelSelector } from './label-selector';
+import { decodeContinue, NodeStore } from './node-store';
+import { healthyNodes } from './scenarios/healthy';
+import { largeNodes } from './scenarios/large';
+import { sickNodes } from './scenarios/sick';
+
+/** The account of the second token: it authenticates but lacks the cluster-reader role. */
+const NO_READER = 'system:serviceaccount:openshift-infra:no-reader';
+
+const EXPIRED_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** Answers with a Kubernetes `Status` object, as the API server does for every error. */
+function sendStatus(res: ServerResponse, code: number, reason: string, message: string, details?: object): void {
+  const body = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+  send(res, code, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' }, JSON.stringify(body));
+}
+
+/** A token of the length the seed gives (179 characters), in base64url like real ones. */
+function newToken(): string {
+  return randomBytes(135).toString('base64url').slice(0, 179);
+}
+
+function loadScenario(name: string, count: number): Iterable<Record<string, unknown>> {
+  if (name === 'healthy') return healthyNodes();
+  if (name === 'sick') return sickNodes();
+  if (name === 'large') return largeNodes(count);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(name, 'utf8'));
+  } catch (e) {
+    throw new CheckError(`--cluster-scenario ${name}: not healthy, sick or large, and not a readable JSON file (${(e as Error).message})`);
+  }
+  const items = Array.isArray(doc) ? doc : (doc as { items?: unknown })?.items;
+  if (!Array.isArray(items)) throw new CheckError(`--cluster-scenario ${name}: expected a NodeList or an array of nodes`);
+  return items as Array<Record<string, unknown>>;
+}
+
+function writeSecretFile(path: string, text: string): void {
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/** The simulated cluster API: `GET /api/v1/nodes` with bearer tokens, paging and selectors. */
+export const CLUSTER_MODULE: SimModule = {
+  name: 'cluster',
+  description: 'cluster API (Kubernetes/OpenShift node list)',
+  options: [
+    { long: 'cluster-scenario', type: 'string', arg: 'NAME|FILE', default: 'healthy', description: 'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), large (--cluster-nodes generated nodes), or a JSON file with a NodeList or an array of nodes.' },
+    { long: 'cluster-nodes', type: 'number', arg: 'N', default: 5000, description: 'How many nodes the large scenario has.' },
+    { long: 'cluster-token', type: 'string', arg: 'TOKEN', description: 'Bearer token the cluster API accepts (default: a new random 179-character token).' },
+  ],
+  create(options, stateDir) {
+    const scenario = options['cluster-scenario'] as string;
+    const count = options['cluster-nodes'] as number;
+    if (!Number.isInteger(count) || count < 1) throw new CheckError(`--cluster-nodes ${count}: expected a whole number >= 1`);
+    const store = new NodeStore(loadScenario(scenario, count));
+    const token = (options['cluster-token'] as string | undefined) ?? newToken();
+    const forbidden = newToken();
+    const tokenFile = join(stateDir, 'cluster-token');
+    const forbiddenFile = join(stateDir, 'cluster-token-no-reader');
+    writeSecretFile(tokenFile, `${token}\n`);
+    writeSecretFile(forbiddenFile, `${forbidden}\n`);
+    const stats = new Stats();
+    let expireNext = 0;
+
+    return {
+      stats,
+      info: {
+        scenario,
+        nodes: String(store.nodes.length),
+        listBytes: String(store.totalBytes),
+        tokenFile,
+        noReaderTokenFile: forbiddenFile,
+      },
+      handler(req, res, url) {
+        if (url.pathname === '/_sim/cluster/expire') {
+          // The next N continue tokens are refused with 410, as after an etcd compaction.
+          expireNext += Number(url.searchParams.get('times') ?? 1) || 1;
+          send(res, 204, {}, '');
+          return;
+        }
+        const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+        if (!auth || (auth[1] !== token && auth[1] !== forbidden)) {
+          stats.bump('unauthorized');
+          sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+          return;
+        }
+        if (url.pathname !== '/api/v1/nodes') {
+          sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource', {});
+          return;
+        }
+        if (auth[1] === forbidden) {
+          stats.bump('forbidden');
+          sendStatus(res, 403, 'Forbidden', `nodes is forbidden: User "${NO_READER}" cannot list resource "nodes" in API group "" at the cluster scope`, { kind: 'nodes' });
+          return;
+        }
+        if (req.method !== 'GET') {
+          sendStatus(res, 405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {});
+          return;
+        }
+        const limit = Math.max(0, Number.parseInt(url.searchParams.get('limit') ?? '0', 10) || 0);
+        let start = '';
+        const cont = url.searchParams.get('continue');
+        if (cont) {
+          let key;
+          try {
+            key = decodeContinue(cont);
+          } catch (e) {
+            sendStatus(res, 400, 'BadRequest', (e as Error).message);
+            return;
+          }
+          if (expireNext > 0 || key.rv !== store.resourceVersion) {
+            if (expireNext > 0) expireNext--;
+            stats.bump('expired');
+            sendStatus(res, 410, 'Expired', EXPIRED_MESSAGE);
+            return;
+          }
+          start = key.start;
+        } else stats.bump('lists');
+        const selectorText = url.searchParams.get('labelSelector') ?? '';
+        let selector;
+        if (selectorText) {
+          try {
+            selector = { text: selectorText, matches: parseLabelSelector(selectorText) };
+          } catch (e) {
+            sendStatus(res, 400, 'BadRequest', (e as Error).message);
+            return;
+          }
+        }
+        stats.bump('pages');
+        const page = store.page(limit, start, selector);
+        send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'audit-id': randomBytes(16).toString('hex') }, page.body);
+      },
+    };
+  },
+};
