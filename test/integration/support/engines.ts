@@ -1,8 +1,20 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** The full path of an executable found in PATH or the sbin directories, if any. */
+/**
+ * The full path of an executable found in PATH or the sbin directories, if any.
+ * CLOUDCHECKS_<NAME> (e.g. CLOUDCHECKS_ICINGA2) names another build to use instead.
+ */
 export function findExecutable(name: string): string | undefined {
+  const override = process.env[`CLOUDCHECKS_${name.toUpperCase()}`];
+  if (override !== undefined) {
+    try {
+      accessSync(override, constants.X_OK);
+      return override;
+    } catch {
+      return undefined;
+    }
+  }
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
   for (const dir of dirs) {
     if (!dir) continue;
