@@ -1,0 +1,132 @@
+// The XML scanner against xml2js (the reference): same tree on every realistic document and
+// on generated ones, and a clean refusal of what is not well-formed.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseXml, type XmlElement } from '../../../lib/vcd/xml';
+import { Parser } from 'xml2js';
+
+interface RawElement {
+  $?: Record<string, { value: string; local: string; uri: string }>;
+  $ns?: { local: string; uri: string };
+  [child: string]: unknown;
+}
+
+/** The tree as xml2js (namespace-aware, strict) sees it, in the scanner's shape. */
+function reference(text: string): XmlElement | { error: true } {
+  let out: XmlElement | { error: true } = { error: true };
+  let done = false;
+  new Parser({ xmlns: true, explicitArray: true, explicitRoot: true, async: false, strict: true, explicitChildren: true, preserveChildrenOrder: true }).parseString(
+    text,
+    (error: Error | null, result: Record<string, RawElement> | null) => {
+      if (done) return;
+      done = true;
+      if (!error && result) out = convert(Object.values(result)[0]);
+    },
+  );
+  return out;
+}
+
+function convert(raw: RawElement): XmlElement {
+  const attributes: Record<string, string> = {};
+  for (const a of Object.values(raw.$ ?? {})) if (a.uri !== 'http://www.w3.org/2000/xmlns/' && !(a.local === 'xmlns' && a.uri === '')) attributes[a.local] = a.value;
+  const children = ((raw.$$ as RawElement[] | undefined) ?? []).filter((c) => c && typeof c === 'object' && c.$ns).map(convert);
+  return { local: raw.$ns?.local ?? '', uri: raw.$ns?.uri ?? '', attributes, children };
+}
+
+const fixtures = join(__dirname, '../../fixtures/vcd');
+
+describe('parseXml', () => {
+  const files = readdirSync(fixtures).filter((f) => f.endsWith('.xml'));
+  it.each(files)('reads %s as xml2js does', (file) => {
+    const text = readFileSync(join(fixtures, file), 'utf8');
+    const ref = reference(text);
+    const ours = parseXml(text);
+    if ('error' in ref) expect(ours).toHaveProperty('error');
+    else expect(ours).toEqual(ref);
+  });
+
+  it('resolves prefixed and default namespaces, and decodes entities', () => {
+    const doc = `<?xml version="1.0"?>\n<!-- c --><v:CurrentUsage xmlns:v="http://www.vmware.com/vcloud/v1.5" xmlns:x="urn:x"><v:Metric name="a&amp;b" x:extra='1 &lt; 2 &#x41;&#66;'/><Other/></v:CurrentUsage>`;
+    expect(parseXml(doc)).toEqual({
+      local: 'CurrentUsage',
+      uri: 'http://www.vmware.com/vcloud/v1.5',
+      attributes: {},
+      children: [
+        { local: 'Metric', uri: 'http://www.vmware.com/vcloud/v1.5', attributes: { name: 'a&b', extra: '1 < 2 AB' }, children: [] },
+        { local: 'Other', uri: '', attributes: {}, children: [] },
+      ],
+    });
+  });
+
+  it.each([
+    ['', /no root element/],
+    ['not xml at all', /text outside the root element/],
+    ['<a><b></a>', /does not match/],
+    ['<a>', /unclosed element/],
+    ['<a/><b/>', /more than one root/],
+    ['<a x="1" x="2"/>', /duplicate attribute/],
+    ['<p:a/>', /unbound namespace prefix p/],
+    ['<a x="&lol;"/>', /unknown entity/],
+    ['<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><a x="&lol2;"/>', /DOCTYPE declarations are not accepted/],
+    ['<a x=1/>', /malformed attributes/],
+    ['<html><body>502 Bad Gateway</body></html><!-- x', /unterminated comment/],
+  ])('refuses %j', (text, why) => {
+    const r = parseXml(text);
+    expect(r).toHaveProperty('error');
+    expect((r as { error: string }).error).toMatch(why);
+  });
+
+  it('parses a 24-hour history quickly', () => {
+    const series = Array.from({ length: 18 }, (_, s) => {
+      const samples = Array.from({ length: 288 }, (_, k) => `<Sample timestamp="2026-11-21T${String(Math.floor(k / 12)).padStart(2, '0')}:${String((k % 12) * 5).padStart(2, '0')}:03.120Z" value="${(k % 97) + 0.25}"/>`).join('\n');
+      return `<MetricSeries name="m${s}" unit="PERCENT" expectedInterval="300">${samples}</MetricSeries>`;
+    });
+    const doc = `<HistoricUsage xmlns="http://www.vmware.com/vcloud/v1.5">${series.join('\n')}</HistoricUsage>`;
+    const started = performance.now();
+    const tree = parseXml(doc) as XmlElement;
+    const ms = performance.now() - started;
+    expect(tree.children).toHaveLength(18);
+    expect(tree.children[17].children).toHaveLength(288);
+    expect(ms).toBeLessThan(200); // generous: a guard against accidental quadratic work, not a benchmark
+  });
+
+  const attrValue = fc.stringMatching(/^[a-zA-Z0-9 .:_<>&"'-]{0,12}$/);
+  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const element: fc.Memo<string> = fc.memo((depth) =>
+    fc
+      .tuple(
+        fc.constantFrom('Metric', 'Sample', 'v:Metric', 'Link', 'MetricSeries'),
+        fc.uniqueArray(fc.constantFrom('name', 'unit', 'value', 'timestamp', 'x:href'), { maxLength: 4 }),
+        fc.array(attrValue, { minLength: 4, maxLength: 4 }),
+        depth > 1 ? fc.array(element(depth - 1), { maxLength: 3 }) : fc.constant([] as string[]),
+        fc.constantFrom(' ', '\n  ', ''),
+      )
+      .map(([tag, names, values, kids, ws]) => {
+        const attrs = names.map((n, k) => ` ${n}="${escape(values[k])}"`).join('');
+        return kids.length === 0 ? `<${tag}${attrs}/>` : `<${tag}${attrs}>${ws}${kids.join(ws)}${ws}</${tag}>`;
+      }),
+  );
+
+  it('agrees with xml2js on generated documents', () => {
+    fc.assert(
+      fc.property(fc.array(element(3), { maxLength: 4 }), (kids) => {
+        const doc = `<?xml version="1.0"?><HistoricUsage xmlns="http://www.vmware.com/vcloud/v1.5" xmlns:v="http://www.vmware.com/vcloud/v1.5" xmlns:x="urn:x">${kids.join('')}</HistoricUsage>`;
+        expect(parseXml(doc)).toEqual(reference(doc));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws on arbitrary input', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        const r = parseXml(`<a ${text}`);
+        expect(typeof r).toBe('object');
+        parseXml(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
