@@ -70,14 +70,16 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
         throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? '; the vCD cells may be overloaded or down, retry later' : ''}`);
     }
   } finally {
-    if (!cache) {
+    // Without a cache (--no-cache, or a cache that could not be written) nothing will reuse
+    // the session: close it, or every run leaves one more session open on vCD.
+    if (!cache || !cache.keepsSessions) {
       // A slow logout must not turn a result into a timeout: wait for it at most 2 s.
       const limit = Math.max(0, Math.min(2000, req.deadline - Date.now() - 500));
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`logout not confirmed within ${limit} ms`), limit)));
       const problem = await Promise.race([logout(conn, session), gaveUp]);
       clearTimeout(timer);
-      req.log(problem ?? 'logged out (--no-cache)');
+      req.log(problem ?? `logged out (${cache ? 'session cache unusable' : '--no-cache'})`);
     }
   }
 }

@@ -43,6 +43,11 @@ export class SessionCache {
   readonly notes: string[] = [];
   private usable = true;
 
+  /** False once the cache could not be written: the session will not be kept for later runs. */
+  get keepsSessions(): boolean {
+    return this.usable;
+  }
+
   constructor(
     readonly dir: string,
     key: string,

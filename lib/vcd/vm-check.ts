@@ -235,7 +235,8 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   }
 
   const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vm, mode });
-  for (const item of items) if (needed.includes(item.name as MetricName)) item.state = result.state;
+  // The state belongs to the metric the thresholds judged, not to the ones it was derived from.
+  for (const item of items) if (item.name === needed[0]) item.state = result.state;
   const summary = context.verbose >= 1 && notes.length > 0 ? `${result.summary} (${notes.join('; ')})` : result.summary;
   return { ...result, summary, items };
 }

@@ -325,6 +325,18 @@ describe('login and the session cache', () => {
     expect(ro.code).toBe(0);
     if (process.getuid?.() !== 0) expect(firstLine(ro).text).toMatch(/session cache .* unusable \(EACCES\); logging in without it/);
   });
+
+  it('closes the session it cannot cache, so an unusable cache does not pile up sessions', async () => {
+    const blocker = join(newCacheDir(), 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    const before = counts(sim);
+    const r = await run('cpu', args(sim, VM.healthy, ['-v'], join(blocker, 'cache')));
+    expect(r.code).toBe(0);
+    expect(firstLine(r).text).toMatch(/session cache .* unusable \(ENOTDIR\); logging in without it/);
+    const after = counts(sim);
+    expect((after.login ?? 0) - (before.login ?? 0)).toBe(1);
+    expect((after.logout ?? 0) - (before.logout ?? 0)).toBe(1);
+  });
 });
 
 describe('secrets and failures', () => {
@@ -356,7 +368,7 @@ describe('secrets and failures', () => {
   it.each([
     [{ kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' }, /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503; the vCD cells may be overloaded or down, retry later\n$/],
     [{ kind: 'body', body: '<html><body>Login</body></html>', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not a vCD CurrentUsage document \(root element html/],
-    [{ kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not XML \(Non-whitespace before first tag.; body starts "maintenance"\)/],
+    [{ kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not XML \(text outside the root element at line 1; body starts "maintenance"\)/],
     [{ kind: 'truncate', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ closed before the whole response was received/],
     [{ kind: 'reset', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ was reset/],
   ])('fault %j is one UNKNOWN line', async (fault, pattern) => {
