@@ -140,6 +140,9 @@ export function readNodeList(res: HttpResponse, visit: (node: Node) => void, onH
       json = false;
     }
     if (json) throw notNodeList(res, 'not an object with node items');
+    if (/truncated/.test((error as Error).message) && res.body[0] === 0x7b) {
+      throw new CheckError(`response from ${origin(res.url)} ends before its JSON does (${res.body.length} bytes, cut short); retry, or check proxies and load balancers in between`);
+    }
     const type = String(res.headers['content-type'] ?? 'no content-type');
     const start = JSON.stringify(res.body.toString('utf8', 0, 40));
     throw new CheckError(`response from ${origin(res.url)} is not JSON (${type}, ${res.body.length} bytes, starts ${start}); check that --url is the API server, not the web console or a login proxy`);
