@@ -34,6 +34,10 @@ unit: deps
 test: deps lint check-dist integration-deps
 	npx vitest run
 
+# Start-up cost and memory against bare node and peers; writes bench/RESULTS.md.
+bench:
+	python3 bench/bench.py
+
 # The Icinga 2 and Nagios engines the integration tests run (test/integration/): installs
 # them in CI (CI=true), else says loudly that those tests will be skipped.
 integration-deps:
@@ -44,12 +48,16 @@ integration-deps:
 demo:
 	node sim/demo.mjs
 
-install: build
-	install -d $(DESTDIR)$(PLUGINDIR)
+# Installs the committed dist/ as it is (no npm, no rebuild): plugins into PLUGINDIR, the
+# simulator into BINDIR.
+install:
+	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(BINDIR)
 	for f in dist/check_*; do install -m 0755 $$f $(DESTDIR)$(PLUGINDIR)/; done
+	install -m 0755 dist/cloudchecks-sim $(DESTDIR)$(BINDIR)/
 
 uninstall:
 	for f in dist/check_*; do rm -f $(DESTDIR)$(PLUGINDIR)/$$(basename $$f); done
+	rm -f $(DESTDIR)$(BINDIR)/cloudchecks-sim
 
 clean:
 	rm -rf node_modules

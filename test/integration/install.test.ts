@@ -44,6 +44,13 @@ suite('make install / uninstall', () => {
     }
   });
 
+  it('installs the simulator into BINDIR (PREFIX/bin)', () => {
+    run('install', ['PREFIX=/usr']);
+    expect(statSync(join(destdir, 'usr/bin/cloudchecks-sim')).mode & 0o777).toBe(0o755);
+    run('uninstall', ['PREFIX=/usr']);
+    expect(existsSync(join(destdir, 'usr/bin/cloudchecks-sim'))).toBe(false);
+  });
+
   it('honours another PLUGINDIR', () => {
     run('install', ['PLUGINDIR=/opt/cloudchecks/libexec']);
     expect(readdirSync(join(destdir, 'opt/cloudchecks/libexec')).sort()).toEqual([...PLUGINS].sort());
