@@ -31,3 +31,7 @@ export function maxBytesFrom(options: ParsedOptions): number {
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`invalid --max-bytes ${n}: expected a positive whole number of bytes`);
   return n;
 }
+
+/** A --help note on what every HTTP plugin takes from the environment. */
+export const HTTP_ENVIRONMENT_NOTE =
+  'Proxies: HTTPS_PROXY (or HTTP_PROXY for http:// URLs) is used when set, except for hosts listed in NO_PROXY (comma-separated names, .domains, host:port, or *).';

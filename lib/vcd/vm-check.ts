@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { HTTP_OPTIONS, maxBytesFrom, tlsSettingsFrom } from '../http/options';
+import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, tlsSettingsFrom } from '../http/options';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
 import type { Metric as PerfMetric } from '../plugin/perfdata';
@@ -155,6 +155,7 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     notes: [
       'Sessions are cached (one file per url+user+org, mode 0600) so that checks do not flood vCD with logins; concurrent checks share one login.',
       'vCD answers 403 for VM ids it does not know; a powered-off VM has no current metrics (see --powered-off-state, or use --window).',
+      HTTP_ENVIRONMENT_NOTE,
     ],
     secretEnv: ['VCD_PASSWORD'],
     run: (options, context) => runVmCheck(profile, options, context),

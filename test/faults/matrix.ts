@@ -1,0 +1,212 @@
+// The fault matrix: every way the network, the server or the user can fail a check, for
+// check_nodes and every VM check, over HTTP and HTTPS. Each case must end as exactly one
+// UNKNOWN line (or the state stated) naming the cause, within -t + 0.5 s, no stack trace,
+// nothing on stderr, no secret anywhere.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Fault } from '../../sim/faults';
+import type { Simulator } from '../../sim/simulator';
+
+export const DIST = resolve(__dirname, '../../dist');
+
+export type Family = 'nodes' | 'vm';
+export type Transport = 'http' | 'https';
+
+/** One plugin as the matrix drives it. */
+export interface Target {
+  exe: string;
+  family: Family;
+  /** The API the plugin talks to, and the path its main request goes to (faults aim there). */
+  api: 'cluster' | 'vcd';
+  path: string;
+  /** Arguments that reach `url` with working credentials (and a warm session cache). */
+  args(sim: Simulator, url: string, transport: Transport): string[];
+  /** Secret values that must never be printed. */
+  secrets(sim: Simulator): string[];
+}
+
+export const VM_ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
+const vmCache = mkdtempSync(join(tmpdir(), 'cc-faults-cache-'));
+
+const vmTarget = (exe: string): Target => ({
+  exe,
+  family: 'vm',
+  api: 'vcd',
+  path: '/metrics/',
+  args: (sim, url, transport) => [
+    '--url', url, '--vm', VM_ID, '--user', 'monitor', '--org', 'acme',
+    '--password-file', sim.apis.vcd.info.passwordFile, '--cache-dir', vmCache,
+    ...(transport === 'https' ? ['--ca-file', sim.caFile] : []),
+  ],
+  secrets: (sim) => [readFileSync(sim.apis.vcd.info.passwordFile, 'utf8').trim()],
+});
+
+export const TARGETS: Target[] = [
+  {
+    exe: 'check_nodes',
+    family: 'nodes',
+    api: 'cluster',
+    path: '/api/v1/nodes',
+    args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : [])],
+    secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+  },
+  vmTarget('check_vm_cpu'),
+  vmTarget('check_vm_disk'),
+  vmTarget('check_vm_mem'),
+];
+
+/** One fault: what the server does, extra arguments, and the cause the line must name. */
+export interface FaultCase {
+  id: string;
+  faults?: Fault[];
+  extraArgs?: string[];
+  timeoutSeconds?: number;
+  /** Only for this family (documents of the other kind make no sense). */
+  only?: Family;
+  /** Only over this transport (TLS cases). */
+  transport?: Transport;
+  /** The simulator variant needed (certificate kinds). */
+  sim?: 'main' | 'wrong-host' | 'expired';
+  /** Replace the URL (connection refused, DNS). */
+  url?: (transport: Transport) => Promise<string> | string;
+  /** Drop --ca-file from the arguments. */
+  noCaFile?: boolean;
+  /** Run in a network namespace of its own, so a DNS query cannot leave the machine. */
+  isolated?: boolean;
+  /** The cause the line must name, per family. */
+  cause: Record<Family, RegExp>;
+  /** Exit code other than 3, when the fault has a stated state. */
+  code?: number;
+}
+
+const kubeStatus = (code: number, reason: string) =>
+  JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `simulated ${code} failure`, reason, code });
+const vcdError = (code: number, minor: string) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="${minor}" message="[ 0f3c9a1e-1111-4222-8333-444455556666 ] simulated ${code} failure" majorErrorCode="${code}"/>`;
+
+const STATUS_REASONS: Record<number, [string, string]> = {
+  400: ['BadRequest', 'BAD_REQUEST'],
+  401: ['Unauthorized', 'UNAUTHORIZED'],
+  403: ['Forbidden', 'ACCESS_TO_RESOURCE_IS_FORBIDDEN'],
+  404: ['NotFound', 'RESOURCE_NOT_FOUND'],
+  406: ['NotAcceptable', 'NOT_ACCEPTABLE'],
+  409: ['Conflict', 'BUSY_ENTITY'],
+  410: ['Expired', 'GONE'],
+  429: ['TooManyRequests', 'TOO_MANY_REQUESTS'],
+  500: ['InternalError', 'INTERNAL_SERVER_ERROR'],
+  502: ['BadGateway', 'BAD_GATEWAY'],
+  503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE'],
+  504: ['Timeout', 'GATEWAY_TIMEOUT'],
+};
+
+/** A port nothing listens on: bound, then closed. */
+async function closedPort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolvePort(port));
+    });
+  });
+}
+
+const nestedJson = '['.repeat(200_000) + ']'.repeat(200_000);
+const nestedXml = '<a>'.repeat(50_000) + '</a>'.repeat(50_000);
+const entityBomb = `<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>
+<CurrentUsage xmlns="http://www.vmware.com/vcloud/v1.5"><Metric name="cpu.usage.average" unit="PERCENT" value="&lol2;"/></CurrentUsage>`;
+const usage = (value: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><CurrentUsage xmlns="http://www.vmware.com/vcloud/v1.5">${[
+    'cpu.usage.average', 'cpu.usage.maximum', 'cpu.usagemhz.average', 'mem.usage.average', 'disk.write.average', 'disk.read.average', 'disk.provisioned.latest', 'disk.used.latest',
+  ].map((n) => `<Metric name="${n}" unit="PERCENT" value="${value}"/>`).join('')}</CurrentUsage>`;
+
+const both = (re: RegExp): Record<Family, RegExp> => ({ nodes: re, vm: re });
+
+export const CASES: FaultCase[] = [
+  { id: 'connection refused', url: async (t) => `${t}://127.0.0.1:${await closedPort()}`, cause: both(/connection refused by 127\.0\.0\.1:\d+/) },
+  { id: 'DNS failure', url: (t) => `${t}://cluster.invalid:6443`, isolated: true, cause: both(/cannot resolve host "cluster\.invalid"/) },
+  { id: 'TLS hostname mismatch', transport: 'https', sim: 'wrong-host', cause: both(/not valid for the name "127\.0\.0\.1".*-k\/--insecure/) },
+  { id: 'self-signed CA without --ca-file', transport: 'https', noCaFile: true, cause: both(/TLS verification of 127\.0\.0\.1:\d+ failed: .*--ca-file.*-k\/--insecure/) },
+  { id: 'expired certificate', transport: 'https', sim: 'expired', cause: both(/certificate has expired/) },
+  { id: 'delay before headers beyond -t', faults: [{ kind: 'delay', ms: 5000 }], timeoutSeconds: 1, cause: both(/timed out after 1s/) },
+  { id: 'delay in the middle of the body beyond -t', faults: [{ kind: 'delay-body', ms: 5000 }], timeoutSeconds: 1, cause: both(/timed out after 1s/) },
+  { id: 'server never answers', faults: [{ kind: 'hang' }], timeoutSeconds: 1, cause: both(/timed out after 1s/) },
+  { id: 'connection reset', faults: [{ kind: 'reset' }], cause: both(/reset/) },
+  { id: 'truncated body', faults: [{ kind: 'truncate' }], cause: both(/truncated|closed before the whole response/) },
+  { id: 'empty body', faults: [{ kind: 'empty' }], cause: { nodes: /empty|not JSON/i, vm: /not XML \(no root element/ } },
+  {
+    id: '200 with an HTML page',
+    faults: [{ kind: 'body', body: '<!DOCTYPE html>\n<html><head><title>Login</title></head><body><form action="/login"></form></body></html>', contentType: 'text/html' }],
+    cause: { nodes: /not JSON|HTML/i, vm: /not XML \(DOCTYPE declarations are not accepted/ },
+  },
+  {
+    id: 'JSON/XML of the wrong kind',
+    faults: [{ kind: 'body', contentType: 'application/json', body: JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'p' } }] }) }],
+    only: 'nodes',
+    cause: { nodes: /PodList|not a NodeList/, vm: /never/ },
+  },
+  {
+    id: 'XML of the wrong kind',
+    faults: [{ kind: 'body', contentType: 'application/vnd.vmware.vcloud.vm+xml', body: '<?xml version="1.0"?><Vm xmlns="http://www.vmware.com/vcloud/v1.5" name="web-01"/>' }],
+    only: 'vm',
+    cause: { nodes: /never/, vm: /not a vCD CurrentUsage document \(root element \{http:\/\/www\.vmware\.com\/vcloud\/v1\.5\}Vm/ },
+  },
+  {
+    id: 'JSON where XML belongs',
+    faults: [{ kind: 'body', contentType: 'application/json', body: '{"values":[]}' }],
+    only: 'vm',
+    cause: { nodes: /never/, vm: /not XML/ },
+  },
+  { id: 'body over --max-bytes', extraArgs: ['--max-bytes', '1000'], cause: both(/larger than --max-bytes 1000/) },
+  { id: 'deeply nested JSON', only: 'nodes', faults: [{ kind: 'body', contentType: 'application/json', body: nestedJson }], cause: { nodes: /JSON|NodeList/, vm: /never/ } },
+  { id: 'deeply nested XML', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: nestedXml }], cause: { nodes: /never/, vm: /not a vCD CurrentUsage document \(root element a/ } },
+  { id: 'XML entity bomb', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: entityBomb }], cause: { nodes: /never/, vm: /DOCTYPE declarations are not accepted/ } },
+  { id: 'huge attribute value', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('9'.repeat(2_000_000)) }], cause: { nodes: /never/, vm: /no valid decimal value|not a finite/ } },
+  { id: 'non-numeric metric value', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('n/a') }], cause: { nodes: /never/, vm: /no valid decimal value \("n\/a"\)/ } },
+  { id: 'non-finite metric value', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('Infinity') }], cause: { nodes: /never/, vm: /no valid decimal value \("Infinity"\)/ } },
+  { id: 'metric value beyond double range', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('1e999') }], cause: { nodes: /never/, vm: /no valid decimal value|not a finite/ } },
+  { id: 'usage error: malformed threshold', extraArgs: ['-w', '10:5'], cause: both(/invalid range "10:5" for -w\/--warning: start is greater than end/) },
+  { id: 'usage error: unknown option', extraArgs: ['--frobnicate'], cause: both(/unknown option --frobnicate/) },
+  { id: 'usage error: bad timeout', extraArgs: ['-t', 'soon'], cause: both(/invalid -t\/--timeout "soon"/) },
+];
+
+for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]) => [Number(c), r] as const)) {
+  const named = new RegExp(`\\b${code}\\b`);
+  // VM checks: 400 on current metrics is how vCD says "powered off": the stated state applies.
+  const vmCause = code === 400 ? /powered off/ : named;
+  CASES.push({
+    id: `HTTP ${code} without a body`,
+    faults: [{ kind: 'status', status: code, body: '' }],
+    cause: { nodes: named, vm: vmCause },
+  });
+  CASES.push({
+    id: `HTTP ${code} with the server's error document`,
+    faults: [
+      // The cluster API and vCD each answer in their own format; the matrix sends both kinds
+      // through the path of the plugin under test (see faultsFor).
+      { kind: 'status', status: code, body: kubeStatus(code, reason), contentType: 'application/json' },
+      { kind: 'status', status: code, body: vcdError(code, minor), contentType: 'application/vnd.vmware.vcloud.error+xml;version=34.0' },
+    ],
+    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: code === 400 ? /powered off/ : new RegExp(`simulated ${code} failure`) },
+  });
+}
+
+/** The faults of a case as the simulator of `target` must hold them (aimed at its path). */
+export function faultsFor(c: FaultCase, target: Target): Fault[] {
+  const list = c.faults ?? [];
+  const aimed = list.length === 2 && c.id.includes("error document") ? [list[target.family === 'nodes' ? 0 : 1]] : list;
+  return aimed.map((f) => ({ path: target.path, ...f }));
+}
+
+/** True when this machine can run a command in a network namespace of its own (root, unshare). */
+export function canIsolateNetwork(): boolean {
+  try {
+    execFileSync('unshare', ['-n', 'true'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}

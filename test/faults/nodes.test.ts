@@ -1,0 +1,4 @@
+import { CLUSTER_MODULE } from '../../sim/cluster/module';
+import { registerMatrix } from './run-matrix';
+
+registerMatrix('nodes', CLUSTER_MODULE);

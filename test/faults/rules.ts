@@ -1,0 +1,18 @@
+import { expect } from 'vitest';
+import type { RunResult } from '../support/spawn';
+
+/** What every fault must end as: one UNKNOWN line (or the state asked for), fast, no trace. */
+export function expectCleanFailure(r: RunResult, cause: RegExp, options: { timeoutSeconds: number; code?: number; secrets?: string[] }): void {
+  const code = options.code ?? 3;
+  const state = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'][code];
+  const context = `stdout=${JSON.stringify(r.stdout)} stderr=${JSON.stringify(r.stderr)} code=${r.code} ms=${r.ms}`;
+  expect(r.code, context).toBe(code);
+  const lines = r.stdout.replace(/\n$/, '').split('\n');
+  expect(lines, context).toHaveLength(1);
+  expect(lines[0], context).toMatch(new RegExp(`^\\S+ ${state} - .+`));
+  expect(lines[0], context).toMatch(cause);
+  expect(r.stdout, context).not.toMatch(/\n\s+at /);
+  expect(r.stderr, context).toBe('');
+  expect(r.ms, context).toBeLessThan(options.timeoutSeconds * 1000 + 500);
+  for (const s of options.secrets ?? []) expect(r.stdout + r.stderr, 'secret leaked').not.toContain(s);
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { SimModule } from '../../sim/module';
+import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { runExecutable } from '../support/spawn';
+import { CASES, DIST, TARGETS, canIsolateNetwork, faultsFor, type Family, type Transport } from './matrix';
+import { expectCleanFailure } from './rules';
+
+/** Registers the whole matrix of one family (one test file each, so families run in parallel). */
+export function registerMatrix(family: Family, module: SimModule): void {
+  const sims: Record<'main' | 'wrong-host' | 'expired', Simulator> = {} as never;
+  const isolate = canIsolateNetwork();
+  let count = 0;
+
+  beforeAll(async () => {
+    sims.main = await startSimulatorFromArgs([], [module]);
+    sims['wrong-host'] = await startSimulatorFromArgs(['--cert', 'wrong-host'], [module]);
+    sims.expired = await startSimulatorFromArgs(['--cert', 'expired'], [module]);
+    if (family === 'vm') {
+      // Warm the session cache so the faults hit the metrics call, not the login.
+      const target = TARGETS.find((t) => t.family === 'vm')!;
+      await runExecutable(join(DIST, target.exe), target.args(sims.main, sims.main.apis.vcd.httpsUrl, 'https'));
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(sims).map((s) => s?.close()));
+    console.log(`fault matrix (${family}): ${count} fault cases run, every one ended as one clean line`);
+  });
+
+  for (const target of TARGETS.filter((t) => t.family === family)) {
+    for (const transport of ['http', 'https'] as Transport[]) {
+      describe(`${target.exe} over ${transport}`, () => {
+        const cases = CASES.filter((c) => (!c.only || c.only === family) && (!c.transport || c.transport === transport));
+        it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+          const sim = sims[c.sim ?? 'main'];
+          const api = sim.apis[target.api];
+          const base = transport === 'https' ? api.httpsUrl : api.httpUrl;
+          const url = c.url ? await c.url(transport) : base;
+          let args = target.args(sim, url, transport);
+          if (c.noCaFile) {
+            const i = args.indexOf('--ca-file');
+            args = [...args.slice(0, i), ...args.slice(i + 2)];
+          }
+          const timeout = c.timeoutSeconds ?? 3;
+          args.push('-t', String(timeout), ...(c.extraArgs ?? []));
+          api.faults.set(faultsFor(c, target));
+          const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+          let file = join(DIST, target.exe);
+          if (c.isolated) {
+            if (isolate) {
+              args = [file, ...args];
+              file = 'unshare';
+              args = ['-n', ...args];
+            } else env.NODE_OPTIONS = `--require ${join(__dirname, 'dns-stub.cjs')}`;
+          }
+          try {
+            const r = await runExecutable(file, args, { env, killAfterMs: (timeout + 5) * 1000 });
+            expectCleanFailure(r, c.cause[family], { timeoutSeconds: timeout, code: c.code, secrets: target.secrets(sims.main) });
+            count++;
+          } finally {
+            api.faults.set([]);
+          }
+        });
+      });
+    }
+  }
+}
