@@ -189,6 +189,10 @@ export class SessionCache {
       const fd = openSync(this.lockFile, 'wx', 0o600);
       try {
         writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() } satisfies LockInfo));
+      } catch (error) {
+        // A lock nobody can read (a full disk) would hold every other check up until it aged.
+        this.forget(this.lockFile);
+        throw error;
       } finally {
         closeSync(fd);
       }
@@ -226,10 +230,13 @@ export class SessionCache {
       // still being written, or released: judged by its age alone
     }
     const dead = typeof info.pid === 'number' && info.host === hostname() && !processAlive(info.pid);
-    if (dead || age > this.lockTimeoutMs) {
+    // A holder writes its pid the moment it creates the lock: one still without it after a
+    // second was left by a process that could not write (full disk) and will never release it.
+    const orphan = info.pid === undefined && age > 1000;
+    if (dead || orphan || age > this.lockTimeoutMs) {
       try {
         unlinkSync(this.lockFile);
-        this.note(`broke a stale lock ${this.lockFile} (${dead ? `holder pid ${info.pid} is gone` : `older than ${Math.round(age / 1000)}s`})`);
+        this.note(`broke a stale lock ${this.lockFile} (${dead ? `holder pid ${info.pid} is gone` : orphan ? 'it names no holder' : `older than ${Math.round(age / 1000)}s`})`);
       } catch {
         // another waiter broke it first
       }

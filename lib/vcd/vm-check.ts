@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, tlsSettingsFrom } from '../http/options';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
@@ -72,10 +72,12 @@ const VCD_OPTIONS: readonly OptionSpec[] = [
 
 const MAX_WINDOW_SECONDS = 24 * 3600;
 
-function readSecretFile(path: string, option: string, context: RunContext): string {
+function readSecretFile(path: string, option: string, context: RunContext, warnings: string[]): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) warnings.push(`${option} ${path} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); chmod 600 it`);
   } catch (error) {
     throw new CheckError(`cannot read ${option} ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path and that the monitoring user may read it`);
   }
@@ -85,15 +87,15 @@ function readSecretFile(path: string, option: string, context: RunContext): stri
   return value;
 }
 
-function credentialsFrom(options: ParsedOptions, context: RunContext): Credentials {
+function credentialsFrom(options: ParsedOptions, context: RunContext, warnings: string[]): Credentials {
   const org = options.org as string | undefined;
   const user = options.user as string | undefined;
   if (!org) throw new UsageError('missing -o/--org (the vCD organisation; System for a provider account)');
   const tokenFile = options['api-token-file'] as string | undefined;
-  if (tokenFile) return { kind: 'api-token', org, user, refreshToken: readSecretFile(tokenFile, '--api-token-file', context) };
+  if (tokenFile) return { kind: 'api-token', org, user, refreshToken: readSecretFile(tokenFile, '--api-token-file', context, warnings) };
   if (!user) throw new UsageError('missing -U/--user (or --api-token-file)');
   const file = options['password-file'] as string | undefined;
-  const password = file ? readSecretFile(file, '--password-file', context) : ((options.password as string | undefined) ?? process.env.VCD_PASSWORD);
+  const password = file ? readSecretFile(file, '--password-file', context, warnings) : ((options.password as string | undefined) ?? process.env.VCD_PASSWORD);
   if (!password) throw new UsageError(`no password for ${user}@${org}: give --password-file, set VCD_PASSWORD, or put password= in an --extra-opts file`);
   context.addSecret(password);
   return { kind: 'password', user, org, password };
@@ -165,7 +167,8 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
 async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, context: RunContext): Promise<Result> {
   const cfg = configure(profile, options);
   const base = baseUrl(options.url as string | undefined);
-  const creds = credentialsFrom(options, context);
+  const warnings: string[] = [];
+  const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,
     apiVersion: options['api-version'] as string,
@@ -192,7 +195,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
     deadline: context.deadline,
     log: (m) => context.log(2, m),
   });
-  const notes = cache?.notes ?? [];
+  const notes = [...warnings, ...(cache?.notes ?? [])];
   for (const n of notes) context.log(2, n);
   if (response.kind === 'refused') {
     throw new CheckError(

@@ -1,6 +1,7 @@
 // Many checks of one vCD start at the same moment with an empty cache (a monitoring engine
 // after a restart): they must make exactly one login between them (SPEC 4.2).
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,11 +21,11 @@ beforeAll(async () => {
 afterAll(() => sim?.close());
 
 describe('concurrent checks with a cold cache', () => {
-  it('20 processes at once make exactly one login, and all report the right state', async () => {
+  it('50 processes at once make exactly one login, leave one sound cache file, and all report the right state', async () => {
     const api = sim.apis.vcd;
     const cacheDir = join(mkdtempSync(join(tmpdir(), 'cc-conc-')), 'cache');
     api.stats.counts = {};
-    const runs = Array.from({ length: 20 }, (_, i) => {
+    const runs = Array.from({ length: 50 }, (_, i) => {
       const vm = i % 2 === 0 ? BUSY : HEALTHY;
       const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', api.info.passwordFile, '--vm', vm, '--cache-dir', cacheDir, '-t', '15'];
       return runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } }).then((r) => ({ ...r, vm }));
@@ -37,8 +38,54 @@ describe('concurrent checks with a cold cache', () => {
       expect(r.stderr).toBe('');
     }
     expect(api.stats.counts.login).toBe(1);
-    expect(api.stats.counts['metrics.current']).toBe(20);
+    expect(api.stats.counts['metrics.current']).toBe(50);
     expect(readdirSync(cacheDir).filter((f) => !f.endsWith('.json'))).toEqual([]); // no lock or temp file left behind
+    const files = readdirSync(cacheDir);
+    expect(files).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(cacheDir, files[0]), 'utf8'))).toMatchObject({ auth: 'bearer' });
+  });
+
+  // A cache that cannot be written (read-only, or a full disk) must never fail a check. As root
+  // a chmod does not stop writes, so real read-only and full filesystems are mounted (tmpfs).
+  const canMount = process.getuid?.() === 0 && (() => {
+    try {
+      const probe = mkdtempSync(join(tmpdir(), 'cc-mount-probe-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', probe], { stdio: 'ignore' });
+      execFileSync('umount', [probe], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  if (!canMount) console.warn('\nSKIPPED: read-only and full cache filesystem tests need root and mount(8)\n');
+  it.skipIf(!canMount).each([
+    ['read-only', 'ro,size=64k'],
+    ['full', 'size=8k'],
+  ])('with a %s cache filesystem, 10 concurrent checks are all correct', async (_kind, mountOptions) => {
+    const api = sim.apis.vcd;
+    const mnt = mkdtempSync(join(tmpdir(), 'cc-mnt-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', mountOptions, 'tmpfs', mnt]);
+    try {
+      if (!mountOptions.startsWith('ro')) {
+        mkdirSync(join(mnt, 'cache'), { mode: 0o700 });
+        try {
+          writeFileSync(join(mnt, 'filler'), Buffer.alloc(64 * 1024)); // fills it: ENOSPC part-way
+        } catch {
+          // full now, as intended
+        }
+      }
+      const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', api.info.passwordFile, '--vm', BUSY, '--cache-dir', join(mnt, 'cache'), '-t', '15'];
+      const results = await Promise.all(Array.from({ length: 10 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
+      for (const r of results) {
+        expect(r.code, r.stdout).toBe(1);
+        expect(r.stdout).toMatch(/^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d/);
+        expect(r.stderr).toBe('');
+        // No check waits on a lock another could not write (it once held them up for 8 s).
+        expect(r.ms).toBeLessThan(5000);
+      }
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
   });
 
   it('20 processes with a wrong password make one failed login between them (no account lockout)', async () => {

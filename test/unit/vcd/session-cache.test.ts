@@ -133,6 +133,20 @@ describe('SessionCache', () => {
     expect(cache.notes.join()).toMatch(/broke a stale lock .*holder pid \d+ is gone/);
   });
 
+  it('breaks a lock that names no holder after a second (its writer hit a full disk)', async () => {
+    const cache = new SessionCache(newDir(), 'k', 60_000);
+    cache.write({ auth: 'bearer', token: 'stale' });
+    writeFileSync(cache.lockFile, '');
+    const old = new Date(Date.now() - 2_000);
+    utimesSync(cache.lockFile, old, old);
+    const { calls, login } = counter();
+    const started = Date.now();
+    expect((await cache.obtain(login, { deadline: deadline(), staleToken: 'stale' })).token).toBe('token-new');
+    expect(calls.n).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(cache.notes.join()).toMatch(/broke a stale lock .*it names no holder/);
+  });
+
   it('breaks a lock older than the timeout, even of a live or foreign holder', async () => {
     const cache = new SessionCache(newDir(), 'k', 1_000);
     cache.write({ auth: 'bearer', token: 'stale' });

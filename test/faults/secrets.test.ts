@@ -1,0 +1,116 @@
+// No secret is ever printed: every plugin at -v, -vv and -vvv, succeeding and failing, with
+// token, password and session values that are easy to find; and the session cache keeps its
+// files private and its names free of secrets.
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUSTER_MODULE } from '../../sim/cluster/module';
+import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { VCD_MODULE } from '../../sim/vcd/module';
+import { runExecutable } from '../support/spawn';
+import { DIST, VM_ID } from './matrix';
+
+const TOKEN = 'sEcReT-cluster-token-' + 'Q'.repeat(158); // 179 characters, like a real one
+const WRONG_TOKEN = 'sEcReT-wrong-token-' + 'W'.repeat(60);
+const PASSWORD = 'sEcReT-vcd-password-42';
+const WRONG_PASSWORD = 'sEcReT-wrong-password-7';
+const LEVELS = [[], ['-v'], ['-vv'], ['-vvv']];
+
+let sim: Simulator;
+let dir: string;
+const file = (name: string, content: string, mode = 0o600) => {
+  const p = join(dir, name);
+  writeFileSync(p, content + '\n', { mode });
+  chmodSync(p, mode);
+  return p;
+};
+
+beforeAll(async () => {
+  sim = await startSimulatorFromArgs(['--cluster-scenario', 'sick', '--cluster-token', TOKEN, '--vcd-password', PASSWORD], [CLUSTER_MODULE, VCD_MODULE]);
+  dir = mkdtempSync(join(tmpdir(), 'cc-secrets-'));
+});
+afterAll(() => sim?.close());
+
+const env = (extra: NodeJS.ProcessEnv = {}) => ({ PATH: process.env.PATH, HOME: dir, ...extra });
+
+/** Every secret a run could know: the given ones plus the session tokens in the cache. */
+function secretsIn(cacheDir: string | undefined, given: string[]): string[] {
+  const found = [...given];
+  if (cacheDir) {
+    for (const f of readdirSync(cacheDir)) {
+      try {
+        const doc = JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as Record<string, unknown>;
+        for (const v of Object.values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
+      } catch {
+        // lock or failure marker: not a session document
+      }
+    }
+  }
+  return found;
+}
+
+async function expectNoLeak(exe: string, args: string[], runEnv: NodeJS.ProcessEnv, secrets: string[], cacheDir?: string) {
+  for (const level of LEVELS) {
+    const r = await runExecutable(join(DIST, exe), [...args, ...level], { env: runEnv });
+    expect([0, 1, 2, 3]).toContain(r.code);
+    const all = r.stdout + r.stderr;
+    for (const s of secretsIn(cacheDir, secrets)) expect(all, `${exe} ${level.join(' ')} leaked`).not.toContain(s);
+    // Where a request was traced, its credentials show as redacted.
+    if (/^> (GET|POST) /m.test(r.stderr)) expect(r.stderr).toMatch(/authorization: <redacted>/i);
+  }
+}
+
+describe('check_nodes never prints the token', () => {
+  const base = () => ['--url', sim.apis.cluster.httpsUrl, '--ca-file', sim.caFile];
+  it('from --token-file, succeeding (CRITICAL on the sick cluster) and rejected', async () => {
+    await expectNoLeak('check_nodes', [...base(), '--token-file', file('token', TOKEN)], env(), [TOKEN]);
+    await expectNoLeak('check_nodes', [...base(), '--token-file', file('wrong', WRONG_TOKEN)], env(), [WRONG_TOKEN]);
+  });
+  it('from KUBE_TOKEN and from --token', async () => {
+    await expectNoLeak('check_nodes', base(), env({ KUBE_TOKEN: TOKEN }), [TOKEN]);
+    await expectNoLeak('check_nodes', [...base(), '--token', WRONG_TOKEN], env(), [WRONG_TOKEN]);
+  });
+  it('in a server failure and a timeout', async () => {
+    sim.apis.cluster.faults.set([{ kind: 'status', status: 500, body: 'boom' }]);
+    await expectNoLeak('check_nodes', [...base(), '--token-file', file('token', TOKEN)], env(), [TOKEN]);
+    sim.apis.cluster.faults.set([{ kind: 'hang' }]);
+    await expectNoLeak('check_nodes', [...base(), '--token-file', file('token', TOKEN), '-t', '1'], env(), [TOKEN]);
+    sim.apis.cluster.faults.set([]);
+  });
+  it('warns at -v about a token file others may read', async () => {
+    const loose = file('loose-token', TOKEN, 0o644);
+    const r = await runExecutable(join(DIST, 'check_nodes'), [...base(), '--token-file', loose, '-v'], { env: env() });
+    expect(r.stdout.split('\n')[0]).toMatch(/--token-file .*loose-token is readable by others \(mode 0644\); chmod 600 it/);
+  });
+});
+
+describe('the VM checks never print the password or a session token', () => {
+  const base = (cacheDir: string) => ['--url', sim.apis.vcd.httpsUrl, '--ca-file', sim.caFile, '--vm', VM_ID, '--user', 'monitor', '--org', 'acme', '--cache-dir', cacheDir];
+  for (const exe of ['check_vm_cpu', 'check_vm_disk', 'check_vm_mem']) {
+    it(`${exe}: password file, env and --extra-opts; success, wrong password, server failure`, async () => {
+      const cache = mkdtempSync(join(tmpdir(), 'cc-secrets-cache-'));
+      await expectNoLeak(exe, [...base(cache), '--password-file', file('pw', PASSWORD)], env(), [PASSWORD], cache);
+      await expectNoLeak(exe, [...base(cache), '--window', '1h'], env({ VCD_PASSWORD: PASSWORD }), [PASSWORD], cache);
+      const ini = file('p.ini', `[${exe}]\npassword=${PASSWORD}`);
+      await expectNoLeak(exe, [...base(cache), '--extra-opts', `@${ini}`, '--no-cache'], env(), [PASSWORD], cache);
+      await expectNoLeak(exe, [...base(mkdtempSync(join(tmpdir(), 'cc-wrong-'))), '--password-file', file('wrong-pw', WRONG_PASSWORD)], env(), [WRONG_PASSWORD]);
+      sim.apis.vcd.faults.set([{ path: '/metrics/', kind: 'status', status: 503, body: 'down' }]);
+      await expectNoLeak(exe, [...base(cache), '--password-file', file('pw', PASSWORD)], env(), [PASSWORD], cache);
+      sim.apis.vcd.faults.set([]);
+
+      // The cache: a private directory, private files, names that give nothing away.
+      expect(statSync(cache).mode & 0o777).toBe(0o700);
+      for (const f of readdirSync(cache)) {
+        expect(statSync(join(cache, f)).mode & 0o777, f).toBe(0o600);
+        for (const s of secretsIn(cache, [PASSWORD, 'monitor', 'acme'])) expect(f).not.toContain(s);
+      }
+    });
+  }
+  it('warns at -v about a password file others may read', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cc-secrets-cache-'));
+    const r = await runExecutable(join(DIST, 'check_vm_cpu'), [...base(cache), '--password-file', file('loose-pw', PASSWORD, 0o640), '-v'], { env: env() });
+    expect(r.stdout.split('\n')[0]).toMatch(/--password-file .*loose-pw is readable by others \(mode 0640\); chmod 600 it/);
+    expect(r.stdout).not.toContain(PASSWORD);
+  });
+});
