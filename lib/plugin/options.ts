@@ -1,4 +1,3 @@
-import yargsParser from 'yargs-parser';
 import { UsageError } from './errors';
 import { parseState, State } from './state';
 
@@ -75,67 +74,81 @@ export function parseTimeout(text: string): { seconds: number; state: State } {
  */
 export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[]): ParsedOptions {
   const byName = new Map<string, OptionSpec>();
-  const alias: Record<string, string[]> = {};
-  const strings: string[] = [];
-  const booleans: string[] = [];
-  const counts: string[] = [];
   for (const spec of specs) {
     byName.set(spec.long, spec);
-    if (spec.short) {
-      byName.set(spec.short, spec);
-      alias[spec.long] = [spec.short];
-    }
-    if (spec.type === 'boolean') booleans.push(spec.long);
-    else if (spec.type === 'count') counts.push(spec.long);
-    else strings.push(spec.long);
+    if (spec.short) byName.set(spec.short, spec);
   }
-  const parsed = yargsParser([...argv], {
-    alias,
-    string: strings,
-    boolean: booleans,
-    count: counts,
-    configuration: {
-      'camel-case-expansion': false,
-      'boolean-negation': false, // --no-cache is an option of its own, not "cache=false"
-      'duplicate-arguments-array': true,
-      'flatten-duplicate-arrays': true,
-      'short-option-groups': true,
-      'dot-notation': false,
-      'parse-numbers': false,
-      'parse-positional-numbers': false,
-      'strip-aliased': true,
-      'unknown-options-as-args': false,
-    },
-  });
-
-  const unknown = Object.keys(parsed).filter((k) => k !== '_' && k !== '--' && !byName.has(k));
-  if (unknown.length > 0) {
-    const k = unknown[0];
-    throw new UsageError(`unknown option ${k.length === 1 ? '-' : '--'}${k}`);
-  }
-  const stray = [...(parsed._ ?? []), ...((parsed['--'] as string[] | undefined) ?? [])];
-  if (stray.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(stray[0]))}`);
-
+  const raw = readArgv(argv, byName);
   const out: ParsedOptions = {};
-  for (const spec of specs) {
-    const raw = parsed[spec.long] as unknown;
-    out[spec.long] = convert(spec, raw);
-  }
+  for (const spec of specs) out[spec.long] = convert(spec, raw.get(spec.long));
   return out;
+}
+
+/**
+ * Splits argv the way getopt_long does: `--name value`, `--name=value`, `-n value`, `-nvalue`,
+ * grouped flags `-kvv`, and `--` to end the options. A value option followed by another
+ * long option gets no value (so `--url --insecure` is "needs a value", not a URL).
+ * Written here rather than taken from a CLI library: it is every run's first work, and a
+ * library's start-up cost is paid by thousands of checks an hour.
+ */
+function readArgv(argv: readonly string[], byName: ReadonlyMap<string, OptionSpec>): Map<string, Array<string | true>> {
+  const raw = new Map<string, Array<string | true>>();
+  const add = (spec: OptionSpec, value: string | true) => {
+    const list = raw.get(spec.long);
+    if (list) list.push(value);
+    else raw.set(spec.long, [value]);
+  };
+  const takesValue = (spec: OptionSpec) => spec.type !== 'boolean' && spec.type !== 'count';
+  let i = 0;
+  const nextValue = (spec: OptionSpec): string => {
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--') || (spec.optionalValue && next.startsWith('-') && next !== '-')) return '';
+    i++;
+    return next;
+  };
+  for (; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      if (i + 1 < argv.length) throw new UsageError(`unexpected argument ${JSON.stringify(argv[i + 1])}`);
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      const spec = name.length > 1 ? byName.get(name) : undefined;
+      if (!spec) throw new UsageError(`unknown option --${name}`);
+      if (!takesValue(spec)) {
+        if (eq >= 0) throw new UsageError(`--${spec.long} takes no value`);
+        add(spec, true);
+      } else add(spec, eq >= 0 ? arg.slice(eq + 1) : nextValue(spec));
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      for (let k = 1; k < arg.length; k++) {
+        const spec = byName.get(arg[k]);
+        if (!spec || spec.short !== arg[k]) throw new UsageError(`unknown option -${arg[k]}`);
+        if (!takesValue(spec)) {
+          add(spec, true);
+          continue;
+        }
+        const rest = arg.slice(k + 1).replace(/^=/, '');
+        add(spec, rest !== '' ? rest : nextValue(spec));
+        break;
+      }
+    } else {
+      throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
+    }
+  }
+  return raw;
 }
 
 function flagName(spec: OptionSpec): string {
   return spec.short ? `-${spec.short}/--${spec.long}` : `--${spec.long}`;
 }
 
-function convert(spec: OptionSpec, raw: unknown): OptionValue {
+function convert(spec: OptionSpec, raw: Array<string | true> | undefined): OptionValue {
   const name = flagName(spec);
-  if (spec.type === 'boolean') {
-    const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-    return v === undefined ? (spec.default as boolean | undefined) ?? false : Boolean(v);
-  }
-  if (spec.type === 'count') return typeof raw === 'number' ? raw : 0;
-  const values = raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map((v) => String(v));
+  if (spec.type === 'boolean') return raw === undefined ? (spec.default as boolean | undefined) ?? false : true;
+  if (spec.type === 'count') return raw?.length ?? 0;
+  const values = (raw ?? []).map((v) => String(v));
   for (const v of values) {
     if (v === '' && !spec.optionalValue) throw new UsageError(`${name} needs a value${spec.arg ? ` (${spec.arg})` : ''}`);
     if (spec.choices && !spec.choices.includes(v)) {

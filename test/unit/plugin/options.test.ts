@@ -30,6 +30,20 @@ describe('parseOptions', () => {
     expect(parseOptions(['-w', '~:10'], specs).warning).toBe('~:10');
     expect(parseOptions(['-w', '@10:20'], specs).warning).toBe('@10:20');
   });
+  it('reads getopt forms: attached values, grouped flags, = forms, -- at the end', () => {
+    expect(parseOptions(['-t5', '-kvv', '--url=https://a=b', '-w', '-5:', '--'], specs)).toMatchObject({ timeout: '5', insecure: true, verbose: 2, url: 'https://a=b', warning: '-5:' });
+    expect(parseOptions(['-w=~:3'], specs).warning).toBe('~:3');
+  });
+  it('gives no value to an option followed by a long option', () => {
+    expect(() => parseOptions(['--url', '--insecure'], specs)).toThrow(/--url needs a value/);
+  });
+  it.each([
+    [['--insecure=yes'], /--insecure takes no value/],
+    [['--', 'x'], /unexpected argument "x"/],
+    [['-'], /unexpected argument "-"/],
+    [['-kz'], /unknown option -z/],
+    [['--k'], /unknown option --k/],
+  ])('refuses %j', (argv, message) => expect(() => parseOptions(argv, specs)).toThrow(message));
   it.each([
     [['--bogus'], /unknown option --bogus/],
     [['-x'], /unknown option -x/],
