@@ -1,7 +1,7 @@
 // Builds every plugins/check_*.ts (and the simulator) into one self-contained executable
 // in dist/ (or the directory given as the first argument). Same sources, same bytes.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const outdir = process.argv[2] ?? 'dist';
@@ -35,13 +35,18 @@ for (const entry of entries) {
   chmodSync(join(outdir, entry.out), 0o755);
 }
 
-// The bundles carry third-party code: ship its licences beside them.
-let notices = 'Third-party software bundled in these executables:\n';
-for (const name of [...packages].sort()) {
-  const dir = join('node_modules', name);
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const licenceFile = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
-  notices += `\n==== ${name} ${pkg.version} (${pkg.license}) ====\n`;
-  if (licenceFile) notices += readFileSync(join(dir, licenceFile), 'utf8').trim() + '\n';
+// When the bundles carry third-party code, ship its licences beside them.
+const noticesFile = join(outdir, 'THIRD-PARTY-NOTICES');
+if (packages.size === 0) {
+  rmSync(noticesFile, { force: true });
+} else {
+  let notices = 'Third-party software bundled in these executables:\n';
+  for (const name of [...packages].sort()) {
+    const dir = join('node_modules', name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+    notices += `\n==== ${name} ${pkg.version} (${pkg.license}) ====\n`;
+    if (licenceFile) notices += readFileSync(join(dir, licenceFile), 'utf8').trim() + '\n';
+  }
+  writeFileSync(noticesFile, notices);
 }
-writeFileSync(join(outdir, 'THIRD-PARTY-NOTICES'), notices);
