@@ -48,10 +48,15 @@ export function nodesUrl(base: URL, query: { selector?: string; limit?: number; 
  */
 export async function listNodes(target: ClusterTarget, options: ListOptions, sink: NodeSink): Promise<ListStats> {
   const headers = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  // Two page buffers, used in turn: one holds the page being scanned while the next page
+  // arrives in the other. Reusing them keeps memory flat over a list of many 5 MB pages.
+  const buffers: Buffer[] = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
+  let fetches = 0;
   const fetchPage = (continueToken?: string): Promise<HttpResponse> => {
     const url = nodesUrl(target.url, { selector: options.selector, limit: options.limit ?? PAGE_LIMIT, continueToken });
-    const pending = httpRequest({ url, headers, tls: target.tls, maxBytes: options.maxBytes, signal: options.signal, trace: options.trace });
-    pending.catch(() => undefined); // awaited later; a failure must not go unhandled meanwhile
+    const slot = fetches++ % 2;
+    const pending = httpRequest({ url, headers, tls: target.tls, maxBytes: options.maxBytes, signal: options.signal, trace: options.trace, into: buffers[slot] });
+    pending.then((res) => (buffers[slot] = wholeBuffer(res.body))).catch(() => undefined); // awaited later; a failure must not go unhandled meanwhile
     return pending;
   };
   let continueToken: string | undefined;
@@ -81,6 +86,11 @@ export async function listNodes(target: ClusterTarget, options: ListOptions, sin
     continueToken = next;
     pending = prefetched ?? fetchPage(next);
   }
+}
+
+/** The whole buffer a body is a view of (it may have grown past the one passed in). */
+function wholeBuffer(view: Buffer): Buffer {
+  return Buffer.from(view.buffer, view.byteOffset, view.buffer.byteLength - view.byteOffset);
 }
 
 function origin(url: URL): string {

@@ -102,23 +102,30 @@ class Scanner {
     }
   }
 
+  // The hot loop: most of a page is skipped here, so strings are skipped inline.
   skipContainer(): void {
     const b = this.b;
     const n = b.length;
     let p = this.p;
     let depth = 0;
     while (p < n) {
-      const c = b[p];
+      const c = b[p++];
       if (c === QUOTE) {
-        p = this.stringEnd(p);
-        continue;
-      }
-      if (c === LBRACE || c === LBRACKET) depth++;
+        let closed = false;
+        while (p < n) {
+          const d = b[p++];
+          if (d === QUOTE) {
+            closed = true;
+            break;
+          }
+          if (d === BACKSLASH) p++;
+        }
+        if (!closed) break;
+      } else if (c === LBRACE || c === LBRACKET) depth++;
       else if ((c === RBRACE || c === RBRACKET) && --depth === 0) {
-        this.p = p + 1;
+        this.p = p;
         return;
       }
-      p++;
     }
     this.p = n;
     this.fail('unexpected end (truncated?)');
@@ -132,7 +139,7 @@ class Scanner {
   }
 
   /** Reads `"key":` and leaves it for `key()`. */
-  private readKey(): void {
+  readKey(): void {
     if (this.peek() !== QUOTE) this.fail('expected a key');
     this.keyStart = this.p;
     this.keyEnd = this.p = this.stringEnd(this.p);
@@ -140,17 +147,12 @@ class Scanner {
     this.expect(COLON);
   }
 
-  /** Walks an object; `onKey` (which may test `key()`) must consume each value. */
-  object(onKey: () => void): void {
+  /** Consumes `{`; false when the object is empty (and consumed whole). */
+  open(): boolean {
     this.expect(LBRACE);
-    if (this.peek() === RBRACE) {
-      this.p++;
-      return;
-    }
-    do {
-      this.readKey();
-      onKey();
-    } while (this.more(RBRACE));
+    if (this.peek() !== RBRACE) return true;
+    this.p++;
+    return false;
   }
 
   /** After a member: true after a comma, false at the closing bracket. */
@@ -162,30 +164,84 @@ class Scanner {
     return false;
   }
 
+  /** A string value, or whatever JSON value stands there (null, a number...). */
+  text(): unknown {
+    if (this.peek() !== QUOTE) return this.value();
+    const start = this.p + 1;
+    this.p = this.stringEnd(this.p);
+    if (this.escaped) return JSON.parse(this.b.toString('utf8', start - 1, this.p));
+    return this.b.toString('utf8', start, this.p - 1);
+  }
+
+  /**
+   * A list of small objects of which only two string members matter (conditions: type and
+   * status; addresses: type and address): the rest (messages, timestamps) is skipped.
+   */
+  pairs(first: string, second: string): Array<Record<string, unknown>> | unknown {
+    if (this.peek() !== LBRACKET) return this.value();
+    const out: Array<Record<string, unknown>> = [];
+    this.p++;
+    if (this.peek() === RBRACKET) {
+      this.p++;
+      return out;
+    }
+    do {
+      if (this.peek() !== LBRACE) {
+        out.push(this.value() as Record<string, unknown>);
+        continue;
+      }
+      const entry: Record<string, unknown> = {};
+      if (this.open()) {
+        do {
+          this.readKey();
+          if (this.key(first)) entry[first] = this.text();
+          else if (this.key(second)) entry[second] = this.text();
+          else this.skip();
+        } while (this.more(RBRACE));
+      }
+      out.push(entry);
+    } while (this.more(RBRACKET));
+    return out;
+  }
+
   /** One item, reduced to the fields of `Node`. */
   node(): Node {
     if (this.peek() !== LBRACE) this.fail('expected a node object');
     const node: Node = {};
-    this.object(() => {
+    if (!this.open()) return node;
+    do {
+      this.readKey();
       const c = this.peek();
       if (c === LBRACE && this.key('metadata')) {
-        const metadata: NonNullable<Node['metadata']> = {};
-        this.object(() => (this.key('name') ? (metadata.name = this.value() as string) : this.skip()));
-        node.metadata = metadata;
+        const metadata: NonNullable<Node['metadata']> = (node.metadata = {});
+        if (this.open()) {
+          do {
+            this.readKey();
+            if (this.key('name')) metadata.name = this.text() as string;
+            else this.skip();
+          } while (this.more(RBRACE));
+        }
       } else if (c === LBRACE && this.key('spec')) {
-        const spec: NonNullable<Node['spec']> = {};
-        this.object(() => (this.key('unschedulable') ? (spec.unschedulable = this.value() as boolean) : this.skip()));
-        node.spec = spec;
+        const spec: NonNullable<Node['spec']> = (node.spec = {});
+        if (this.open()) {
+          do {
+            this.readKey();
+            if (this.key('unschedulable')) spec.unschedulable = this.value() as boolean;
+            else this.skip();
+          } while (this.more(RBRACE));
+        }
       } else if (c === LBRACE && this.key('status')) {
-        const status: NonNullable<Node['status']> = {};
-        this.object(() => {
-          if (this.key('conditions')) status.conditions = this.value() as NodeCondition[];
-          else if (this.key('addresses')) status.addresses = this.value() as NodeAddress[];
-          else this.skip();
-        });
-        node.status = status;
+        const status: NonNullable<Node['status']> = (node.status = {});
+        if (this.open()) {
+          do {
+            this.readKey();
+            if (this.key('conditions')) status.conditions = this.pairs('type', 'status') as NodeCondition[];
+            else if (this.key('addresses')) status.addresses = this.pairs('type', 'address') as NodeAddress[];
+            else this.skip();
+          } while (this.more(RBRACE));
+        }
       } else this.skip();
-    });
+    } while (this.more(RBRACE));
     return node;
   }
 
@@ -199,11 +255,16 @@ class Scanner {
         this.items(page);
       } else if (this.key('kind')) page.kind = this.value();
       else if (c === LBRACE && this.key('metadata')) {
-        this.object(() => {
-          if (!this.key('continue')) return this.skip();
-          const token = this.value();
-          if (typeof token === 'string' && token !== '') page.continue = token;
-        });
+        if (this.open()) {
+          do {
+            this.readKey();
+            if (!this.key('continue')) this.skip();
+            else {
+              const token = this.text();
+              if (typeof token === 'string' && token !== '') page.continue = token;
+            }
+          } while (this.more(RBRACE));
+        }
       } else this.skip();
     } while (this.more(RBRACE));
     return false;

@@ -7,18 +7,25 @@ import { sickNodes } from '../../../sim/cluster/scenarios/sick';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+function pick(v: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in v) out[k] = v[k];
+  return out;
+}
+
+/** Conditions and addresses keep two members each: `type` and `status` or `address`. */
+const pairs = (v: unknown, second: string) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? pick(e, ['type', second]) : e)) : v);
+
 /** What the scanner must return for a node: the fields of `Node`, as JSON.parse reads them. */
 function reduce(n: Record<string, unknown>): Node {
   const out: Record<string, Record<string, unknown>> = {};
-  const pick = (part: string, keys: string[]) => {
-    const v = n[part];
-    if (!isObject(v)) return;
-    out[part] = {};
-    for (const k of keys) if (k in v) out[part][k] = v[k];
-  };
-  pick('metadata', ['name']);
-  pick('spec', ['unschedulable']);
-  pick('status', ['conditions', 'addresses']);
+  if (isObject(n.metadata)) out.metadata = pick(n.metadata, ['name']);
+  if (isObject(n.spec)) out.spec = pick(n.spec, ['unschedulable']);
+  if (isObject(n.status)) {
+    out.status = pick(n.status, ['conditions', 'addresses']);
+    if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status');
+    if ('addresses' in out.status) out.status.addresses = pairs(out.status.addresses, 'address');
+  }
   return out as Node;
 }
 
@@ -77,7 +84,10 @@ describe('scanNodeList reads what JSON.parse reads', () => {
   it('on generated node lists (property)', () => {
     const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', '\\"', '\u0000'));
     const json = fc.jsonValue({ maxDepth: 3 });
-    const condition = fc.record({ type: text, status: fc.constantFrom('True', 'False', 'Unknown'), message: text }, { requiredKeys: ['type'] });
+    const condition = fc.oneof(
+      fc.record({ type: text, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), json), message: text, lastHeartbeatTime: text }, { requiredKeys: ['type'] }),
+      json,
+    );
     const node = fc.record(
       {
         metadata: fc.record({ name: text, labels: fc.dictionary(text, text), extra: json }, { requiredKeys: [] }),
