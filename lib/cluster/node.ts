@@ -22,14 +22,6 @@ export interface Node {
   status?: { addresses?: NodeAddress[]; conditions?: NodeCondition[] };
 }
 
-/** One page of `GET /api/v1/nodes`. */
-export interface NodeList {
-  kind?: string;
-  apiVersion?: string;
-  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items: Node[];
-}
-
 /**
  * Which condition status is healthy: `Ready` must be True and every other type False
  * (seed 2.2), except the types the operator re-declared or chose to ignore.
