@@ -218,7 +218,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
       }
     }
   } else {
-    const history = parseHistoricUsage(response.body);
+    const history = parseHistoricUsage(response.body, undefined, new Set(profile.reads));
     const now = response.serverTime ?? Date.now();
     for (const name of needed) {
       const series = history.get(name);

@@ -9,7 +9,6 @@ export interface XmlElement {
 /** The vCD v1.5 namespace of CurrentUsage, HistoricUsage, Error (seed 2.5, 9.4). */
 export const VCLOUD_NS = 'http://www.vmware.com/vcloud/v1.5';
 
-const XMLNS_URI = 'http://www.w3.org/2000/xmlns/';
 const XML_URI = 'http://www.w3.org/XML/1998/namespace';
 
 // Sticky patterns: each matches exactly at the scanner's position.
@@ -118,12 +117,18 @@ function scan(text: string): XmlElement {
     if (!name) fail(text, i, 'bad start tag');
     if (stack.length === 0 && root) fail(text, i, 'more than one root element');
     let pos = NAME.lastIndex;
-    const raw: Array<[string, string]> = [];
+    // Attributes as read (names still qualified); most elements have two or three.
+    const names: string[] = [];
+    const values: string[] = [];
+    let declares = false;
     for (;;) {
       ATTRIBUTE.lastIndex = pos;
       const a = ATTRIBUTE.exec(text);
       if (!a) break;
-      raw.push([a[1], decode(a[2] ?? a[3], text, pos)]);
+      if (names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
+      names.push(a[1]);
+      values.push(decode(a[2] ?? a[3], text, pos));
+      if (a[1].startsWith('xmlns')) declares = true;
       pos = ATTRIBUTE.lastIndex;
     }
     TAG_END.lastIndex = pos;
@@ -133,25 +138,27 @@ function scan(text: string): XmlElement {
 
     const parentScope = stack.length > 0 ? stack[stack.length - 1].scope : rootScope;
     let scope = parentScope;
-    const seen = new Set<string>();
-    for (const [qname, value] of raw) {
-      if (seen.has(qname)) fail(text, i, `duplicate attribute ${qname}`);
-      seen.add(qname);
-      if (qname === 'xmlns' || qname.startsWith('xmlns:')) {
-        if (scope === parentScope) scope = Object.create(parentScope) as Scope;
-        scope[qname === 'xmlns' ? '' : qname.slice(6)] = value;
+    if (declares) {
+      for (let k = 0; k < names.length; k++) {
+        const qname = names[k];
+        if (qname === 'xmlns' || qname.startsWith('xmlns:')) {
+          if (scope === parentScope) scope = Object.create(parentScope) as Scope;
+          scope[qname === 'xmlns' ? '' : qname.slice(6)] = values[k];
+        }
       }
     }
     const attributes: Record<string, string> = {};
-    for (const [qname, value] of raw) {
+    for (let k = 0; k < names.length; k++) {
+      const qname = names[k];
       const colon = qname.indexOf(':');
-      if (qname === 'xmlns' || qname.startsWith('xmlns:')) continue;
-      if (colon > 0) {
-        const prefix = qname.slice(0, colon);
-        if (scope[prefix] === undefined) fail(text, i, `unbound namespace prefix ${prefix}`);
-        if (scope[prefix] === XMLNS_URI) continue;
-        attributes[qname.slice(colon + 1)] = value;
-      } else attributes[qname] = value;
+      if (colon < 0) {
+        if (qname !== 'xmlns') attributes[qname] = values[k];
+        continue;
+      }
+      const prefix = qname.slice(0, colon);
+      if (prefix === 'xmlns') continue;
+      if (scope[prefix] === undefined) fail(text, i, `unbound namespace prefix ${prefix}`);
+      attributes[qname.slice(colon + 1)] = values[k];
     }
     const colon = name[0].indexOf(':');
     const prefix = colon > 0 ? name[0].slice(0, colon) : '';

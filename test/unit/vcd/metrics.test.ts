@@ -70,6 +70,10 @@ describe('parseCurrentUsage', () => {
 });
 
 describe('parseHistoricUsage', () => {
+  it('reads only the wanted series when asked', () => {
+    const history = parseHistoricUsage(fixture('historic-usage.xml'), undefined, new Set(['mem.usage.average']));
+    expect([...history.keys()]).toEqual(['mem.usage.average']);
+  });
   it.each(['historic-usage.xml', 'historic-usage-prefixed.xml'])('reads the series of %s in any order', (file) => {
     const history = parseHistoricUsage(fixture(file));
     expect([...history.keys()].sort()).toEqual([
