@@ -69,7 +69,10 @@ function decimal(text: string | undefined, where: string): number {
   if (text === undefined || !/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text)) {
     throw new CheckError(`${where} has no valid decimal value (${JSON.stringify(text ?? null)})`);
   }
-  return Number(text);
+  const value = Number(text);
+  // `1e400` or 400 digits are decimals in form but not numbers a check can compare.
+  if (!Number.isFinite(value)) throw new CheckError(`${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)})`);
+  return value;
 }
 
 function vcloudChildren(el: XmlElement, local: string): XmlElement[] {
