@@ -13,6 +13,7 @@ const entries = readdirSync('plugins')
   .map((f) => ({ in: join('plugins', f), out: f.replace(/\.ts$/, '') }));
 if (existsSync('sim/main.ts')) entries.push({ in: 'sim/main.ts', out: 'cloudchecks-sim' });
 
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const packages = new Set();
 for (const entry of entries) {
   const result = await build({
@@ -25,6 +26,7 @@ for (const entry of entries) {
     minify: true,
     legalComments: 'none',
     banner: { js: '#!/usr/bin/env node' },
+    define: { __CLOUDCHECKS_VERSION__: JSON.stringify(version) },
     metafile: true,
     logLevel: 'warning',
   });

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { CheckError } from '../lib/plugin/errors';
 import { parseOptions, renderHelp } from '../lib/plugin/options';
-import { version } from '../package.json';
+import { VERSION as version } from '../lib/plugin/version';
 import { SIM_MODULES } from './modules';
 import { simulatorOptions, startSimulator } from './simulator';
 

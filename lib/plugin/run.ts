@@ -1,5 +1,5 @@
 import { writeSync } from 'node:fs';
-import { version as VERSION } from '../../package.json';
+import { VERSION } from './version';
 import type { RunContext } from './context';
 import { CheckError, UsageError } from './errors';
 import { expandExtraOpts, takeExtraOpts } from './extra-opts';

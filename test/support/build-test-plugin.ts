@@ -15,6 +15,7 @@ export async function buildTestPlugin(): Promise<string> {
     format: 'cjs',
     minify: true,
     banner: { js: '#!/usr/bin/env node' },
+    define: { __CLOUDCHECKS_VERSION__: JSON.stringify('9.9.9') },
     logLevel: 'warning',
   });
   chmodSync(out, 0o755);
