@@ -4,7 +4,7 @@ import { parseHealthRule } from '../lib/cluster/node';
 import { discoveryJson, evaluateNodes } from '../lib/cluster/node-report';
 import { compileNamePattern, NodeTally } from '../lib/cluster/node-tally';
 import { CLUSTER_OPTIONS, clusterTargetFrom, TOKEN_ENV } from '../lib/cluster/target';
-import { HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
+import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
 import { UsageError } from '../lib/plugin/errors';
 import { parseRange } from '../lib/plugin/range';
 import { runPlugin } from '../lib/plugin/run';
@@ -37,7 +37,7 @@ void runPlugin({
     'check_nodes -H ocp.example.com --token-file /etc/nagios/cluster.token -l node-role.kubernetes.io/worker -w 0 -c 2',
     'check_nodes --kubeconfig /etc/nagios/kubeconfig --percent -w 10 -c 25 --ignore-cordoned',
   ],
-  notes: ['Token sources, first found wins: --token-file, --token, $KUBE_TOKEN, the kubeconfig user, the pod\'s service account.'],
+  notes: ['Token sources, first found wins: --token-file, --token, $KUBE_TOKEN, the kubeconfig user, the pod\'s service account.', HTTP_ENVIRONMENT_NOTE],
   async run(options, context) {
     const warnings: string[] = [];
     const target = await clusterTargetFrom(options, context, warnings);

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { CheckError } from '../plugin/errors';
 import { describeNetworkError } from './network-errors';
 import { proxyFor } from './proxy';
@@ -124,8 +124,12 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     } catch (error) {
       throw error instanceof CheckError ? error : describeNetworkError(error, proxy, proxy);
     }
-    options.agent = false;
-    options.createConnection = () => tls.connect({ socket, servername: url.hostname, ...tlsOptions(settings) });
+    // No agent at all: with one (even `agent: false`) Node ignores createConnection and would
+    // connect straight to the server, around the tunnel and without our trust settings.
+    options.agent = undefined;
+    // SNI takes names only (RFC 6066); the certificate is still checked against `host`.
+    const name = url.hostname.replace(/^\[|\]$/g, '');
+    options.createConnection = () => tls.connect({ socket, host: name, servername: isIP(name) ? undefined : name, ...tlsOptions(settings) });
   } else if (proxy) {
     // Plain HTTP through a proxy: the absolute URL goes in the request line.
     target = proxy;

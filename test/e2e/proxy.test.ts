@@ -1,0 +1,96 @@
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY as a monitoring host behind a proxy uses them: a real
+// CONNECT proxy on 127.0.0.1 between dist/check_nodes and the simulator.
+import * as http from 'node:http';
+import * as net from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUSTER_MODULE } from '../../sim/cluster/module';
+import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { runExecutable } from '../support/spawn';
+
+const PLUGIN = resolve(__dirname, '../../dist/check_nodes');
+let sim: Simulator;
+let proxy: http.Server;
+let proxyUrl: string;
+const seen = { connect: 0, forward: 0 };
+let refuse = false;
+
+beforeAll(async () => {
+  sim = await startSimulatorFromArgs([], [CLUSTER_MODULE]);
+  proxy = http.createServer((req, res) => {
+    // Plain HTTP through a proxy: the request line carries the absolute URL.
+    seen.forward++;
+    const target = new URL(req.url ?? '');
+    const upstream = http.request(target, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  proxy.on('connect', (req, socket: net.Socket, head) => {
+    seen.connect++;
+    if (refuse) {
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+});
+afterAll(async () => {
+  proxy?.closeAllConnections();
+  await new Promise((r) => proxy?.close(r));
+  await sim?.close();
+});
+
+const base = () => ['--token-file', sim.apis.cluster.info.tokenFile, '--ca-file', sim.caFile];
+const env = (extra: NodeJS.ProcessEnv) => ({ PATH: process.env.PATH, ...extra });
+
+describe('proxies', () => {
+  it('tunnels HTTPS through HTTPS_PROXY with CONNECT, verifying TLS end to end', async () => {
+    const before = seen.connect;
+    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: proxyUrl }) });
+    expect(r.stdout).toMatch(/^NODES OK - 6 of 6 nodes healthy/);
+    expect(r.stderr).toBe('');
+    expect(seen.connect).toBe(before + 1);
+    // The tunnel does not weaken verification: without the CA the server is not trusted.
+    const untrusted = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, '--token-file', sim.apis.cluster.info.tokenFile], { env: env({ HTTPS_PROXY: proxyUrl }) });
+    expect(untrusted.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA/);
+    expect(seen.connect).toBe(before + 2);
+  });
+
+  it('sends plain HTTP to HTTP_PROXY with the absolute URL', async () => {
+    const before = seen.forward;
+    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpUrl, ...base()], { env: env({ HTTP_PROXY: proxyUrl }) });
+    expect(r.stdout).toMatch(/^NODES OK - 6 of 6 nodes healthy/);
+    expect(seen.forward).toBe(before + 1);
+  });
+
+  it('goes direct for hosts in NO_PROXY', async () => {
+    const before = seen.connect;
+    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: proxyUrl, NO_PROXY: 'localhost,127.0.0.1' }) });
+    expect(r.stdout).toMatch(/^NODES OK/);
+    expect(seen.connect).toBe(before);
+  });
+
+  it('names the proxy when it refuses the tunnel, or is not there', async () => {
+    refuse = true;
+    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: proxyUrl }) });
+    refuse = false;
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - proxy 127\.0\.0\.1:\d+ refused the tunnel to 127\.0\.0\.1:\d+ \(HTTP 403\); check HTTPS_PROXY\/NO_PROXY\n$/);
+    const gone = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: 'http://127.0.0.1:1' }) });
+    expect(gone.code).toBe(3);
+    expect(gone.stdout).toMatch(/^NODES UNKNOWN - connection refused by 127\.0\.0\.1:1 \(through proxy 127\.0\.0\.1:1\)/);
+  });
+});
