@@ -32,7 +32,8 @@ unit: deps
 	npx vitest run test/unit
 
 test: deps lint check-dist integration-deps
-	npx vitest run
+	npx vitest run --reporter=default --reporter=json --outputFile.json=.cache/vitest-results.json
+	@node -e 'const r=require("./.cache/vitest-results.json"); console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed, $${r.numPendingTests + r.numTodoTests} skipped`)'
 
 # Start-up cost and memory against bare node and peers; writes bench/RESULTS.md.
 bench:

@@ -2,7 +2,7 @@
 // CONNECT proxy on 127.0.0.1 between dist/check_nodes and the simulator.
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
@@ -14,6 +14,8 @@ let proxy: http.Server;
 let proxyUrl: string;
 const seen = { connect: 0, forward: 0 };
 let refuse = false;
+// Tunnelled sockets leave the HTTP server's bookkeeping: closed by hand at the end.
+const tunnels = new Set<net.Socket>();
 
 beforeAll(async () => {
   sim = await startSimulatorFromArgs([], [CLUSTER_MODULE]);
@@ -30,12 +32,16 @@ beforeAll(async () => {
   });
   proxy.on('connect', (req, socket: net.Socket, head) => {
     seen.connect++;
+    tunnels.add(socket);
+    socket.on('close', () => tunnels.delete(socket));
     if (refuse) {
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
     const [host, port] = (req.url ?? '').split(':');
     const upstream = net.connect(Number(port), host, () => {
+      tunnels.add(upstream);
+      upstream.on('close', () => tunnels.delete(upstream));
       socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(socket);
@@ -48,6 +54,7 @@ beforeAll(async () => {
   proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
 });
 afterAll(async () => {
+  for (const s of tunnels) s.destroy();
   proxy?.closeAllConnections();
   await new Promise((r) => proxy?.close(r));
   await sim?.close();
