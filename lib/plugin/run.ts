@@ -53,6 +53,11 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   let output = 'nagios';
   const details: string[] = [];
   let finished = false;
+  // Node prints its own warnings (deprecations, experimental features) on stderr, which must
+  // stay empty below -vvv: they become trace lines instead.
+  process.emitWarning = ((warning: string | Error) => {
+    if (verbose >= 3) writeAll(2, redactor.redact(`warning: ${warning instanceof Error ? `${warning.name}: ${warning.message}` : warning}`) + '\n');
+  }) as typeof process.emitWarning;
   let phase = 'starting';
 
   const finish = (result: Result, error?: unknown): never => {

@@ -63,6 +63,14 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
     }
   });
 
+  it("keeps Node's own warnings off stderr, except as -vvv trace", async () => {
+    const quiet = await runExecutable(plugin, ['--mode', 'warn']);
+    expect(quiet.stdout).toBe('TEST OK - warned\n');
+    expect(quiet.stderr).toBe('');
+    const traced = await runExecutable(plugin, ['--mode', 'warn', '-vvv']);
+    expect(traced.stderr).toContain('warning: something is deprecated');
+  });
+
   it('adds configuration lines to long output at -vv', async () => {
     const r = await runExecutable(plugin, ['-vv']);
     expect(r.stdout.split('\n')).toContain('mode=ok');

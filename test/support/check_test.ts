@@ -10,7 +10,7 @@ void runPlugin({
   description: 'Runtime test plugin.',
   usage: 'check_test --mode MODE',
   options: [
-    { long: 'mode', type: 'string', arg: 'MODE', default: 'ok', choices: ['ok', 'hang', 'busy', 'throw', 'crash', 'reject'], description: 'What the probe does.' },
+    { long: 'mode', type: 'string', arg: 'MODE', default: 'ok', choices: ['ok', 'hang', 'busy', 'throw', 'crash', 'reject', 'warn'], description: 'What the probe does.' },
     { long: 'label', type: 'list', arg: 'TEXT', description: 'Echoed back in the summary.' },
     { long: 'secret', type: 'string', arg: 'TEXT', secret: true, description: 'A secret that must never be printed.' },
   ],
@@ -30,6 +30,9 @@ void runPlugin({
         throw new CheckError(`the probe failed (secret ${options.secret})`);
       case 'crash':
         throw new TypeError('boom');
+      case 'warn':
+        process.emitWarning('something is deprecated', 'DeprecationWarning');
+        return { state: State.OK, summary: 'warned' };
       case 'reject':
         throw new CheckError('powered off', { state: State.CRITICAL });
       default:
