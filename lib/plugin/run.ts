@@ -50,7 +50,9 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   const redactor = new Redactor();
   for (const name of def.secretEnv ?? []) redactor.add(process.env[name]);
   let verbose = 0;
-  let output = 'nagios';
+  // Known before the options are parsed, so that even a usage error reaches a JSON consumer
+  // (a Zabbix dependent item) as JSON.
+  let output = argv.some((a, i) => a === '--output=json' || (a === '--output' && argv[i + 1] === 'json')) ? 'json' : 'nagios';
   const details: string[] = [];
   let finished = false;
   // Node prints its own warnings (deprecations, experimental features) on stderr, which must

@@ -111,6 +111,12 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('renders a usage error as JSON when --output json was asked for', async () => {
+    const r = await runExecutable(plugin, ['--output', 'json', '--bogus']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'TEST', state: 'UNKNOWN', code: 3, summary: 'unknown option --bogus (see --help)' });
+  });
+
   it('renders --output json', async () => {
     const r = await runExecutable(plugin, ['--output', 'json']);
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'TEST', state: 'OK', code: 0, metrics: [{ label: 'value', value: 1.5, uom: 's' }] });
