@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tlsSettingsFrom } from '../http/options';
 import type { TlsSettings } from '../http/request';
 import type { RunContext } from '../plugin/context';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
+import { readSecretFile } from '../plugin/secret-file';
 import type { ClusterTarget } from './client';
 
 /** Options that say where the cluster is and which token to use. */
@@ -25,20 +26,8 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
 
 /** Reads a token file, refusing a missing, unreadable or empty one; `warnings` gets a loose mode. */
 export function readTokenFile(path: string, label: string, warnings: string[]): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new CheckError(`cannot read ${label} ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path and that the monitoring user may read it`);
-  }
-  const token = text.replace(/[\r\n]+$/, '').trim();
+  const token = readSecretFile(path, label, warnings).replace(/[\r\n]+$/, '').trim();
   if (token === '') throw new CheckError(`${label} ${path} is empty; put the service account's token in it`);
-  try {
-    const mode = statSync(path).mode & 0o777;
-    if (mode & 0o077) warnings.push(`${label} ${path} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); chmod 600 it`);
-  } catch {
-    // read but not stat-able (a vanished file): the token is what matters
-  }
   return token;
 }
 

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from 'node:fs';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, tlsSettingsFrom } from '../http/options';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
@@ -9,6 +8,7 @@ import type { PluginDefinition } from '../plugin/run';
 import { parseState, State } from '../plugin/state';
 import type { Thresholds } from '../plugin/threshold';
 import type { RunContext } from '../plugin/context';
+import { readSecretFile } from '../plugin/secret-file';
 import { fetchMetrics } from './client';
 import type { VcdConnection } from './connection';
 import { formatDuration, parseDuration } from './duration';
@@ -72,16 +72,9 @@ const VCD_OPTIONS: readonly OptionSpec[] = [
 
 const MAX_WINDOW_SECONDS = 24 * 3600;
 
-function readSecretFile(path: string, option: string, context: RunContext, warnings: string[]): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-    const mode = statSync(path).mode & 0o777;
-    if (mode & 0o077) warnings.push(`${option} ${path} is readable by others (mode ${mode.toString(8).padStart(4, '0')}); chmod 600 it`);
-  } catch (error) {
-    throw new CheckError(`cannot read ${option} ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); check the path and that the monitoring user may read it`);
-  }
-  const value = text.replace(/\r?\n$/, '');
+/** A password or API token from its file: one trailing newline dropped, registered as a secret. */
+function readCredentialFile(path: string, option: string, context: RunContext, warnings: string[]): string {
+  const value = readSecretFile(path, option, warnings).replace(/\r?\n$/, '');
   context.addSecret(value);
   if (value.trim() === '') throw new CheckError(`${option} ${path} is empty`);
   return value;
@@ -92,10 +85,10 @@ function credentialsFrom(options: ParsedOptions, context: RunContext, warnings: 
   const user = options.user as string | undefined;
   if (!org) throw new UsageError('missing -o/--org (the vCD organisation; System for a provider account)');
   const tokenFile = options['api-token-file'] as string | undefined;
-  if (tokenFile) return { kind: 'api-token', org, user, refreshToken: readSecretFile(tokenFile, '--api-token-file', context, warnings) };
+  if (tokenFile) return { kind: 'api-token', org, user, refreshToken: readCredentialFile(tokenFile, '--api-token-file', context, warnings) };
   if (!user) throw new UsageError('missing -U/--user (or --api-token-file)');
   const file = options['password-file'] as string | undefined;
-  const password = file ? readSecretFile(file, '--password-file', context, warnings) : ((options.password as string | undefined) ?? process.env.VCD_PASSWORD);
+  const password = file ? readCredentialFile(file, '--password-file', context, warnings) : ((options.password as string | undefined) ?? process.env.VCD_PASSWORD);
   if (!password) throw new UsageError(`no password for ${user}@${org}: give --password-file, set VCD_PASSWORD, or put password= in an --extra-opts file`);
   context.addSecret(password);
   return { kind: 'password', user, org, password };
