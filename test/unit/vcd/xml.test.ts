@@ -69,6 +69,8 @@ describe('parseXml', () => {
     ['<a x="1" x="2"/>', /duplicate attribute/],
     ['<p:a/>', /unbound namespace prefix p/],
     ['<a x="&lol;"/>', /unknown entity/],
+    ['<a x="&#xZZ;"/>', /unknown entity/],
+    ['<a x="fish & chips"/>', /unknown entity/],
     ['<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><a x="&lol2;"/>', /DOCTYPE declarations are not accepted/],
     ['<a x=1/>', /malformed attributes/],
     ['<html><body>502 Bad Gateway</body></html><!-- x', /unterminated comment/],
