@@ -78,6 +78,8 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   };
 
   // Until the options are read, the default timeout guards parsing and --extra-opts reads.
+  // The -t given then counts from here too, not from the end of parsing.
+  const started = Date.now();
   const controller = new AbortController();
   let timeout = { seconds: DEFAULT_TIMEOUT_SECONDS, state: State.UNKNOWN };
   let guard = setTimeout(onTimeout, timeout.seconds * 1000);
@@ -108,7 +110,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     }
     timeout = parseTimeout(options.timeout as string);
     clearTimeout(guard);
-    guard = setTimeout(onTimeout, timeout.seconds * 1000);
+    guard = setTimeout(onTimeout, started + timeout.seconds * 1000 - Date.now());
   } catch (error) {
     return fail(error instanceof CheckError ? error : new UsageError(String(error)));
   }
@@ -116,7 +118,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   const context: RunContext = {
     verbose,
     signal: controller.signal,
-    deadline: Date.now() + timeout.seconds * 1000,
+    deadline: started + timeout.seconds * 1000,
     timeoutSeconds: timeout.seconds,
     log(level, message) {
       if (verbose < level) return;
