@@ -76,7 +76,10 @@ function writeCertificates(certDir: string, nodeName: string): { nodeName: strin
 /** Collects the lines that Icinga's GraphiteWriter sends. */
 class GraphiteSink {
   lines: string[] = [];
+  /** Connections the GraphiteWriter opened: it drops the results of checks made before one. */
+  connections = 0;
   private server = net.createServer((socket) => {
+    this.connections++;
     let rest = '';
     socket.on('data', (chunk) => {
       rest += chunk.toString();
@@ -157,7 +160,7 @@ export class PrivateIcinga {
     ].join('\n');
   }
 
-  /** Starts the daemon and waits (bounded) until its API answers. */
+  /** Starts the daemon and waits (bounded) until its API answers and its GraphiteWriter is connected. */
   async start(): Promise<void> {
     for (const d of ['etc', 'data', 'log', 'cache', 'spool', 'run']) mkdirSync(join(this.root, d), { recursive: true });
     this.nodeName = writeCertificates(join(this.root, 'data', 'certs'), this.nodeName).nodeName;
@@ -175,8 +178,13 @@ export class PrivateIcinga {
       if (child.exitCode !== null) throw new Error(`icinga2 exited with ${child.exitCode} at start-up:\n${this.log}`);
       try {
         await this.api('GET', '/v1/status/IcingaApplication');
-        return;
+        // The GraphiteWriter discards perfdata while it is not connected (it retries only every
+        // 10 s): checks may start once it is, or a slow start-up loses their lines.
+        if (this.graphite.connections > 0) return;
+        if (Date.now() > deadline) throw new Error(`icinga2's GraphiteWriter did not connect within 30 s:\n${this.log}`);
+        await sleep(200);
       } catch (error) {
+        if ((error as Error).message.startsWith("icinga2's GraphiteWriter")) throw error;
         if (Date.now() > deadline) throw new Error(`icinga2 API did not answer within 30 s (${(error as Error).message}):\n${this.log}`);
         await sleep(200);
       }
