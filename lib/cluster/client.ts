@@ -8,10 +8,30 @@ import type { NodeSink } from './node-tally';
 export interface ClusterTarget {
   /** The API server, possibly with a path prefix (a proxy such as Rancher's). */
   url: URL;
-  token: string;
-  /** Where the token came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
+  /** The bearer token; none when a client certificate (in `tls`) authenticates. */
+  token?: string;
+  /** Where the credential came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
   tokenSource: string;
+  /** What authenticates: a bearer token (the default) or a client certificate. */
+  credential?: 'token' | 'client certificate';
   tls: TlsSettings;
+  /** Whom the TLS settings trust, for -vv (e.g. "only the CA of kubeconfig /etc/kc"). */
+  trustSource?: string;
+  /**
+   * After a 401: drops a cached credential and returns a target with a fresh one (an exec
+   * plugin run once more), or undefined when there is nothing fresher to try.
+   */
+  renew?: () => Promise<ClusterTarget | undefined>;
+}
+
+/** An HTTP status the check cannot go past; `status` lets a caller renew a credential on 401. */
+export class HttpStatusError extends CheckError {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface ListOptions {
@@ -47,7 +67,7 @@ export function nodesUrl(base: URL, query: { selector?: string; limit?: number; 
  * expired (410 Gone) restarts the list once.
  */
 export async function listNodes(target: ClusterTarget, options: ListOptions, sink: NodeSink): Promise<ListStats> {
-  const headers = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  const headers: Record<string, string> = target.token === undefined ? { accept: 'application/json' } : { authorization: `Bearer ${target.token}`, accept: 'application/json' };
   // Two page buffers, used in turn: one holds the page being scanned while the next page
   // arrives in the other. Reusing them keeps memory flat over a list of many 5 MB pages.
   const buffers: Buffer[] = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
@@ -116,13 +136,13 @@ export function serverMessage(res: HttpResponse): string | undefined {
 }
 
 /** Turns a non-200 answer into a CheckError naming the cause and the fix. */
-export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'>): CheckError {
+export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>): CheckError {
   const message = serverMessage(res);
   const said = message ? ` (server says: ${message})` : '';
   const where = `HTTP ${res.status} from ${origin(res.url)}`;
   const s = res.status;
   let text: string;
-  if (s === 401) text = `${where}: token rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
+  if (s === 401) text = `${where}: ${target.credential ?? 'token'} rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
   else if (s === 403) text = `${where}: the account may not list nodes${said}; grant it the cluster-reader role (oc adm policy add-cluster-role-to-user cluster-reader system:serviceaccount:<namespace>:<account>)`;
   else if (s === 404) text = `${where}: not a Kubernetes API at that URL${said}; check --url/-H/-p point at the API server (e.g. https://api.cluster.example.com:6443), not the web console`;
   else if (s === 406) text = `${where}: the server will not send JSON${said}; check --url points at the Kubernetes API server`;
@@ -132,7 +152,7 @@ export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenS
   else if (s >= 500) text = `${where}: API server error${said}; the control plane is unhealthy or overloaded, retry later`;
   else if (s >= 300 && s < 400) text = `${where}: redirected to ${String(res.headers.location ?? '?')}${said}; use the API server URL itself (a login proxy or the web console redirects)`;
   else text = `${where}: unexpected status${said}`;
-  return new CheckError(text);
+  return new HttpStatusError(text, s);
 }
 
 /** Reads one page, node by node, refusing bodies that are not JSON or not a NodeList. */
