@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { entryName, PrivateCache, type CacheBinding } from '../plugin/private-cache';
 import { runExecPlugin, type ExecCredential } from './exec-credential';
 import type { KubeconfigContext } from './kubeconfig';
 
@@ -28,16 +26,6 @@ export interface ObtainedCredential {
 }
 
 /**
- * The file stem of one kubeconfig user+cluster+server (and the plugin's command line): a
- * hash, so that neither the name nor a directory listing reveals anything.
- */
-export function execCacheKey(kc: Pick<KubeconfigContext, 'cluster' | 'user'>): string {
-  const exec = kc.user.exec;
-  const material = JSON.stringify([kc.user.name, kc.cluster.name, kc.cluster.server, exec?.command, exec?.args, exec?.env, exec?.apiVersion]);
-  return 'exec-' + createHash('sha256').update(material).digest('hex').slice(0, 40);
-}
-
-/**
  * The credential of a kubeconfig's exec plugin: kept in the cache until its expiry (minus a
  * margin) so that a check every minute does not start the plugin every minute.
  */
@@ -52,7 +40,7 @@ export async function execCredentialFor(kc: KubeconfigContext, options: ExecCred
   if (options.cacheDir === undefined) {
     return { credential: await run(), renew: async () => undefined };
   }
-  const cache = new CredentialCache(options.cacheDir, execCacheKey(kc), Math.max(1000, options.deadline - Date.now()));
+  const cache = new CredentialCache(options.cacheDir, execBinding(kc), Math.max(1000, options.deadline - Date.now()));
   const { credential, kept } = await cache.obtain(run, options.deadline);
   options.addSecret(credential.token);
   options.addSecret(credential.key);
@@ -69,103 +57,88 @@ export async function execCredentialFor(kc: KubeconfigContext, options: ExecCred
   };
 }
 
-interface LockInfo {
-  pid: number;
-  host: string;
-  time: number;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The public values a kept credential belongs to (no secret: the env values are hashed). */
+export function execBinding(kc: Pick<KubeconfigContext, 'cluster' | 'user'>): CacheBinding {
+  const exec = kc.user.exec;
+  return {
+    user: kc.user.name,
+    cluster: kc.cluster.name,
+    server: kc.cluster.server,
+    plugin: createHash('sha256').update(JSON.stringify([exec?.command, exec?.args, exec?.env, exec?.apiVersion])).digest('hex'),
+  };
+}
+
 /**
- * One credential kept between runs, under the same rules as the VM checks' session cache: a
- * 0600 file in a 0700 directory, replaced atomically (temp file + rename), ignored unless
- * this user owns it and nobody else may write it, and a lock so that concurrent checks that
- * find none run the plugin once. The cache never fails a check: a problem is a note for -v.
+ * One credential kept between runs in the private cache (0600 files in a 0700 directory of
+ * this user, atomic writes, entries bound to their user+cluster+server), and a lock so that
+ * concurrent checks that find none run the plugin once. The cache never fails a check: a
+ * problem is a note for -v and the plugin runs without it.
  */
 export class CredentialCache {
-  readonly file: string;
-  readonly lockFile: string;
-  readonly notes: string[] = [];
-  private usable = true;
+  readonly name: string;
+  readonly lockName: string;
+  private readonly cache: PrivateCache;
 
   constructor(
-    readonly dir: string,
-    key: string,
+    dir: string,
+    private readonly binding: CacheBinding,
     /** A lock older than this is abandoned (its holder's timeout has expired). */
     private readonly lockTimeoutMs: number,
   ) {
-    this.file = join(dir, `${key}.json`);
-    this.lockFile = join(dir, `${key}.lock`);
+    this.cache = new PrivateCache(dir, { label: 'credential cache', fallback: 'running the exec plugin without it' });
+    this.name = entryName('kube-exec', binding);
+    this.lockName = `${this.name}.lock`;
+  }
+
+  /** What went wrong with the cache, for -v. */
+  get notes(): string[] {
+    return this.cache.notes;
+  }
+
+  /** The path of the entry (for tests and messages). */
+  get file(): string {
+    return this.cache.path(this.name);
   }
 
   /** The kept credential, if it is still valid for longer than the margin. */
   read(now = Date.now()): ExecCredential | undefined {
-    let fd: number;
-    try {
-      fd = openSync(this.file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.note(`cannot read ${this.file} (${(error as NodeJS.ErrnoException).code})`);
+    const hit = this.cache.read(this.name, this.binding, (d) => {
+      const data = d as { until?: unknown; token?: unknown; cert?: unknown; key?: unknown } | null;
+      if (!data || typeof data !== 'object' || typeof data.until !== 'number') return undefined;
+      if (typeof data.token === 'string' && data.token !== '') return { until: data.until, cred: { token: data.token } as ExecCredential };
+      if (typeof data.cert === 'string' && data.cert !== '' && typeof data.key === 'string' && data.key !== '') return { until: data.until, cred: { cert: data.cert, key: data.key } as ExecCredential };
       return undefined;
-    }
-    try {
-      const st = fstatSync(fd);
-      // Someone else's file, or one others may write, could hand us a credential of their choosing.
-      if (typeof process.getuid === 'function' && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
-        this.note(`ignoring ${this.file}: not owned by this user or writable by others`);
-        return undefined;
-      }
-      const data = JSON.parse(readFileSync(fd, 'utf8')) as { until?: unknown; token?: unknown; cert?: unknown; key?: unknown };
-      if (typeof data.until !== 'number' || data.until <= now) return undefined;
-      if (typeof data.token === 'string' && data.token !== '') return { token: data.token, expires: data.until + EXPIRY_MARGIN_MS };
-      if (typeof data.cert === 'string' && typeof data.key === 'string') return { cert: data.cert, key: data.key, expires: data.until + EXPIRY_MARGIN_MS };
-      this.note(`ignoring ${this.file}: not a credential entry`);
-    } catch {
-      this.note(`ignoring ${this.file}: corrupt`);
-    } finally {
-      closeSync(fd);
-    }
-    return undefined;
+    });
+    if (!hit || hit.value.until <= now) return undefined;
+    return { ...hit.value.cred, expires: hit.value.until + EXPIRY_MARGIN_MS };
   }
 
   /** Keeps a credential until its expiry minus the margin; one without expiry is not kept. */
   write(cred: ExecCredential, now = Date.now()): void {
-    if (!this.usable) return;
     if (cred.expires === undefined) {
-      this.note('the exec plugin gave no expirationTimestamp: its credential is not kept, the plugin runs on every check');
+      this.cache.note('the exec plugin gave no expirationTimestamp: its credential is not kept, the plugin runs on every check');
       return;
     }
     const until = Math.min(cred.expires - EXPIRY_MARGIN_MS, now + MAX_KEEP_MS);
     if (until <= now) return;
-    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const fd = openSync(tmp, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ until, token: cred.token, cert: cred.cert, key: cred.key }));
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.file);
-    } catch (error) {
-      this.unusable(error);
-      this.forget(tmp);
-    }
+    this.cache.write(this.name, this.binding, { until, token: cred.token, cert: cred.cert, key: cred.key });
   }
 
   /** Forgets the kept credential (the server rejected it). */
   drop(): void {
-    this.forget(this.file);
+    this.cache.remove(this.name);
   }
 
   /** The kept credential, else one from `run`, made by this process under the lock or by another while this one waited. */
   async obtain(run: () => Promise<ExecCredential>, deadline: number): Promise<{ credential: ExecCredential; kept: boolean }> {
     // Leave time for the request itself after waiting for another check's plugin.
     const waitUntil = deadline - Math.min(2000, (deadline - Date.now()) / 4);
-    while (this.usable) {
+    while (this.cache.ready()) {
       const cached = this.read();
       if (cached) return { credential: cached, kept: true };
-      if (this.tryLock()) {
+      if (this.cache.tryLock(this.lockName)) {
         try {
           const again = this.read(); // another process may have finished between our read and our lock
           if (again) return { credential: again, kept: true };
@@ -173,86 +146,19 @@ export class CredentialCache {
           this.write(fresh);
           return { credential: fresh, kept: false };
         } finally {
-          this.forget(this.lockFile);
+          this.cache.unlock(this.lockName);
         }
       }
-      if (!this.usable) break;
+      if (!this.cache.usable) break;
       if (Date.now() >= waitUntil) {
-        this.note('gave up waiting for another check to run the exec plugin');
+        this.cache.note('gave up waiting for another check to run the exec plugin');
         break;
       }
-      this.breakStaleLock();
+      this.cache.breakStaleLock(this.lockName, this.lockTimeoutMs);
       await sleep(25 + Math.floor(Math.random() * 25));
     }
     const fresh = await run();
     this.write(fresh);
     return { credential: fresh, kept: false };
-  }
-
-  private tryLock(): boolean {
-    try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const fd = openSync(this.lockFile, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() } satisfies LockInfo));
-      } catch (error) {
-        this.forget(this.lockFile);
-        throw error;
-      } finally {
-        closeSync(fd);
-      }
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') this.unusable(error);
-      return false;
-    }
-  }
-
-  /** Removes a lock whose holder died, never wrote its pid, or has held it past any timeout. */
-  private breakStaleLock(): void {
-    let age: number;
-    let info: Partial<LockInfo> = {};
-    try {
-      age = Date.now() - statSync(this.lockFile).mtimeMs;
-    } catch {
-      return;
-    }
-    try {
-      info = JSON.parse(readFileSync(this.lockFile, 'utf8')) as Partial<LockInfo>;
-    } catch {
-      // still being written: judged by its age alone
-    }
-    const dead = typeof info.pid === 'number' && info.host === hostname() && !processAlive(info.pid);
-    const orphan = info.pid === undefined && age > 1000;
-    if (dead || orphan || age > this.lockTimeoutMs) {
-      this.forget(this.lockFile);
-      this.note(`broke a stale lock ${this.lockFile}`);
-    }
-  }
-
-  private forget(file: string): void {
-    try {
-      unlinkSync(file);
-    } catch {
-      // not there
-    }
-  }
-
-  private unusable(error: unknown): void {
-    this.usable = false;
-    this.note(`credential cache ${this.dir} unusable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); running the exec plugin without it`);
-  }
-
-  private note(text: string): void {
-    if (!this.notes.includes(text)) this.notes.push(text);
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { tlsSettingsFrom } from '../http/options';
@@ -207,9 +206,10 @@ export async function clusterTargetFrom(
         tokenSource = `the client certificate of ${who}`;
       } else if (user.exec) {
         const { execCredentialFor } = await import('./exec-credential-cache');
+        const { defaultCacheDir } = await import('../plugin/private-cache');
         const base = { url, tls, trustSource };
         const obtained = await execCredentialFor(kc, {
-          cacheDir: options['no-cache'] ? undefined : ((options['cache-dir'] as string | undefined) ?? defaultCacheDirFrom(env)),
+          cacheDir: options['no-cache'] ? undefined : ((options['cache-dir'] as string | undefined) ?? defaultCacheDir(env)),
           deadline: context.deadline ?? Date.now() + 10_000,
           signal: context.signal,
           env,
@@ -256,11 +256,6 @@ function checkedToken(target: ClusterTarget): ClusterTarget {
     throw new CheckError(`the token from ${target.tokenSource} holds spaces or control characters; it must be the bare token on one line`);
   }
   return target;
-}
-
-function defaultCacheDirFrom(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
-  return join(base, 'cloudchecks');
 }
 
 function proxyFromKubeconfig(text: string, label: string): URL {

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execInfo, firstLine, parseExecCredential, runExecPlugin } from '../../../lib/cluster/exec-credential';
-import { CredentialCache, execCacheKey, execCredentialFor } from '../../../lib/cluster/exec-credential-cache';
+import { CredentialCache, execBinding, execCredentialFor } from '../../../lib/cluster/exec-credential-cache';
+import { entryName } from '../../../lib/plugin/private-cache';
 import type { ExecConfig, KubeconfigCluster, KubeconfigContext } from '../../../lib/cluster/kubeconfig';
 
 const FIX = join(__dirname, '../../fixtures/cluster/exec-credential');
@@ -159,7 +160,7 @@ describe('execCredentialFor: the credential kept until it expires', () => {
     expect(p.runs()).toBe(1);
     expect(new Set(tokens).size).toBe(1);
     expect(secrets.filter((s) => s === tokens[0]).length).toBeGreaterThanOrEqual(3);
-    const file = join(dir, `${execCacheKey(kc(p.command))}.json`);
+    const file = join(dir, entryName('kube-exec', execBinding(kc(p.command))));
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
@@ -213,17 +214,23 @@ describe('execCredentialFor: the credential kept until it expires', () => {
     expect(p.runs()).toBe(2);
   });
 
-  it('ignores a kept file that others may write; the key differs per user, cluster and server', () => {
-    const dir = tmp();
-    const cache = new CredentialCache(dir, 'k', 5000);
+  it('ignores a kept file that others may write; the entry is bound to its user, cluster and server', () => {
+    const dir = join(tmp(), 'cache');
+    const cache = new CredentialCache(dir, execBinding(kc('aws')), 5000);
     cache.write({ token: 'tok', expires: Date.now() + 3600_000 });
     expect(cache.read()?.token).toBe('tok');
     chmodSync(cache.file, 0o666);
     expect(cache.read()).toBeUndefined();
-    expect(cache.notes[0]).toMatch(/not owned by this user or writable by others/);
+    expect(cache.notes[0]).toMatch(/writable by others \(mode 0666\)/);
     const base = kc('aws');
-    expect(execCacheKey(base)).not.toBe(execCacheKey({ ...base, user: { ...base.user, name: 'other' } }));
-    expect(execCacheKey(base)).not.toBe(execCacheKey({ ...base, cluster: { ...CLUSTER, server: 'https://other:6443' } }));
-    expect(execCacheKey(base)).toMatch(/^exec-[0-9a-f]{40}$/);
+    const key = (k: KubeconfigContext) => entryName('kube-exec', execBinding(k));
+    expect(key(base)).not.toBe(key({ ...base, user: { ...base.user, name: 'other' } }));
+    expect(key(base)).not.toBe(key({ ...base, cluster: { ...CLUSTER, server: 'https://other:6443' } }));
+    expect(JSON.stringify(execBinding({ ...base, user: { ...base.user, exec: exec('aws', { env: [{ name: 'AWS_SECRET_ACCESS_KEY', value: 'wJalrXUtnFEMI/K7MDENG' }] }) } }))).not.toContain('wJalrXUtnFEMI');
+    // An entry renamed to another user's name is worthless.
+    const other = new CredentialCache(dir, execBinding({ ...base, user: { ...base.user, name: 'other' } }), 5000);
+    chmodSync(cache.file, 0o600);
+    renameSync(cache.file, other.file);
+    expect(other.read()).toBeUndefined();
   });
 });
