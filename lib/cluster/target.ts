@@ -105,7 +105,7 @@ function readPem(path: string, label: string, kind: 'CERTIFICATE' | 'PRIVATE KEY
 }
 
 /** The runtime a cluster target needs: secrets, and for exec plugins the deadline and log. */
-export type TargetContext = Pick<RunContext, 'addSecret'> & Partial<Pick<RunContext, 'deadline' | 'signal' | 'log' | 'timeoutSeconds'>>;
+export type TargetContext = Pick<RunContext, 'addSecret'> & Partial<Pick<RunContext, 'deadline' | 'signal' | 'setPhase'>>;
 
 /**
  * Works out the cluster URL, credentials and TLS trust from the options, the environment, a
@@ -208,6 +208,7 @@ export async function clusterTargetFrom(
         const { execCredentialFor } = await import('./exec-credential-cache');
         const { defaultCacheDir } = await import('../plugin/private-cache');
         const base = { url, tls, trustSource };
+        context.setPhase?.(`running the exec credential plugin "${user.exec.command}" of ${who}`);
         const obtained = await execCredentialFor(kc, {
           cacheDir: options['no-cache'] ? undefined : ((options['cache-dir'] as string | undefined) ?? defaultCacheDir(env)),
           deadline: context.deadline ?? Date.now() + 10_000,

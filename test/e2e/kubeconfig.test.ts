@@ -252,8 +252,9 @@ fs.appendFileSync(${JSON.stringify(counter)}, 'x');
 const mode = JSON.parse(fs.readFileSync(${JSON.stringify(modeFile)}, 'utf8'));
 const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
 if (info.spec.interactive !== false) { process.stderr.write('expected a non-interactive run\\n'); process.exit(2); }
-if (mode.fail) { process.stderr.write(mode.fail + '\\nat line two ' + process.env.PLUGIN_SECRET + '\\n'); process.exit(1); }
-process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: info.apiVersion, spec: {}, status: { token: mode.token, expirationTimestamp: new Date(Date.now() + mode.validMs).toISOString() } }));
+if (mode.hang) setInterval(() => {}, 1000);
+else if (mode.fail) { process.stderr.write(mode.fail + '\\nat line two ' + process.env.PLUGIN_SECRET + '\\n'); process.exit(1); }
+else process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: info.apiVersion, spec: {}, status: { token: mode.token, expirationTimestamp: new Date(Date.now() + mode.validMs).toISOString() } }));
 `,
     0o755,
   );
@@ -333,6 +334,16 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     expect(r.stdout).not.toContain('s3cr3t-env-value-for-the-plugin');
     expect(r.stdout).not.toContain('line two');
     expect(r.stderr).toBe('');
+  });
+
+  it('a plugin that hangs ends with -t, naming the plugin', async () => {
+    const dir = tmp();
+    const p = execPlugin(dir);
+    p.set({ hang: true });
+    const r = await run(['--kubeconfig', execKubeconfig(dir, p.command), '--cache-dir', join(dir, 'cache'), '-t', '2']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - (timed out after 2s while running the exec credential plugin ".*get-token"|exec credential plugin ".*get-token" did not answer before the timeout)/);
+    expect(r.ms).toBeLessThan(2500 + 1000);
   });
 
   it('a plugin that is not installed: its name and the kubeconfig\'s installHint', async () => {
