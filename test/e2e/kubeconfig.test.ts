@@ -254,6 +254,7 @@ const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
 if (info.spec.interactive !== false) { process.stderr.write('expected a non-interactive run\\n'); process.exit(2); }
 if (mode.hang) setInterval(() => {}, 1000);
 else if (mode.fail) { process.stderr.write(mode.fail + '\\nat line two ' + process.env.PLUGIN_SECRET + '\\n'); process.exit(1); }
+else if (mode.cert) process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: info.apiVersion, status: { clientCertificateData: mode.cert, clientKeyData: mode.key, expirationTimestamp: new Date(Date.now() + mode.validMs).toISOString() } }));
 else process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: info.apiVersion, spec: {}, status: { token: mode.token, expirationTimestamp: new Date(Date.now() + mode.validMs).toISOString() } }));
 `,
     0o755,
@@ -262,12 +263,12 @@ else process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: i
   return { command, runs: () => (existsSync(counter) ? readFileSync(counter, 'utf8').length : 0), set };
 }
 
-function execKubeconfig(dir: string, command: string, name = 'eks'): string {
+function execKubeconfig(dir: string, command: string, name = 'eks', server = tokenServer.url): string {
   return write(
     dir,
     `config-${name}`,
     kubeconfig(
-      tokenServer.url,
+      server,
       ['exec:', '  apiVersion: client.authentication.k8s.io/v1beta1', `  command: ${command}`, '  args: [eks, get-token, --cluster-name, prod]', '  env:', '  - name: PLUGIN_SECRET', '    value: s3cr3t-env-value-for-the-plugin', '  interactiveMode: IfAvailable', '  provideClusterInfo: false'],
       undefined,
       name,
@@ -288,6 +289,22 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
       expect(firstLine(r)).toMatch(OK_LINE);
       expect(r.stdout + r.stderr).not.toContain('dGhyZWUtY2hlY2tzLW9uZS1ydW4');
     }
+    expect(p.runs()).toBe(1);
+  });
+
+  it('a plugin that returns a client certificate pair (kept too, the key never printed)', async () => {
+    const dir = tmp();
+    const p = execPlugin(dir);
+    p.set({ cert: pem('client.pem'), key: pem('client.key'), validMs: 3600_000 });
+    const kc = execKubeconfig(dir, p.command, 'cert', certServer.url);
+    const before = certServer.requests.length;
+    for (let i = 0; i < 2; i++) {
+      const r = await run(['--kubeconfig', kc, '--cache-dir', join(dir, 'cache'), '-vv']);
+      expect(firstLine(r)).toMatch(OK_LINE);
+      expect(r.stdout).toContain('client certificate from the exec credential plugin');
+      expect(r.stdout).not.toContain('PRIVATE KEY');
+    }
+    expect(certServer.requests.slice(before).map((q) => q.clientCN)).toEqual(['monitoring', 'monitoring']);
     expect(p.runs()).toBe(1);
   });
 
