@@ -113,9 +113,10 @@ async function parseKubeconfig(file: string, text: string): Promise<Doc> {
   let doc: unknown;
   try {
     // Aliases are capped: a few lines of nested aliases would otherwise expand to gigabytes.
-    doc = parse(text, { maxAliasCount: 100, prettyErrors: false });
+    doc = parse(text, { maxAliasCount: 100, prettyErrors: true });
   } catch (e) {
-    const why = String((e as Error).message ?? e).split('\n', 1)[0];
+    // The first line only ("… at line 3, column 1:"): the lines after it quote the file, secrets included.
+    const why = String((e as Error).message ?? e).split('\n', 1)[0].replace(/:$/, '');
     throw new CheckError(`kubeconfig ${file} is not valid YAML (${why}); check the file (kubectl config view --kubeconfig ${file}), or use --url with --token-file`);
   }
   if (doc === null || doc === undefined) return {};

@@ -161,6 +161,11 @@ describe('loadKubeconfig: what it refuses, each with one clear reason', () => {
   it('not YAML, YAML that is no mapping, an alias bomb, a missing cluster or server', async () => {
     await expect(loadKubeconfig([join(__dirname, '../../fixtures/cluster/console-login.html')])).rejects.toThrow(/is not valid YAML|holds no configuration mapping/);
     await expect(loadKubeconfig([tmpFile('- a\n- b\n')])).rejects.toThrow(/holds no configuration mapping/);
+    await expect(loadKubeconfig([tmpFile('apiVersion: v1\nclusters:\n\t- name: x\n')])).rejects.toThrow(/is not valid YAML \(Tabs are not allowed as indentation at line 3, column 1\); check the file/);
+    // The parser's quote of the offending line stays out of the message: it may hold a token.
+    const quoted = loadKubeconfig([tmpFile('users:\n- name: u\n  user:\n    token: sha256~c2VjcmV0LXRva2Vu: x\n')]);
+    await expect(quoted).rejects.toThrow(/is not valid YAML \(.* at line 4, column \d+\); check the file/);
+    await expect(quoted).rejects.not.toThrow(/c2VjcmV0LXRva2Vu/);
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
     await expect(loadKubeconfig([tmpFile(bomb)])).rejects.toThrow(/is not valid YAML/);
     await expect(loadKubeconfig([tmpFile(base('    token: abcdefgh', 'insecure-skip-tls-verify: true'))])).rejects.toThrow(/cluster "k" has no server; check the file/);
