@@ -161,12 +161,15 @@ export function readNodeList(res: HttpResponse, visit: (node: Node) => void, onH
     }
     if (!(error instanceof NodeListSyntaxError) && !(error instanceof SyntaxError)) throw error;
     // Word the failure by what the body is: some other JSON document, or not JSON at all.
+    // Only a small body is parsed to tell: 60 MB of `[{},{},…]` would build millions of objects.
     let json = true;
-    try {
-      JSON.parse(res.body.toString('utf8'));
-    } catch {
-      json = false;
-    }
+    if (res.body.length <= 1 << 20) {
+      try {
+        JSON.parse(res.body.toString('utf8'));
+      } catch {
+        json = false;
+      }
+    } else json = /^\s*\[/.test(res.body.toString('latin1', 0, 64));
     if (json) throw notNodeList(res, 'not an object with node items');
     if (/truncated/.test((error as Error).message) && res.body[0] === 0x7b) {
       throw new CheckError(`response from ${origin(res.url)} ends before its JSON does (${res.body.length} bytes, cut short); retry, or check proxies and load balancers in between`);

@@ -10,6 +10,7 @@
 // name, conditions are an array of objects with string type and status, ...): an item that
 // breaks it is refused with the first bad field named, never given a health verdict.
 
+import { checkDeadline } from '../plugin/deadline';
 import type { Node, NodeAddress, NodeCondition } from './node';
 
 /** The page is not well-formed JSON (or was cut short). */
@@ -339,7 +340,8 @@ class Scanner {
     do {
       const node = this.node(`items[${page.items}]`);
       visit?.(node);
-      page.items++;
+      // Scanning is synchronous: let -t interrupt a page that takes long.
+      if ((++page.items & 4095) === 0) checkDeadline('reading the node list');
     } while (this.more(RBRACKET));
   }
 }
