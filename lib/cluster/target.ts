@@ -207,7 +207,6 @@ export async function clusterTargetFrom(
       } else if (user.exec) {
         const { execCredentialFor } = await import('./exec-credential-cache');
         const { defaultCacheDir } = await import('../plugin/private-cache');
-        const base = { url, tls, trustSource };
         context.setPhase?.(`running the exec credential plugin "${user.exec.command}" of ${who}`);
         const obtained = await execCredentialFor(kc, {
           cacheDir: options['no-cache'] ? undefined : ((options['cache-dir'] as string | undefined) ?? defaultCacheDir(env)),
@@ -217,17 +216,16 @@ export async function clusterTargetFrom(
           addSecret: (s) => context.addSecret(s),
           notes: warnings,
         });
-        const targetWith = (cred: typeof obtained.credential): ClusterTarget => {
-          const source = `the exec credential plugin "${user.exec!.command}" of ${who}`;
-          if (cred.token !== undefined) return { ...base, tls: { ...base.tls }, token: cred.token, tokenSource: source, credential: 'token' };
-          return { ...base, tls: { ...base.tls, cert: cred.cert, key: cred.key }, tokenSource: source, credential: 'client certificate' };
-        };
-        const first = targetWith(obtained.credential);
-        first.renew = async () => {
+        tokenSource = `the exec credential plugin "${user.exec.command}" of ${who}`;
+        ({ token, cert: tls.cert, key: tls.key } = obtained.credential);
+        haveCert = tls.cert !== undefined;
+        credential = token === undefined ? 'client certificate' : 'token';
+        renew = async () => {
           const fresh = await obtained.renew();
-          return fresh && checkedToken(targetWith(fresh));
+          if (!fresh) return undefined;
+          const t = { ...target, token: fresh.token, credential: fresh.token === undefined ? ('client certificate' as const) : ('token' as const), tls: { ...target.tls, cert: fresh.cert, key: fresh.key } };
+          return checkedToken(t);
         };
-        return checkedToken(first);
       } else if (user.name) {
         throw new CheckError(`kubeconfig ${kc.file}: ${who} has no credentials this check can use (token, tokenFile, client certificate or exec); give a service-account token with --token-file`);
       }
@@ -243,13 +241,16 @@ export async function clusterTargetFrom(
     }
   }
   if (url === undefined) throw new UsageError('no cluster given: use --url URL, -H HOST [-p PORT] or --kubeconfig [PATH]');
-  if (token === undefined && !haveCert && inPod) {
-    token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);
-    tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;
+  if (token === undefined && inPod) {
+    if (!haveCert) {
+      token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);
+      tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;
+    }
   }
   if (token === undefined && !haveCert) throw new UsageError(`no credentials given: use --token-file PATH, $${TOKEN_ENV}, --token, --client-cert with --client-key, or --kubeconfig`);
   if (token !== undefined) credential = 'token';
-  return checkedToken({ url, token, tokenSource, credential, tls, trustSource, renew });
+  const target: ClusterTarget = { url, token, tokenSource, credential, tls, trustSource, renew };
+  return checkedToken(target);
 }
 
 function checkedToken(target: ClusterTarget): ClusterTarget {
