@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { tlsSettingsFrom } from '../http/options';
 import type { TlsSettings } from '../http/request';
@@ -42,11 +44,14 @@ export function readTokenFile(path: string, label: string, warnings: string[]): 
 }
 
 function readCaFile(path: string, label: string): string {
+  let text: string;
   try {
-    return readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new CheckError(`cannot read ${label} ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path, or give the CA with --ca-file`);
   }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new CheckError(`${label} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----); check the file`);
+  return text;
 }
 
 /**
@@ -257,7 +262,35 @@ function checkedToken(target: ClusterTarget): ClusterTarget {
   if (target.token !== undefined && !/^[\x21-\x7e]+$/.test(target.token)) {
     throw new CheckError(`the token from ${target.tokenSource} holds spaces or control characters; it must be the bare token on one line`);
   }
+  checkTlsMaterial(target);
   return target;
+}
+
+/**
+ * Loads the CA and the client certificate pair once here, so that a broken PEM block or a key
+ * that does not belong to its certificate is one message naming where they came from, not a
+ * TLS library error in the middle of a request.
+ */
+function checkTlsMaterial(target: ClusterTarget): void {
+  const { tls } = target;
+  const why = (e: unknown) => String((e as Error).message ?? e).replace(/^error:[0-9A-F]+:/, '');
+  if (tls.ca !== undefined && !tls.insecure) {
+    try {
+      // A CA Node cannot parse is silently dropped (and every server then "unknown"): parse each block.
+      const blocks = tls.ca.match(/-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g) ?? [];
+      if (blocks.length === 0) throw new Error('no PEM certificate');
+      for (const block of blocks) new X509Certificate(block);
+    } catch (e) {
+      throw new CheckError(`cannot use the CA (${target.trustSource ?? 'given'}): ${why(e)}; check that it is a PEM certificate`);
+    }
+  }
+  if (tls.cert !== undefined && tls.key !== undefined) {
+    try {
+      createSecureContext({ cert: tls.cert, key: tls.key });
+    } catch (e) {
+      throw new CheckError(`cannot use the client certificate and key of ${target.tokenSource}: ${why(e)}; check that the key is the PEM private key of that certificate`);
+    }
+  }
 }
 
 function proxyFromKubeconfig(text: string, label: string): URL {

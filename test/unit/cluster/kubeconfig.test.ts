@@ -17,7 +17,7 @@ function tmpFile(text: string, mode = 0o600): string {
 
 describe('loadKubeconfig: the shapes real tools write', () => {
   it.each([
-    ['kind.yaml', 'kind-kind', 'https://127.0.0.1:39847', 'kind-kind', /BEGIN RSA PRIVATE KEY/],
+    ['kind.yaml', 'kind-kind', 'https://127.0.0.1:39847', 'kind-kind', /^-----BEGIN RSA PRIVATE KEY-----\n/],
     ['k3s.yaml', 'default', 'https://127.0.0.1:6443', 'default', /BEGIN EC PRIVATE KEY/],
     ['kubeadm-admin.conf', 'kubernetes-admin@kubernetes', 'https://192.168.56.10:6443', 'kubernetes-admin', /BEGIN RSA PRIVATE KEY/],
   ])('%s: client certificate data and the cluster CA', async (name, context, server, user, key) => {

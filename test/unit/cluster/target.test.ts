@@ -173,6 +173,27 @@ describe('clusterTargetFrom', () => {
     await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': cert })).rejects.toThrow(/--client-key .* holds no PEM private key/);
   });
 
+  it('a key that is not the certificate\'s, a broken key or CA: one message naming where they came from', async () => {
+    const dir = tmp();
+    const cert = join(dir, 'client.pem');
+    writeFileSync(cert, readFileSync(join(TLS, 'client.pem')));
+    const other = join(dir, 'other.key');
+    writeFileSync(other, readFileSync(join(TLS, 'client-other.key')));
+    chmodSync(other, 0o600);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': other })).rejects.toThrow(
+      `cannot use the client certificate and key of --client-cert ${cert} and --client-key ${other}: x509 certificate routines::key values mismatch; check that the key is the PEM private key of that certificate`,
+    );
+    const broken = join(dir, 'broken.key');
+    writeFileSync(broken, '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n');
+    chmodSync(broken, 0o600);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': broken })).rejects.toThrow(/^cannot use the client certificate and key of --client-cert .*; check that the key is the PEM private key of that certificate$/);
+    const kc = join(dir, 'config');
+    writeFileSync(kc, readFileSync(join(KC, 'kind.yaml'), 'utf8').replace(/certificate-authority-data: \S+/, `certificate-authority-data: ${Buffer.from('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA\n-----END CERTIFICATE-----\n').toString('base64')}`));
+    chmodSync(kc, 0o600);
+    await expect(resolve({ kubeconfig: kc })).rejects.toThrow(/^cannot use the CA \(only the certificate-authority-data of cluster "kind-kind"\): .*; check that it is a PEM certificate$/);
+    await expect(resolve({ url: 'https://a', token: 't0ken', 'ca-file': cert.replace('client.pem', 'other.key') })).rejects.toThrow(/--ca-file .* holds no PEM certificate/);
+  });
+
   it('names a kubeconfig that holds a secret and that others may read', async () => {
     const f = join(tmp(), 'config');
     writeFileSync(f, readFileSync(join(KC, 'kind.yaml')));
@@ -191,7 +212,7 @@ describe('clusterTargetFrom', () => {
     const sa = tmp();
     writeFileSync(join(sa, 'token'), TOKEN);
     chmodSync(join(sa, 'token'), 0o600);
-    writeFileSync(join(sa, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    writeFileSync(join(sa, 'ca.crt'), readFileSync(join(TLS, 'cluster-ca.pem')));
     const { target } = await resolve({}, { KUBERNETES_SERVICE_HOST: '172.30.0.1', KUBERNETES_SERVICE_PORT: '443' }, sa);
     expect(target.url.href).toBe('https://172.30.0.1/');
     expect(target.token).toBe(TOKEN);
