@@ -69,6 +69,8 @@ let tokenServer: TestServer;
 let publicServer: TestServer;
 let proxy: http.Server;
 let proxyPort = 0;
+let tlsProxy: https.Server;
+let tlsProxyPort = 0;
 let tunnels = 0;
 const validTokens = new Set<string>();
 
@@ -81,7 +83,9 @@ beforeAll(async () => {
   tokenServer = await apiServer({ key: pem('server-by-cluster-ca.key'), cert: pem('server-by-cluster-ca.pem') }, (req) => validTokens.has((req.headers.authorization ?? '').replace(/^Bearer /, '')));
   publicServer = await apiServer({ key: pem('server-by-public-ca.key'), cert: pem('server-by-public-ca.pem') }, () => true);
   proxy = http.createServer((_, res) => res.writeHead(405).end());
-  proxy.on('connect', (req, socket: Socket, head) => {
+  // The same CONNECT proxy behind TLS: proxy-url https://.
+  tlsProxy = https.createServer({ key: pem('server-by-cluster-ca.key'), cert: pem('server-by-cluster-ca.pem') }, (_, res) => res.writeHead(405).end());
+  for (const p of [proxy, tlsProxy]) p.on('connect', (req, socket: Socket, head) => {
     tunnels++;
     sockets.add(socket);
     const [host, port] = (req.url ?? '').split(':');
@@ -97,12 +101,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
   proxyPort = (proxy.address() as AddressInfo).port;
+  await new Promise<void>((done) => tlsProxy.listen(0, '127.0.0.1', done));
+  tlsProxyPort = (tlsProxy.address() as AddressInfo).port;
 });
 
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   await Promise.all(servers.map((s) => s.close()));
   await new Promise((done) => proxy?.close(done));
+  await new Promise((done) => tlsProxy?.close(done));
 });
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -234,6 +241,10 @@ describe('the cluster CA is the only trust anchor (as kubectl)', () => {
     const before = tunnels;
     expect(firstLine(await run(['--kubeconfig', kc]))).toMatch(OK_LINE);
     expect(tunnels).toBe(before + 1);
+    // An https:// proxy, whose own certificate the system trusts (NODE_EXTRA_CA_CERTS here).
+    const viaTls = write(dir, 'tls-proxy', kubeconfig(tokenServer.url, ['token: proxy-url-token'], [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, `proxy-url: https://127.0.0.1:${tlsProxyPort}`]));
+    expect(firstLine(await run(['--kubeconfig', viaTls], { NODE_EXTRA_CA_CERTS: join(TLS, 'cluster-ca.pem') }))).toMatch(OK_LINE);
+    expect(tunnels).toBe(before + 2);
     const socks = write(dir, 'socks', kubeconfig(tokenServer.url, ['token: proxy-url-token'], [`proxy-url: socks5://127.0.0.1:1080`]));
     expect((await run(['--kubeconfig', socks])).stdout).toMatch(/^NODES UNKNOWN - proxy-url of cluster "test" in kubeconfig .* is a socks5 proxy, which cluster checks do not support; use an http:\/\/ proxy/);
   });
