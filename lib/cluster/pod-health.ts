@@ -46,14 +46,17 @@ export function classifyPod(pod: Pod, fallbackNamespace: string): PodHealth {
   const containers = [...list<ContainerStatus>(status.initContainerStatuses), ...list<ContainerStatus>(status.containerStatuses)];
   const restarts = containers.reduce((sum, c) => sum + (Number.isInteger(c?.restartCount) && c.restartCount! > 0 ? c.restartCount! : 0), 0);
   if (phase === 'Succeeded') return { name, namespace, labels, completed: true, ready: false, restarts, problems: [] };
-  const readyCondition = list<{ type?: string; status?: string }>(status.conditions).find((c) => c?.type === 'Ready');
+  const conditions = list<{ type?: string; status?: string; reason?: string }>(status.conditions);
+  const readyCondition = conditions.find((c) => c?.type === 'Ready');
+  const scheduled = conditions.find((c) => c?.type === 'PodScheduled');
   const readyStatus = typeof readyCondition?.status === 'string' ? readyCondition.status : 'missing';
   const ready = phase === 'Running' && readyStatus === 'True' && !pod.metadata?.deletionTimestamp;
   const problems: string[] = [];
   if (!ready) {
     problems.push(phase + (typeof status.reason === 'string' ? ` (${status.reason})` : ''));
     if (pod.metadata?.deletionTimestamp) problems.push('Terminating');
-    if (readyStatus !== 'True') problems.push(`Ready=${readyStatus}`);
+    if (scheduled?.status === 'False') problems.push(`PodScheduled=False${typeof scheduled.reason === 'string' ? ` (${scheduled.reason})` : ''}`);
+    else if (readyStatus !== 'True') problems.push(`Ready=${readyStatus}`);
     for (const c of containers) {
       if (c === null || typeof c !== 'object') continue;
       const why: string[] = [];
