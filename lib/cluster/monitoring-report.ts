@@ -55,7 +55,7 @@ export function evaluateMonitoring(f: MonitoringFacts, t: MonitoringThresholds):
     else parts.push({ state: State.CRITICAL, text: `ClusterOperator ${operator.name}${version} ${health.broken.map((c) => describeCondition(c, MESSAGE_IN_SUMMARY)).join('; ')}` });
     for (const c of health.broken) items.push({ name: `operator/${c.type}`, state: State.CRITICAL, text: `ClusterOperator ${operator.name}: ${describeCondition(c)}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}` });
     if (health.progressing) {
-      parts.push({ state: State.OK, text: `progressing: ${describeCondition(health.progressing, MESSAGE_IN_SUMMARY).replace(/^Progressing=True ?/, '').replace(/^: /, '') || 'rolling out'}` });
+      parts.push({ state: State.OK, text: describeCondition(health.progressing, MESSAGE_IN_SUMMARY).replace(/^Progressing=True/, 'progressing') });
       items.push({ name: 'operator/Progressing', state: State.OK, text: `ClusterOperator ${operator.name}: ${describeCondition(health.progressing)} (reported, not a failure)` });
     }
   }
