@@ -1,7 +1,7 @@
 // check_cluster_monitoring: the cluster's own monitoring stack (SPEC 4b).
 import { probeClusterOperator, probeMonitoringConfig, listPods } from '../lib/cluster/monitoring-probe';
 import { evaluateMonitoring } from '../lib/cluster/monitoring-report';
-import { CLUSTER_OPTIONS, clusterTargetFrom, TOKEN_ENV } from '../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_OPTIONS, clusterTargetFrom, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
 import { UsageError } from '../lib/plugin/errors';
 import { parseRange } from '../lib/plugin/range';
@@ -38,7 +38,8 @@ void runPlugin({
   ],
   notes: [
     'The account needs the cluster-reader role: it may get clusteroperators, get configmaps and list pods in the monitoring namespaces.',
-    'Token sources, first found wins: --token-file, --token, $KUBE_TOKEN, the kubeconfig user, the pod\'s service account.',
+    'Credentials, first found wins: --token-file, --token, $KUBE_TOKEN, --client-cert/--client-key, the kubeconfig user (token, tokenFile, client certificate, exec plugin), the pod\'s service account.',
+    CLUSTER_CA_NOTE,
     HTTP_ENVIRONMENT_NOTE,
   ],
   async run(options, context) {
@@ -49,16 +50,14 @@ void runPlugin({
     const warning = options.warning === undefined ? undefined : parseRange(options.warning as string, '-w/--warning');
     const critical = parseRange(options.critical as string, '-c/--critical');
     const get = { maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l: string) => context.log(3, l) };
-    context.log(2, `cluster: ${target.url.href}; token from ${target.tokenSource}; TLS: ${target.tls.insecure ? 'not verified (-k)' : target.tls.ca ? 'system CAs + given CA' : 'system CAs'}`);
+    context.log(2, describeTarget(target));
     context.log(2, `namespaces: platform ${platformNamespace}, workload ${userWorkloadNamespace}`);
     context.setPhase(`reading the monitoring stack from ${target.url.origin}`);
     // Independent reads go out together; the workload pods only once the ConfigMap says "on".
-    const [operator, config, platform] = await Promise.all([
-      probeClusterOperator(target, get),
-      probeMonitoringConfig(target, platformNamespace, get),
-      listPods(target, platformNamespace, get),
-    ]);
-    const userWorkload = config.userWorkload ? await listPods(target, userWorkloadNamespace, get) : undefined;
+    const { operator, config, platform, userWorkload } = await withCredentialRenewal(target, async (t) => {
+      const [operator, config, platform] = await Promise.all([probeClusterOperator(t, get), probeMonitoringConfig(t, platformNamespace, get), listPods(t, platformNamespace, get)]);
+      return { operator, config, platform, userWorkload: config.userWorkload ? await listPods(t, userWorkloadNamespace, get) : undefined };
+    });
     const result = evaluateMonitoring(
       { operator, config, platformNamespace, platformPods: platform.pods, userWorkloadNamespace, userWorkloadPods: userWorkload?.pods },
       { warning, critical, expectUserWorkload: options['expect-user-workload'] as boolean },

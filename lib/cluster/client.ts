@@ -228,11 +228,11 @@ export interface GetOptions {
   trace?: (line: string) => void;
 }
 
-/** Sends `GET {cluster}{path}` with the cluster's token; any status is returned for the caller to judge. */
+/** Sends `GET {cluster}{path}` with the cluster's token (or client certificate); any status is returned for the caller to judge. */
 export function getResource(target: ClusterTarget, path: string, options: GetOptions = {}): Promise<HttpResponse> {
   const url = new URL(target.url.href.replace(/\/+$/, '') + path);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-  const headers = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  const headers: Record<string, string> = target.token === undefined ? { accept: 'application/json' } : { authorization: `Bearer ${target.token}`, accept: 'application/json' };
   return httpRequest({ url, headers, tls: target.tls, maxBytes: options.maxBytes, signal: options.signal, trace: options.trace });
 }
 
@@ -246,7 +246,7 @@ export function describePermission(p: Permission): string {
  * Turns a non-200 answer to a request for `permission` into a CheckError: a 403 names the
  * permission and the role that grants it; other statuses are worded as for the node list.
  */
-export function resourceError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'>, permission: Permission): CheckError {
+export function resourceError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>, permission: Permission): CheckError {
   const message = serverMessage(res);
   const said = message ? ` (server says: ${message})` : '';
   // The node list's 400 points at -l/--selector, which these requests do not send.
