@@ -107,9 +107,11 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   let options: ParsedOptions;
   try {
     const { specs: extra, rest } = takeExtraOpts(argv);
-    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command));
+    const iniWarnings: string[] = [];
+    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command, process.env, iniWarnings));
     options = parseOptions([...fromFiles, ...rest], specs);
     verbose = Math.min(3, options.verbose as number);
+    if (verbose >= 1) details.push(...iniWarnings);
     output = options.output as string;
     for (const spec of specs) if (spec.secret) redactor.add(options[spec.long] as string | undefined);
     // Printed on purpose: a password equal to the user name must not blank it (and so reveal itself).

@@ -122,3 +122,32 @@ describe('a cache directory another local user can reach', () => {
     expect(readdirSync(cache).filter((f) => f.endsWith('.lock') || (f.endsWith('.tmp') && !planted.has(f)))).toEqual([]);
   });
 });
+
+describe('an --extra-opts file another local user can change or read', () => {
+  const ini = (name: string, mode: number) => {
+    const p = join(dir, name);
+    writeFileSync(p, `[check_vm_cpu]\npassword=${PASSWORD}\n`, { mode });
+    chmodSync(p, mode);
+    return p;
+  };
+
+  it('one others may write is refused: one UNKNOWN line naming the file and the fix', async () => {
+    const p = ini('open.ini', 0o666);
+    sim.apis.vcd.stats.counts = {};
+    const r = await run([...base(['--no-cache']), '--extra-opts', `@${p}`]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --extra-opts: ${p} is writable by others (mode 0666), so anyone could add options to it (an --url that sends the token elsewhere); chmod go-w ${p} (see --help)\n`);
+    expect(sim.apis.vcd.stats.counts.login ?? 0).toBe(0);
+  });
+
+  it('one others may read that holds password= is used, with a warning at -v', async () => {
+    const p = ini('readable.ini', 0o644);
+    const quiet = await run([...base(['--no-cache']), '--extra-opts', `@${p}`]);
+    expect(quiet.code, quiet.stdout).toBe(0);
+    expect(quiet.stdout).not.toContain('readable by others');
+    const r = await run([...base(['--no-cache']), '--extra-opts', `@${p}`, '-v']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`--extra-opts ${p} holds password= and is readable by others (mode 0644); chmod 600 it`);
+    expect(r.stdout).not.toContain(PASSWORD);
+  });
+});
