@@ -9,6 +9,8 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLUSTER_MODULE } from '../../sim/cluster/module';
+import { startSimulatorFromArgs } from '../../sim/simulator';
 import { runExecutable, type RunResult } from '../support/spawn';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_nodes');
@@ -426,5 +428,29 @@ describe('-H forms', () => {
     const v6 = await run(['-H', '[::1]', '-p', '1', '--ca-file', join(TLS, 'cluster-ca.pem'), '--token', 'h-form-token', '-t', '3']);
     expect(v6.stdout).toMatch(/^NODES UNKNOWN - .*\[::1\]:1/);
     expect(v6.stdout).not.toMatch(/invalid|internal error/i);
+  });
+});
+
+describe('check_cluster_monitoring takes the same kubeconfig credentials', () => {
+  it('an exec plugin against the simulator: one run for two checks', async () => {
+    const sim = await startSimulatorFromArgs(['--cluster-scenario', 'healthy'], [CLUSTER_MODULE]);
+    try {
+      const dir = tmp();
+      const p = execPlugin(dir);
+      p.set({ token: readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim(), validMs: 15 * 60_000 });
+      const kc = write(
+        dir,
+        'config',
+        kubeconfig(sim.apis.cluster.httpsUrl, ['exec:', '  apiVersion: client.authentication.k8s.io/v1', `  command: ${p.command}`, '  interactiveMode: Never'], [`certificate-authority-data: ${b64(readFileSync(sim.caFile, 'utf8'))}`]),
+      );
+      const monitoring = resolve(__dirname, '../../dist/check_cluster_monitoring');
+      for (let i = 0; i < 2; i++) {
+        const r = await runExecutable(monitoring, ['--kubeconfig', kc, '--cache-dir', join(dir, 'cache')], { env: ENV });
+        expect(r.stdout).toMatch(/^MONITORING OK - /);
+      }
+      expect(p.runs()).toBe(1);
+    } finally {
+      await sim.close();
+    }
   });
 });
