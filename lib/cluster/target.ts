@@ -16,7 +16,7 @@ export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
   { long: 'url', type: 'string', arg: 'URL', description: 'API server URL, e.g. https://api.cluster.example.com:6443.' },
   { long: 'hostname', short: 'H', type: 'string', arg: 'HOST', description: 'API server host name or IP address (IPv6 as ::1 or [::1]), used as https://HOST:PORT.' },
   { long: 'port', short: 'p', type: 'number', arg: 'PORT', description: 'API server port with -H (default: 8443 when HOST begins "ocp.", else 6443).' },
-  { long: 'kubeconfig', type: 'string', arg: '[PATH]', optionalValue: true, description: 'Take server, CA and credentials (token, tokenFile, client certificate, exec plugin) from a kubeconfig (default: the files of $KUBECONFIG, merged as kubectl does, else ~/.kube/config).' },
+  { long: 'kubeconfig', type: 'string', arg: '[PATH]', optionalValue: true, description: 'Take server, CA and credentials (token, tokenFile, client certificate, exec plugin) from a kubeconfig (default: the files of $KUBECONFIG, merged as kubectl does, else ~/.kube/config). Without --url or -H, a set $KUBECONFIG is used as if --kubeconfig were given.' },
   { long: 'context', type: 'string', arg: 'NAME', description: 'The kubeconfig context to use instead of its current-context (implies --kubeconfig).' },
   { long: 'token-file', type: 'string', arg: 'PATH', description: 'File holding the bearer token of the monitoring service account (read on every run).' },
   { long: 'token', type: 'string', arg: 'TOKEN', secret: true, description: 'Bearer token (discouraged: visible in the process list; prefer --token-file or $KUBE_TOKEN).' },
@@ -166,7 +166,9 @@ export async function clusterTargetFrom(
     }
   }
 
-  if (options.kubeconfig !== undefined || options.context !== undefined) {
+  // As kubectl: $KUBECONFIG names the cluster when nothing on the command line does.
+  const kubeconfigFromEnv = url === undefined && (env.KUBECONFIG ?? '').trim() !== '';
+  if (options.kubeconfig !== undefined || options.context !== undefined || kubeconfigFromEnv) {
     // Loaded only when asked for: most runs never pay for the YAML parser.
     const { kubeconfigPaths, loadKubeconfig } = await import('./kubeconfig');
     const { paths, explicit } = kubeconfigPaths((options.kubeconfig as string | undefined) || undefined, env);

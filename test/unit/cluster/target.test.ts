@@ -126,6 +126,15 @@ describe('clusterTargetFrom', () => {
     expect(target.tls).toMatchObject({ ca: expect.stringContaining('BEGIN CERTIFICATE'), caOnly: true });
   });
 
+  it('$KUBECONFIG alone names the cluster when no --url or -H does', async () => {
+    const env = { KUBECONFIG: join(KC, 'kubeconfig.json') };
+    expect((await resolve({}, env)).target.url.host).toBe('api.prod-eu1.example.com:6443');
+    // In a pod too, as kubectl prefers a kubeconfig to the in-cluster account.
+    expect((await resolve({}, { ...env, KUBERNETES_SERVICE_HOST: '172.30.0.1' })).target.url.host).toBe('api.prod-eu1.example.com:6443');
+    const withUrl = await resolve({ url: 'https://other:6443', token: 't0ken' }, env);
+    expect(withUrl.target).toMatchObject({ token: 't0ken', tls: {} });
+  });
+
   it('--kubeconfig without a path uses $KUBECONFIG', async () => {
     const { target } = await resolve({ kubeconfig: '' }, { KUBECONFIG: join(KC, 'kubeconfig.json') });
     expect(target.url.host).toBe('api.prod-eu1.example.com:6443');
