@@ -108,7 +108,24 @@ function unreadable(file: string, e: unknown): CheckError {
 }
 
 async function parseKubeconfig(file: string, text: string): Promise<Doc> {
-  // Loaded here only: a check that reads no kubeconfig never pays for the YAML parser.
+  let doc: unknown;
+  // A JSON kubeconfig (kubectl reads those too) needs no YAML parser at all.
+  if (/^\s*\{/.test(text)) {
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      // not JSON after all: YAML flow style, read below
+    }
+  }
+  // Loaded here only: a check that reads no kubeconfig never pays for the YAML parser
+  // (tens of milliseconds to load and warm up).
+  if (doc === undefined) doc = await parseYaml(file, text);
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new CheckError(`kubeconfig ${file} holds no configuration mapping; check the file`);
+  return doc as Doc;
+}
+
+async function parseYaml(file: string, text: string): Promise<unknown> {
   const { parse } = await import('yaml');
   let doc: unknown;
   try {
@@ -119,9 +136,7 @@ async function parseKubeconfig(file: string, text: string): Promise<Doc> {
     const why = String((e as Error).message ?? e).split('\n', 1)[0].replace(/:$/, '');
     throw new CheckError(`kubeconfig ${file} is not valid YAML (${why}); check the file (kubectl config view --kubeconfig ${file}), or use --url with --token-file`);
   }
-  if (doc === null || doc === undefined) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new CheckError(`kubeconfig ${file} holds no configuration mapping; check the file`);
-  return doc as Doc;
+  return doc;
 }
 
 function isMap(v: unknown): v is Doc {
