@@ -23,6 +23,7 @@ const VM = {
   duplicate: 'vm-1f2a3b4c-5d6e-4f7a-8b9c-0d1e2f3a4b5c',
   badPercent: 'vm-4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
   suspended: 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b',
+  poweredOff: 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e',
 };
 
 let sim: Simulator;
@@ -57,6 +58,19 @@ describe('current metrics refused: powered off only on the evidence of the VM re
         /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d\/metrics\/current answered HTTP 400: The maximum number of simultaneous operations for user "monitor" on organization "acme" has been reached. \(OPERATION_LIMITS_EXCEEDED\); its record says POWERED_ON\n$/,
       );
       expect(r.stdout).not.toContain('powered off');
+    }
+  });
+
+  it('no evidence, no "powered off": a record that cannot be read leaves the refusal UNKNOWN, whatever --powered-off-state says', async () => {
+    vcd().faults.set([{ kind: 'status', status: 403, body: '', path: `^/api/vApp/${VM.poweredOff}$` } as never]);
+    try {
+      const r = await run('cpu', VM.poweredOff, ['--powered-off-state', 'OK']);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(
+        /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e\/metrics\/current answered HTTP 400: The requested operation could not be executed since VM "old-04" is not running. \(BAD_REQUEST\); its power state could not be read: GET \/api\/vApp\/vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e answered HTTP 403\n$/,
+      );
+    } finally {
+      vcd().faults.set([]);
     }
   });
 
