@@ -290,15 +290,14 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
   const stale = judged.map((s) => ({ s, problem: stalenessOf(s, now, cfg.maxAge) })).find((x) => x.problem !== undefined);
   let anchor = now;
   let offSince: { words: string; since: number } | undefined;
+  const advice = cfg.poweredOffGiven ? '' : ' (--powered-off-state OK to accept)';
   if (stale) {
-    const newest = stale.s.samples[stale.s.samples.length - 1]?.time;
     const power = await powerState(get, cfg.vm);
-    if (!power.words || newest === undefined) {
-      throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
-    }
+    if (!power.words) throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
     // The window before it stopped: what `--window 1h` of a powered-off VM shows.
     anchor = Math.max(...judged.map((s) => s.samples[s.samples.length - 1]?.time ?? 0));
-    offSince = { words: power.words, since: newest };
+    if (anchor === 0) throw new CheckError(`${cfg.vm} is ${power.words}: no sample in the 24 hours of history${advice}`, { state: cfg.poweredOff });
+    offSince = { words: power.words, since: anchor };
   }
   const readings: Reading[] = [];
   for (const s of series) {
@@ -310,7 +309,6 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
   const mode = `${cfg.aggregate} ${formatDuration(cfg.window)}`;
   const result = measure(profile, cfg, readings, mode);
   if (!offSince) return result;
-  const advice = cfg.poweredOffGiven ? '' : ' (--powered-off-state OK to accept)';
   return {
     ...result,
     state: cfg.poweredOff,

@@ -81,6 +81,15 @@ describe('current metrics refused: powered off only on the evidence of the VM re
     const w = await run('mem', VM.suspended, ['--powered-off-state', 'WARNING']);
     expect(w.code).toBe(1);
   });
+
+  it('--window of a VM off for longer than the 24 h of history: its record decides, not "no sample"', async () => {
+    const r = await run('cpu', VM.suspended, ['--window', '15m']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${VM.suspended} is suspended: no sample in the 24 hours of history (--powered-off-state OK to accept)\n`);
+    const ok = await run('cpu', VM.suspended, ['--window', '15m', '--powered-off-state', 'OK']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe(`VM_CPU OK - ${VM.suspended} is suspended: no sample in the 24 hours of history\n`);
+  });
 });
 
 describe('disks reported only per disk', () => {
