@@ -142,6 +142,7 @@ export const DISK_PROFILE: VmCheckProfile = {
     'check_vm_disk -u https://vcd.example.com --vm vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70 -U monitor -o acme --password-file /etc/nagios/vcd.pw',
     'check_vm_disk ... --metric used -w 400G -c 450G',
     'check_vm_disk ... --metric write --window 1h -w 20000 -c 50000',
+    'check_vm_disk ... --per-disk -w 85 -c 95',
   ],
 };
 
