@@ -163,7 +163,7 @@ function wholeVmPerfdata(values: ReadonlyMap<MetricName, number>, metric: string
 function evaluatePerDisk(disks: DiskValues[], values: ReadonlyMap<MetricName, number>, metric: string, thresholds: Thresholds, vm: string, mode: string) {
   const judged = disks.map((d) => ({ d, ...judgedValue(d, metric) })).filter((j) => j.value !== undefined);
   if (judged.length === 0) {
-    throw new CheckError(`${vm}: the server sends no per-disk ${metric === 'percent' ? 'used and provisioned sizes' : `${metric} values`}, so --per-disk has nothing to judge; drop --per-disk to judge the whole VM`);
+    throw new CheckError(`${vm}: the server sends no per-disk ${metric === 'percent' ? 'used and provisioned sizes' : `${metric} values`}, so --per-disk has nothing to judge: drop --per-disk to judge the whole VM`);
   }
   const items: Item[] = judged.map((j) => ({ name: `disk ${j.d.id}`, state: evaluateThresholds(j.value as number, thresholds), text: `disk ${j.d.id}: ${j.words}` }));
   const state = worstState(items.map((i) => i.state));

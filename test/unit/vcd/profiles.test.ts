@@ -159,7 +159,7 @@ describe('disk profile, per disk', () => {
     expect(evaluate(DISK_PROFILE, 'used', '90G', '99G', sums, 'current', disks, [], true)).toMatchObject({ state: State.WARNING, summary: `disk 1 (worst of 3) used 95 GiB of 100 GiB (current) on ${VM}` });
   });
   it('--per-disk without per-disk values is UNKNOWN saying so', () => {
-    expect(() => evaluate(DISK_PROFILE, 'percent', undefined, undefined, CURRENT, 'current', new Map(), [], true)).toThrow(`${VM}: the server sends no per-disk used and provisioned sizes, so --per-disk has nothing to judge; drop --per-disk to judge the whole VM`);
+    expect(() => evaluate(DISK_PROFILE, 'percent', undefined, undefined, CURRENT, 'current', new Map(), [], true)).toThrow(`${VM}: the server sends no per-disk used and provisioned sizes, so --per-disk has nothing to judge: drop --per-disk to judge the whole VM`);
   });
 });
 
