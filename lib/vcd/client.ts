@@ -1,3 +1,4 @@
+import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
 import { login, logout, principal, sessionHeaders, type Credentials, type VcdSession } from './login';
@@ -5,7 +6,7 @@ import type { SessionCache } from './session-cache';
 
 export type MetricsKind = 'current' | 'historic';
 
-/** A metrics document as received, or the server's refusal of current metrics (powered off). */
+/** A metrics document as received, or the server's refusal (HTTP 400) of current metrics. */
 export type MetricsResponse =
   | { kind: 'document'; body: string; serverTime?: number }
   | { kind: 'refused'; detail: string };
@@ -19,6 +20,11 @@ export interface MetricsRequest {
   cache?: SessionCache;
   deadline: number;
   log(message: string): void;
+  /**
+   * Called with the answer while the session is still open (a --no-cache logout waits for it),
+   * for reads the answer calls for: the VM's record when metrics are refused or stop.
+   */
+  follow?(response: MetricsResponse, get: (path: string, phase: string) => Promise<HttpResponse>): Promise<void>;
 }
 
 /**
@@ -49,13 +55,20 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
       res = await getMetrics(req, session);
     }
     const path = `/api/vApp/${req.vm}/metrics/${req.which}`;
+    const open = session;
+    const answered = async (response: MetricsResponse): Promise<MetricsResponse> => {
+      const get = (p: string, phase: string) => (conn.setPhase(phase), vcdRequest(conn, 'GET', p, { ...sessionHeaders(open), accept: xmlAccept(conn) }));
+      await req.follow?.(response, get);
+      return response;
+    };
     if (res.status >= 200 && res.status < 300) {
       const date = Date.parse(String(res.headers.date ?? ''));
-      return { kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date };
+      return await answered({ kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date });
     }
     const detail = describeResponse(res);
-    // vCD refuses current metrics of a VM that is not running with 400 and an Error document.
-    if (res.status === 400 && req.which === 'current') return { kind: 'refused', detail };
+    // vCD refuses current metrics of a VM that is not running with 400, but also for other
+    // reasons (operation limits, validation): the caller decides with the VM's record.
+    if (res.status === 400 && req.which === 'current') return await answered({ kind: 'refused', detail });
     switch (res.status) {
       case 401:
         throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login; check the account's rights`);

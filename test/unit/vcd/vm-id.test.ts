@@ -33,7 +33,6 @@ describe('parseVmId', () => {
 
 describe('parseDuration', () => {
   it.each([
-    ['90', 90],
     ['90s', 90],
     ['15m', 900],
     ['1h', 3600],
