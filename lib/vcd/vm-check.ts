@@ -15,7 +15,8 @@ import { formatDuration, parseDuration } from './duration';
 import type { Credentials } from './login';
 import { parseCurrentUsage, parseHistoricUsage, type MetricName } from './metrics';
 import { cacheKey, defaultCacheDir, SessionCache } from './session-cache';
-import { parseVmId } from './vm-id';
+import { parseVmTarget } from './vm-id';
+import { API_VERSION_OPTION, FLEET_OPTIONS, fleetCacheFor, forcedVersionFrom, resolveTtlFrom, runDiscovery } from './fleet-options';
 import { AGGREGATES, aggregateWindow, checkStaleness, type Aggregate } from './window';
 
 /** What a profile is given to word its result. */
@@ -55,13 +56,13 @@ export interface VmCheckProfile {
 
 const VCD_OPTIONS: readonly OptionSpec[] = [
   { long: 'url', short: 'u', type: 'string', arg: 'URL', description: "The vCD API host of the VM's region, e.g. https://vcd.example.com (any path is ignored)." },
-  { long: 'vm', type: 'string', arg: 'ID', description: "The VM: vm-<guid>, the bare GUID, or the URL of the VM's page in the vCD web console." },
+  { long: 'vm', type: 'string', arg: 'ID|NAME', description: "The VM: vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, the URL of the VM's page in the vCD web console, or the VM's name (resolved through the query service; see --vapp)." },
   { long: 'user', short: 'U', type: 'string', arg: 'NAME', description: 'vCD user name (without @org).' },
   { long: 'org', short: 'o', type: 'string', arg: 'ORG', description: 'vCD organisation of the user; System for a provider account.' },
   { long: 'password-file', type: 'string', arg: 'PATH', description: 'File holding the password (one line). Else env VCD_PASSWORD, else --password from an --extra-opts file.' },
   { long: 'password', type: 'string', arg: 'TEXT', secret: true, description: 'The password; only for --extra-opts files (on the command line it shows in the process list).' },
   { long: 'api-token-file', type: 'string', arg: 'PATH', description: 'File holding a vCD API token (OAuth refresh token), used instead of a password; needs --org.' },
-  { long: 'api-version', type: 'string', arg: 'VERSION', default: '34.0', description: 'vCD API version asked for in the Accept header.' },
+  API_VERSION_OPTION,
   { long: 'cache-dir', type: 'string', arg: 'DIR', description: 'Where sessions are kept between runs (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).' },
   { long: 'no-cache', type: 'boolean', description: 'Do not keep the session: log in and log out on every run (vCD counts sessions; prefer the cache).' },
   { long: 'window', type: 'string', arg: 'DURATION', description: 'Use the historic series over the last DURATION (e.g. 15m, 1h; at most 24h) instead of current values.' },
@@ -124,8 +125,8 @@ function configure(profile: VmCheckProfile, options: ParsedOptions) {
   const maxAge = maxAgeText === undefined ? undefined : parseDuration(maxAgeText, '--max-age');
   const poweredOff = parseState(options['powered-off-state'] as string);
   if (poweredOff === undefined) throw new UsageError(`invalid --powered-off-state ${JSON.stringify(options['powered-off-state'])}: expected OK, WARNING, CRITICAL or UNKNOWN`);
-  if (!options.vm) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, or the URL of the VM page)');
-  const vm = parseVmId(options.vm as string);
+  if (!options.vm && !options.discovery) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, the URL of the VM page, or the VM name), or --discovery');
+  const vm = options.discovery ? { kind: 'id' as const, id: '' } : parseVmTarget(options.vm as string);
   return { metric, thresholds, window, maxAge, poweredOff, vm, aggregate: options.aggregate as Aggregate };
 }
 
@@ -138,9 +139,10 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     name: profile.name,
     command: profile.command,
     description: profile.description,
-    usage: `${profile.command} -u URL --vm ID -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
+    usage: `${profile.command} -u URL (--vm ID|NAME [--vapp NAME] | --discovery) -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
     options: [
       ...VCD_OPTIONS,
+      ...FLEET_OPTIONS,
       ...metricOption,
       { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: profile.thresholdHelp ?? 'Warning range (default 80).' },
       { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', description: 'Critical range (default 90 for percentages).' },
@@ -164,7 +166,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,
-    apiVersion: options['api-version'] as string,
+    apiVersion: '34.0', // until negotiated (or forced by --api-version)
     tls: tlsSettingsFrom(options),
     maxBytes: maxBytesFrom(options),
     signal: context.signal,
@@ -175,24 +177,28 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const cache = options['no-cache']
     ? undefined
     : new SessionCache((options['cache-dir'] as string | undefined) ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
+  const fleet = fleetCacheFor(cache?.file, base, creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token@${creds.org}`);
+  const facts: string[] = [];
+  const session = { conn, creds, cache, fleet, forcedVersion: forcedVersionFrom(options), deadline: context.deadline, log: (m: string) => context.log(2, m), facts };
+  if (options.discovery) return runDiscovery(profile.command, options, session);
   const mode = cfg.window === undefined ? 'current' : `${cfg.aggregate} ${formatDuration(cfg.window)}`;
-  context.log(2, `url=${base.origin} vm=${cfg.vm} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`);
+  context.log(2, `url=${base.origin} vm=${cfg.vm.kind === 'id' ? cfg.vm.id : JSON.stringify(cfg.vm.name)} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`);
   context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
 
   const response = await fetchMetrics({
-    conn,
-    creds,
+    ...session,
     vm: cfg.vm,
+    vapp: options.vapp as string | undefined,
+    resolveTtlMs: resolveTtlFrom(options),
     which: cfg.window === undefined ? 'current' : 'historic',
-    cache,
-    deadline: context.deadline,
-    log: (m) => context.log(2, m),
   });
-  const notes = [...warnings, ...(cache?.notes ?? [])];
+  // A VM checked by name is named in the result; the id stays beside it.
+  const vm = response.vm.name === undefined ? response.vm.id : `${response.vm.name} (${response.vm.id})`;
+  const notes = [...warnings, ...(cache?.notes ?? []), ...(fleet?.notes ?? []), ...facts];
   for (const n of notes) context.log(2, n);
   if (response.kind === 'refused') {
     throw new CheckError(
-      `${cfg.vm} is powered off: no current metrics (use --window for historic data, or --powered-off-state OK to accept)${context.verbose >= 1 ? `; server said ${response.detail}` : ''}`,
+      `${vm} is powered off: no current metrics (use --window for historic data, or --powered-off-state OK to accept)${context.verbose >= 1 ? `; server said ${response.detail}` : ''}`,
       { state: cfg.poweredOff },
     );
   }
@@ -226,12 +232,13 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
       items.push({ name, state: State.OK, text: `${name} = ${Math.round(w.value * 1000) / 1000} ${series.unit} (${span}, newest ${new Date(w.newest).toISOString()})` });
     }
   }
+  if (response.vm.name !== undefined) items.unshift({ name: 'vm', state: State.OK, text: `VM ${response.vm.name} = ${response.vm.id} in vApp ${response.vm.vapp ?? '?'}` });
   const missing = needed.filter((n) => !values.has(n));
   if (missing.length > 0) {
-    throw new CheckError(`the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vm} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})`);
+    throw new CheckError(`the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${vm} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})`);
   }
 
-  const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vm, mode });
+  const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm, mode });
   // The state belongs to the metric the thresholds judged, not to the ones it was derived from.
   for (const item of items) if (item.name === needed[0]) item.state = result.state;
   const summary = context.verbose >= 1 && notes.length > 0 ? `${result.summary} (${notes.join('; ')})` : result.summary;
