@@ -241,6 +241,9 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm, mode });
   // The state belongs to the metric the thresholds judged, not to the ones it was derived from.
   for (const item of items) if (item.name === needed[0]) item.state = result.state;
+  // A cache that cannot be written makes every run log in and out, silently but for this
+  // item: JSON consumers (Zabbix) and the long output see it without -v.
+  if (cache && !cache.keepsSessions) items.push({ name: 'session-cache', state: State.OK, text: cache.notes.join('; ') });
   const summary = context.verbose >= 1 && notes.length > 0 ? `${result.summary} (${notes.join('; ')})` : result.summary;
   return { ...result, summary, items };
 }
