@@ -36,7 +36,7 @@ const doc = parse(TEXT) as { zabbix_export: { version: string; templates: Templa
 const templates = doc.zabbix_export.templates;
 
 /** Zabbix's rule, as in CApiInputValidator::validateUuid: 32 hex digits, version 4, variant 10xx. */
-export function isZabbixUuid(value: string): boolean {
+function isZabbixUuid(value: string): boolean {
   return /^[0-9a-fA-F]{12}4[0-9a-fA-F]{3}[89abAB][0-9a-fA-F]{15}$/.test(value);
 }
 
@@ -105,5 +105,31 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
       const used = new Set(JSON.stringify(t).match(/\{\$[A-Z0-9_.]+\}/g) ?? []);
       for (const m of used) expect(defined.has(m), `${t.template} uses ${m}`).toBe(true);
     }
+  });
+});
+
+describe('the ini example and docs/zabbix.md give the VM checks a session cache', () => {
+  /** The sections of an ini text (comments dropped) as key sets. */
+  function sections(text: string): Map<string, Set<string>> {
+    const out = new Map<string, Set<string>>();
+    let current: Set<string> | undefined;
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      const head = /^\[([^\]]+)\]$/.exec(line);
+      if (head) out.set(head[1], (current = new Set()));
+      else if (current && line && !line.startsWith('#') && !line.startsWith(';')) current.add(line.split('=')[0].trim());
+    }
+    return out;
+  }
+  const example = readFileSync(join(REPO, 'contrib/zabbix/cloudchecks.ini.example'), 'utf8');
+  const docsIni = /```ini\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs/zabbix.md'), 'utf8'))![1];
+
+  it.each([
+    ['contrib/zabbix/cloudchecks.ini.example', example],
+    ['docs/zabbix.md', docsIni],
+  ])('%s: every Cloud Director section sets cache-dir (the zabbix user has no usable home on Debian)', (_name, text) => {
+    const vcd = [...sections(text)].filter(([, keys]) => keys.has('password-file') || keys.has('api-token-file'));
+    expect(vcd.length).toBeGreaterThan(0);
+    for (const [name, keys] of vcd) expect(keys.has('cache-dir'), `[${name}]`).toBe(true);
   });
 });
