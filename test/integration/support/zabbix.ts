@@ -153,8 +153,9 @@ export class PrivateZabbix {
         'StartODBCPollers=0',
         'CacheUpdateFrequency=5',
         'HousekeepingFrequency=0',
-        // As root the server switches to the zabbix user, as the packages run it.
-        ...(this.runAs ? ['User=zabbix'] : []),
+        // As root the server switches to the zabbix user, as the packages run it (without that
+        // user, e.g. a build from source, it may only stay root when told so).
+        ...(this.runAs ? ['User=zabbix'] : process.getuid?.() === 0 ? ['AllowRoot=1'] : []),
         '',
       ].join('\n'),
     );
