@@ -75,7 +75,8 @@ class VcdSessionRunner {
       const remembered = req.fleet?.read().apiVersion;
       if (remembered) {
         req.conn.apiVersion = remembered.version;
-        this.fact(`API version ${remembered.version} (${remembered.reason}; remembered from /api/versions of ${new Date(remembered.time).toISOString()})`);
+        this.fact(`API version ${remembered.version} (${remembered.reason}; remembered)`);
+        req.log(`API version ${remembered.version} remembered from /api/versions of ${new Date(remembered.time).toISOString()}`);
       } else {
         await this.negotiate();
       }
@@ -214,7 +215,6 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
       res = await get();
     }
     const identity: VmIdentity = { id: vm.id, name: vm.name, vapp: vm.vapp };
-    if (vm.name !== undefined) req.facts?.push(`VM ${vm.name} = ${vm.id} in vApp ${vm.vapp}`);
     const path = `/api/vApp/${vm.id}/metrics/${req.which}`;
     const label = vm.name !== undefined ? `${vm.id} (${vm.name})` : vm.id;
     if (res.status >= 200 && res.status < 300) {

@@ -63,7 +63,7 @@ describe('API version negotiation', () => {
     expect(await delta(sim, ['versions', 'login'], async () => {
       for (const p of ['cpu', 'mem', 'disk'] as const) warm = await run(p, args(sim, HEALTHY, ['-v'], cache));
     })).toEqual({ versions: 0, login: 0 });
-    expect(warm.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server; remembered from \/api\/versions of 20\d\d-/);
+    expect(warm.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server; remembered\)/);
   });
 
   it('34.0 not offered (37.0, 38.0, 38.1): the highest known, for the login too, no 406 on the way', async () => {
