@@ -317,7 +317,7 @@ describe('login and the session cache', () => {
     const corrupt = await run('cpu', args(sim, VM.healthy, ['-v'], cache));
     expect(corrupt.code).toBe(0);
     expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt; API version 34.0 \(.*\)\)$/);
-    expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).auth).toBe('bearer');
+    expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).data.auth).toBe('bearer');
 
     const parent = newCacheDir();
     chmodSync(parent, 0o500);

@@ -41,7 +41,9 @@ function secretsIn(cacheDir: string | undefined, given: string[]): string[] {
     for (const f of readdirSync(cacheDir)) {
       try {
         const doc = JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as Record<string, unknown>;
-        for (const v of Object.values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
+        // Entries keep their data (the session token) one level down: { binding, data: { token } }.
+        const values = (o: unknown): unknown[] => (o && typeof o === 'object' ? Object.values(o).flatMap(values) : [o]);
+        for (const v of values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
       } catch {
         // lock or failure marker: not a session document
       }
