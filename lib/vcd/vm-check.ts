@@ -177,7 +177,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const cache = options['no-cache']
     ? undefined
     : new SessionCache((options['cache-dir'] as string | undefined) ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
-  const fleet = fleetCacheFor(cache?.file, base, creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token@${creds.org}`);
+  const fleet = fleetCacheFor(cache ? cache.dir : undefined, cacheKey(base, creds));
   const facts: string[] = [];
   const session = { conn, creds, cache, fleet, forcedVersion: forcedVersionFrom(options), deadline: context.deadline, log: (m: string) => context.log(2, m), facts };
   if (options.discovery) return runDiscovery(profile.command, options, session);

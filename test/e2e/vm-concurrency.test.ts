@@ -107,7 +107,7 @@ describe('concurrent checks with a cold cache', () => {
     // held back by the failure of the wrong password a moment ago.
     writeFileSync(join(dir, 'pw'), readFileSync(api.info.passwordFile));
     const fixed = await runExecutable(PLUGIN, [...argv, '-v'], { env: { PATH: process.env.PATH } });
-    expect(fixed.stdout).toMatch(/^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d.* \(the last failed login used other credentials: trying these\) \|/);
+    expect(fixed.stdout).toMatch(/^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d.* \(the last failed login used other credentials: trying these; API version 34\.0 \(.*\)\) \|/);
     expect(api.stats.counts.login).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 // The fleet readers and writers: /api/versions, the query service, names, discovery output,
 // the cache entry beside the session, and the server's reasons for refusing a login.
-import { chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
@@ -11,6 +11,7 @@ import type { VcdConnection } from '../../../lib/vcd/connection';
 import { icingaDiscovery, nagiosDiscovery, selectVms, zabbixDiscovery } from '../../../lib/vcd/discovery';
 import { FleetCache, nameKey } from '../../../lib/vcd/fleet-cache';
 import { login, loginRefusalReason, type Credentials } from '../../../lib/vcd/login';
+import { cacheKey } from '../../../lib/vcd/session-cache';
 import { pickVmByName } from '../../../lib/vcd/vm-name';
 import { fiqlValue, parseVmRecords, queryAllVms, queryPath, type VmRecord } from '../../../lib/vcd/vm-query';
 
@@ -152,30 +153,34 @@ describe('discovery output', () => {
 
 describe('the cache entry beside the session', () => {
   const dir = () => mkdtempSync(join(tmpdir(), 'cc-fleet-'));
-  it('stores and reads back, 0600', () => {
+  const keyA = cacheKey(new URL('https://a.example.com'), creds);
+  const keyB = cacheKey(new URL('https://b.example.com'), creds);
+  it('stores and reads back, 0600, beside the session entry', () => {
     const d = dir();
-    new FleetCache(d, 'k', 'u a').update((r) => (r.apiVersion = { version: '38.1', reason: 'x', time: 1 }));
-    expect(new FleetCache(d, 'k', 'u a').read().apiVersion?.version).toBe('38.1');
-    const { statSync } = require('node:fs') as typeof import('node:fs');
-    expect(statSync(join(d, 'k.fleet.json')).mode & 0o777).toBe(0o600);
+    new FleetCache(d, keyA).update((r) => (r.apiVersion = { version: '38.1', reason: 'x', time: 1 }));
+    expect(new FleetCache(d, keyA).read().apiVersion?.version).toBe('38.1');
+    expect(statSync(join(d, `${keyA.stem}.fleet.json`)).mode & 0o777).toBe(0o600);
   });
   it('ignores an entry of another server or account (a file renamed to this key)', () => {
     const d = dir();
-    new FleetCache(d, 'k', 'https://a monitor@acme').update((r) => (r.names = { [nameKey('web', undefined)]: { id: 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70', name: 'web', vapp: 'x', time: 1 } }));
-    const other = new FleetCache(d, 'k', 'https://b monitor@acme');
+    new FleetCache(d, keyA).update((r) => (r.names = { [nameKey('web', undefined)]: { id: 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70', name: 'web', vapp: 'x', time: 1 } }));
+    renameSync(join(d, `${keyA.stem}.fleet.json`), join(d, `${keyB.stem}.fleet.json`));
+    const other = new FleetCache(d, keyB);
     expect(other.read().names).toBeUndefined();
-    expect(other.notes).toEqual([expect.stringMatching(/belongs to another server or account/)]);
+    expect(other.notes).toEqual([expect.stringMatching(/belongs to another/)]);
   });
-  it('never follows a symlink, ignores files others may write, drops ill-typed fields', () => {
+  it('never follows a symlink, drops ill-typed fields', () => {
     const d = dir();
-    writeFileSync(join(d, 'target'), JSON.stringify({ owner: 'o', apiVersion: { version: '34.0', reason: 'r', time: 1 } }), { mode: 0o600 });
-    symlinkSync(join(d, 'target'), join(d, 'k.fleet.json'));
-    expect(new FleetCache(d, 'k', 'o').read().apiVersion).toBeUndefined();
-    writeFileSync(join(d, 'w.fleet.json'), JSON.stringify({ owner: 'o', apiVersion: { version: '34.0', reason: 'r', time: 1 } }));
-    chmodSync(join(d, 'w.fleet.json'), 0o666);
-    expect(new FleetCache(d, 'w', 'o').read().apiVersion).toBeUndefined();
-    writeFileSync(join(d, 't.fleet.json'), JSON.stringify({ owner: 'o', apiVersion: { version: '34.0; rm -rf', reason: 'r', time: 1 }, names: { x: { id: '../../etc', name: 'n', vapp: 'v', time: 1 } } }), { mode: 0o600 });
-    expect(new FleetCache(d, 't', 'o').read()).toEqual({ owner: 'o', names: {} });
+    new FleetCache(d, keyA).update((r) => (r.apiVersion = { version: '34.0', reason: 'r', time: 1 }));
+    renameSync(join(d, `${keyA.stem}.fleet.json`), join(d, 'target'));
+    symlinkSync(join(d, 'target'), join(d, `${keyA.stem}.fleet.json`));
+    expect(new FleetCache(d, keyA).read().apiVersion).toBeUndefined();
+    unlinkSync(join(d, `${keyA.stem}.fleet.json`));
+    new FleetCache(d, keyA).update((r) => {
+      r.apiVersion = { version: '34.0; rm -rf', reason: 'r', time: 1 };
+      r.names = { x: { id: '../../etc', name: 'n', vapp: 'v', time: 1 } };
+    });
+    expect(new FleetCache(d, keyA).read()).toEqual({ names: {} });
   });
 });
 
