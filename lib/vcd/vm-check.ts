@@ -152,6 +152,7 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     notes: [
       'Sessions are cached (one file per url+user+org, mode 0600) so that checks do not flood vCD with logins; concurrent checks share one login.',
       'vCD answers 403 for VM ids it does not know; a powered-off VM has no current metrics (see --powered-off-state, or use --window).',
+      "Fleets: --vm web-01 --vapp shop checks a VM by name (resolved once, then cached); --discovery [--discovery-format icinga2|nagios] lists every VM the account sees, e.g. check_vm_cpu --discovery --discovery-format icinga2 -u URL -U USER -o ORG --password-file PATH > vms.conf",
       HTTP_ENVIRONMENT_NOTE,
     ],
     secretEnv: ['VCD_PASSWORD'],

@@ -243,6 +243,29 @@ describe('negotiation through fetchMetrics', () => {
     expect(facts).toEqual(['API version 37.2 (34.0 is not offered; 37.2 is the highest offered of 33.0-39.x; from /api/versions)']);
   });
 
+  it('a name cached with an id that now answers 404 is resolved again at once, and the cache updated', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-fleet-'));
+    const key = cacheKey(new URL(HOST), creds);
+    const gone = 'vm-11111111-2222-4333-8444-555555555555';
+    new FleetCache(dir, key).update((r) => (r.names = { [nameKey('web-01', undefined)]: { id: gone, name: 'web-01', vapp: 'shop & co', time: Date.now() } }));
+    nock(HOST)
+      .post('/cloudapi/1.0.0/sessions')
+      .reply(200, '{}', { 'x-vmware-vcloud-access-token': 't' })
+      .get(`/api/vApp/${gone}/metrics/current`)
+      .reply(404, '')
+      .get('/api/query')
+      .query({ type: 'vm', format: 'records', filter: '(name==web-01;isVAppTemplate==false)', pageSize: '128', sortAsc: 'name' })
+      .reply(200, RECORDS.replace(/<Link rel="nextPage"[^>]*\/>/, ''))
+      .get(`/api/vApp/${VM}/metrics/current`)
+      .reply(200, CURRENT)
+      .delete('/cloudapi/1.0.0/sessions/current')
+      .reply(204);
+    const fleet = new FleetCache(dir, key);
+    const r = await fetchMetrics(base({ vm: { kind: 'name', name: 'web-01' }, forcedVersion: '34.0', fleet }));
+    expect(r).toMatchObject({ kind: 'document', vm: { id: VM, name: 'web-01', vapp: 'shop & co' } });
+    expect(new FleetCache(dir, key).read().names?.[nameKey('web-01', undefined)]?.id).toBe(VM);
+  });
+
   it('listVms pages through the query service with the session', async () => {
     nock(HOST)
       .post('/cloudapi/1.0.0/sessions')
