@@ -1,5 +1,5 @@
 // check_nodes: node health of a Kubernetes/OpenShift cluster (SPEC 3).
-import { listNodes } from '../lib/cluster/client';
+import { DEFAULT_MAX_NODES, listNodes } from '../lib/cluster/client';
 import { parseHealthRule } from '../lib/cluster/node';
 import { discoveryJson, evaluateNodes } from '../lib/cluster/node-report';
 import { compileNamePattern, NodeTally } from '../lib/cluster/node-tally';
@@ -30,6 +30,7 @@ void runPlugin({
     { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', default: '0', description: 'Range of failing nodes that is fine; CRITICAL outside it.' },
     { long: 'percent', type: 'boolean', description: '-w/-c are percentages of the checked nodes.' },
     { long: 'node', type: 'string', arg: 'NAME', description: 'Check one node (for Zabbix items per discovered node).' },
+    { long: 'max-nodes', type: 'number', arg: 'N', default: DEFAULT_MAX_NODES, description: 'UNKNOWN when the server lists more nodes than this (a broken or hostile server cannot exhaust memory).' },
     { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name"},...] and exit 0.' },
   ],
   examples: [
@@ -56,7 +57,7 @@ void runPlugin({
     const selector = options.selector as string | undefined;
     context.log(2, `cluster: ${target.url.href}; token from ${target.tokenSource}; TLS: ${target.tls.insecure ? 'not verified (-k)' : target.tls.ca ? 'system CAs + given CA' : 'system CAs'}`);
     context.setPhase(`listing nodes from ${target.url.origin}`);
-    const stats = await listNodes(target, { selector, maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l) => context.log(3, l) }, tally);
+    const stats = await listNodes(target, { selector, maxBytes: maxBytesFrom(options), maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'), signal: context.signal, trace: (l) => context.log(3, l) }, tally);
     if (options.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const result = evaluateNodes(tally, { warning, critical, percent: options.percent as boolean, minNodes, node });
     if (context.verbose >= 1) {
@@ -66,3 +67,8 @@ void runPlugin({
     return result;
   },
 });
+
+function positiveInteger(n: unknown, option: string): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
+  return n;
+}

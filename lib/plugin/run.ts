@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import { VERSION } from './version';
 import type { RunContext } from './context';
+import { setRunDeadline } from './deadline';
 import { CheckError, UsageError } from './errors';
 import { expandExtraOpts, takeExtraOpts } from './extra-opts';
 import { COMMON_OPTIONS, parseOptions, parseTimeout, renderHelp, type OptionSpec, type ParsedOptions } from './options';
@@ -62,8 +63,11 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   }) as typeof process.emitWarning;
   let phase = 'starting';
 
-  const finish = (result: Result, error?: unknown): never => {
+  const finish = (result: Result, error?: unknown, timedOut = false): never => {
     if (finished) return undefined as never; // a probe that resolves after the timeout printed is ignored
+    // Synchronous work that ran past the deadline (the timer could not fire) must not print
+    // a late result: -t wins.
+    if (!timedOut && Date.now() >= started + timeout.seconds * 1000) return onTimeout();
     finished = true;
     let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
     if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.join('\n') + '\n';
@@ -84,12 +88,17 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   const controller = new AbortController();
   let timeout = { seconds: DEFAULT_TIMEOUT_SECONDS, state: State.UNKNOWN };
   let guard = setTimeout(onTimeout, started + timeout.seconds * 1000 - Date.now());
-  function onTimeout(): void {
+  setRunDeadline(started + timeout.seconds * 1000);
+  function onTimeout(): never {
     controller.abort();
-    finish({
-      state: timeout.state,
-      summary: `timed out after ${timeout.seconds}s while ${phase}; raise -t/--timeout or check the network path to the server`,
-    });
+    return finish(
+      {
+        state: timeout.state,
+        summary: `timed out after ${timeout.seconds}s while ${phase}; raise -t/--timeout or check the network path to the server`,
+      },
+      undefined,
+      true,
+    );
   }
 
   const specs = [...COMMON_OPTIONS, ...def.options];
@@ -112,6 +121,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     timeout = parseTimeout(options.timeout as string);
     clearTimeout(guard);
     guard = setTimeout(onTimeout, started + timeout.seconds * 1000 - Date.now());
+    setRunDeadline(started + timeout.seconds * 1000);
   } catch (error) {
     return fail(error instanceof CheckError ? error : new UsageError(String(error)));
   }

@@ -11,7 +11,7 @@ import { queryAllVms, queryPath, type VmRecord } from './vm-query';
 
 export type MetricsKind = 'current' | 'historic';
 
-/** A metrics document as received, or the server's refusal of current metrics (powered off). */
+/** A metrics document as received, or the server's refusal (HTTP 400) of current metrics. */
 export type MetricsResponse =
   | { kind: 'document'; body: string; serverTime?: number }
   | { kind: 'refused'; detail: string };
@@ -46,6 +46,11 @@ export interface MetricsRequest extends SessionRequest {
   /** How long a resolved name is reused (--resolve-ttl), in ms. */
   resolveTtlMs?: number;
   which: MetricsKind;
+  /**
+   * Called with the answer while the session is still open (a --no-cache logout waits for it),
+   * for reads the answer calls for: the VM's record when metrics are refused or stop.
+   */
+  follow?(response: MetricsResponse & { vm: VmIdentity }, get: (path: string, phase: string) => Promise<HttpResponse>): Promise<void>;
 }
 
 /**
@@ -75,7 +80,8 @@ class VcdSessionRunner {
       const remembered = req.fleet?.read().apiVersion;
       if (remembered) {
         req.conn.apiVersion = remembered.version;
-        this.fact(`API version ${remembered.version} (${remembered.reason}; remembered from /api/versions of ${new Date(remembered.time).toISOString()})`);
+        this.fact(`API version ${remembered.version} (${remembered.reason}; remembered)`);
+        req.log(`API version ${remembered.version} remembered from /api/versions of ${new Date(remembered.time).toISOString()}`);
       } else {
         await this.negotiate();
       }
@@ -214,16 +220,23 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
       res = await get();
     }
     const identity: VmIdentity = { id: vm.id, name: vm.name, vapp: vm.vapp };
-    if (vm.name !== undefined) req.facts?.push(`VM ${vm.name} = ${vm.id} in vApp ${vm.vapp}`);
     const path = `/api/vApp/${vm.id}/metrics/${req.which}`;
     const label = vm.name !== undefined ? `${vm.id} (${vm.name})` : vm.id;
+    const answered = async (response: MetricsResponse & { vm: VmIdentity }) => {
+      await req.follow?.(response, (p, phase) => {
+        conn.setPhase(phase);
+        return runner.get(p);
+      });
+      return response;
+    };
     if (res.status >= 200 && res.status < 300) {
       const date = Date.parse(String(res.headers.date ?? ''));
-      return { kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date, vm: identity };
+      return answered({ kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date, vm: identity });
     }
     const detail = describeResponse(res);
-    // vCD refuses current metrics of a VM that is not running with 400 and an Error document.
-    if (res.status === 400 && req.which === 'current') return { kind: 'refused', detail, vm: identity };
+    // vCD refuses current metrics of a VM that is not running with 400, but also for other
+    // reasons (operation limits, validation): the caller decides with the VM's record.
+    if (res.status === 400 && req.which === 'current') return answered({ kind: 'refused', detail, vm: identity });
     switch (res.status) {
       case 401:
         throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login; check the account's rights`);

@@ -87,9 +87,9 @@ export function icingaDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
   return out;
 }
 
-/** A Nagios object value: `;` starts a comment unless escaped. */
+/** A Nagios object value: `;` starts a comment unless escaped (a backslash is otherwise literal). */
 function nagiosValue(s: string): string {
-  return clean(s).replace(/\\/g, '\\\\').replace(/;/g, '\\;').trim();
+  return clean(s).replace(/;/g, '\\;').trim();
 }
 
 /** A word for a shell command line: single-quoted. */

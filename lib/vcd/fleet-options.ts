@@ -6,6 +6,7 @@ import { State } from '../plugin/state';
 import { listVms, type SessionRequest } from './client';
 import { parseDuration } from './duration';
 import { FleetCache } from './fleet-cache';
+import type { VcdCacheKey } from './session-cache';
 import { DISCOVERY_FORMATS, parseDiscoveryFormat, renderDiscovery, selectVms } from './discovery';
 
 /** Options of the VM checks for fleets: names, discovery, version negotiation. */
@@ -46,11 +47,9 @@ export function resolveTtlFrom(options: ParsedOptions): number {
   return parseDuration(options['resolve-ttl'] as string, '--resolve-ttl') * 1000;
 }
 
-/** The cache entry of versions and names beside the session file; none with --no-cache. */
-export function fleetCacheFor(sessionFile: string | undefined, base: URL, account: string): FleetCache | undefined {
-  if (sessionFile === undefined) return undefined;
-  const slash = sessionFile.lastIndexOf('/');
-  return new FleetCache(sessionFile.slice(0, slash), sessionFile.slice(slash + 1).replace(/\.json$/, ''), `${base.origin} ${account}`);
+/** The cache entry of versions and names beside the session; none with --no-cache. */
+export function fleetCacheFor(dir: string | undefined, key: VcdCacheKey): FleetCache | undefined {
+  return dir === undefined ? undefined : new FleetCache(dir, key);
 }
 
 /** --discovery: lists the VMs and prints them in the chosen format (exit 0). */

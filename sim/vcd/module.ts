@@ -12,6 +12,7 @@ import { Stats } from '../server';
 import { currentUsage, errorDocument, historicUsage, sessionDocument, type XmlStyle } from './documents';
 import { scenarioFleet } from './fleet';
 import { ALL_VERSIONS, answerQuery, parseVersionList, versionsDocument } from './query';
+import { currentRefusal, vmRecordDocument } from './vm-records';
 
 interface SimSession {
   auth: 'bearer' | 'legacy';
@@ -167,10 +168,20 @@ function create(options: ParsedOptions, stateDir: string): SimApi {
       }
       stats.bump(`metrics.${metrics[2]}`);
       if (metrics[2] === 'current') {
-        if (vm.power === 'off') return xmlError(req, res, 400, 'BAD_REQUEST', `The requested operation could not be executed since VM "${vm.name}" is not running.`);
+        const refusal = currentRefusal(vm);
+        if (refusal) return xmlError(req, res, 400, refusal.minor, refusal.message);
         return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.metrics.currentusagespec+xml;version=34.0' }, currentUsage(styleOf(req), vm, Date.now()));
       }
       return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.metrics.historicusagespec+xml;version=34.0' }, historicUsage(styleOf(req), vm, Date.now()));
+    }
+    // The VM's own record: its power state.
+    const record = /^\/api\/vApp\/(vm-[^/]+)$/.exec(path);
+    if (method === 'GET' && record) {
+      if (!sessionOf(req)) return xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.');
+      const vm = vms.get(record[1].toLowerCase());
+      if (!vm) return xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', `Either you need some or all of the following rights [Organization vDC: View] to perform operations [VAPP_VM_VIEW] for com.vmware.vcloud.entity.vm:${record[1].slice(3)} or the target entity is invalid.`);
+      stats.bump('vm-record');
+      return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.vm+xml;version=34.0' }, vmRecordDocument(styleOf(req).base, prefix, vm));
     }
     if (path.startsWith('/cloudapi/')) return jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
     return xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);

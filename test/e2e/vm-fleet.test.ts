@@ -63,7 +63,7 @@ describe('API version negotiation', () => {
     expect(await delta(sim, ['versions', 'login'], async () => {
       for (const p of ['cpu', 'mem', 'disk'] as const) warm = await run(p, args(sim, HEALTHY, ['-v'], cache));
     })).toEqual({ versions: 0, login: 0 });
-    expect(warm.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server; remembered from \/api\/versions of 20\d\d-/);
+    expect(warm.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server; remembered\)/);
   });
 
   it('34.0 not offered (37.0, 38.0, 38.1): the highest known, for the login too, no 406 on the way', async () => {
@@ -93,13 +93,13 @@ describe('API version negotiation', () => {
     expect((await run('cpu', args(newer, HEALTHY, [], cache))).code).toBe(0);
     const file = fleetFile(cache);
     const entry = JSON.parse(readFileSync(file, 'utf8'));
-    entry.apiVersion.version = '34.0';
+    entry.data.apiVersion.version = '34.0';
     writeFileSync(file, JSON.stringify(entry), { mode: 0o600 });
     let r!: RunResult;
     expect(await delta(newer, ['versions', 'refused-version', 'login'], async () => (r = await run('cpu', args(newer, HEALTHY, ['-vv'], cache))))).toEqual({ versions: 1, 'refused-version': 1, login: 0 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/API version 34\.0 refused \(HTTP 406: .*\): asking the server again/);
-    expect(JSON.parse(readFileSync(file, 'utf8')).apiVersion.version).toBe('38.1');
+    expect(JSON.parse(readFileSync(file, 'utf8')).data.apiVersion.version).toBe('38.1');
   });
 
   it('a server that offers no known version: one UNKNOWN naming its offer and --api-version', async () => {
@@ -115,7 +115,7 @@ describe('API version negotiation', () => {
     expect(await delta(old, ['login.legacy', 'versions'], async () => (r = await run('disk', args(old, HEALTHY, ['-v'], cache))))).toEqual({ 'login.legacy': 1, versions: 1 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/API version 31\.0 \(the server offers only versions older than 33\.0; 31\.0 is the highest/);
-    const token = JSON.parse(readFileSync(join(cache, readdirSync(cache).find((f) => !f.includes('.fleet'))!), 'utf8')).token as string;
+    const token = JSON.parse(readFileSync(join(cache, readdirSync(cache).find((f) => !f.includes('.fleet'))!), 'utf8')).data.token as string;
     expect(token).toMatch(/\+\/.*=$/);
     // The cached base64 token is sent back verbatim: no second login.
     expect(await delta(old, ['login', 'unauthorized'], async () => expect((await run('cpu', args(old, HEALTHY, [], cache))).code).toBe(0))).toEqual({ login: 0, unauthorized: 0 });
@@ -125,7 +125,7 @@ describe('API version negotiation', () => {
     const cache = newCacheDir();
     const r = await run('cpu', args(cookie, HEALTHY, ['-vvv'], cache));
     expect(r.code).toBe(0);
-    const token = JSON.parse(readFileSync(join(cache, readdirSync(cache).find((f) => !f.includes('.fleet'))!), 'utf8')).token as string;
+    const token = JSON.parse(readFileSync(join(cache, readdirSync(cache).find((f) => !f.includes('.fleet'))!), 'utf8')).data.token as string;
     expect(r.stdout + r.stderr).not.toContain(token);
     expect(await delta(cookie, ['login', 'unauthorized'], async () => expect((await run('mem', args(cookie, HEALTHY, [], cache))).code).toBe(0))).toEqual({ login: 0, unauthorized: 0 });
   });
@@ -184,16 +184,16 @@ describe('--vm NAME', () => {
     expect((await run('cpu', args(fleet, 'node-1010', [], cache))).code).toBe(0);
     const file = fleetFile(cache);
     const entry = JSON.parse(readFileSync(file, 'utf8'));
-    const [key] = Object.keys(entry.names);
-    const realId = entry.names[key].id;
-    entry.names[key].id = 'vm-11111111-2222-4333-8444-555555555555';
+    const [key] = Object.keys(entry.data.names);
+    const realId = entry.data.names[key].id;
+    entry.data.names[key].id = 'vm-11111111-2222-4333-8444-555555555555';
     writeFileSync(file, JSON.stringify(entry), { mode: 0o600 });
     let r!: RunResult;
     expect(await delta(fleet, ['query'], async () => (r = await run('cpu', args(fleet, 'node-1010', ['-vv'], cache))))).toEqual({ query: 1 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/vm-11111111-2222-4333-8444-555555555555 answered HTTP 403: resolving "node-1010" again/);
     expect(r.stdout.split('\n')[0]).toContain(`node-1010 (${realId})`);
-    expect(JSON.parse(readFileSync(file, 'utf8')).names[key].id).toBe(realId);
+    expect(JSON.parse(readFileSync(file, 'utf8')).data.names[key].id).toBe(realId);
   });
 });
 

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchMetrics, type MetricsRequest } from '../../../lib/vcd/client';
 import type { VcdConnection } from '../../../lib/vcd/connection';
 import { login, type Credentials } from '../../../lib/vcd/login';
-import { SessionCache } from '../../../lib/vcd/session-cache';
+import { cacheKey, SessionCache } from '../../../lib/vcd/session-cache';
 
 const HOST = 'https://vcd.example.com';
 const VM = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -24,7 +24,7 @@ function request(overrides: Partial<MetricsRequest> = {}): MetricsRequest {
   // The version is forced: these cases are about login and sessions (negotiation: fleet-client.test.ts).
   return { conn: connection(), creds, vm: { kind: 'id', id: VM }, forcedVersion: '34.0', which: 'current', deadline: Date.now() + 10_000, log: () => undefined, ...overrides };
 }
-const cacheIn = () => new SessionCache(mkdtempSync(join(tmpdir(), 'cc-nock-')), 'k', 10_000);
+const cacheIn = () => new SessionCache(mkdtempSync(join(tmpdir(), 'cc-nock-')), cacheKey(new URL(HOST), creds), 10_000);
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => {

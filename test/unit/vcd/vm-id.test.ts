@@ -57,7 +57,6 @@ describe('parseVmTarget', () => {
 
 describe('parseDuration', () => {
   it.each([
-    ['90', 90],
     ['90s', 90],
     ['15m', 900],
     ['1h', 3600],
