@@ -227,9 +227,11 @@ export function describePermission(p: Permission): string {
  * permission and the role that grants it; other statuses are worded as for the node list.
  */
 export function resourceError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'>, permission: Permission): CheckError {
-  if (res.status !== 403) return httpError(res, target);
   const message = serverMessage(res);
   const said = message ? ` (server says: ${message})` : '';
+  // The node list's 400 points at -l/--selector, which these requests do not send.
+  if (res.status === 400) return new CheckError(`HTTP 400 from ${origin(res.url)}: request refused${said}; check that --url is the Kubernetes API server`);
+  if (res.status !== 403) return httpError(res, target);
   return new CheckError(
     `HTTP 403 from ${origin(res.url)}: the account may not ${describePermission(permission)}${said}; grant it the cluster-reader role, which may read this (oc adm policy add-cluster-role-to-user cluster-reader system:serviceaccount:<namespace>:<account>)`,
   );

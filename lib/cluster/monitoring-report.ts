@@ -30,8 +30,10 @@ export interface MonitoringThresholds {
 
 /** How many pods the summary names before "and N more". */
 const NAMED_IN_SUMMARY = 5;
-/** How much of an operator's message the summary keeps (long output has all of it). */
+/** How much of an operator's message the summary keeps. */
 const MESSAGE_IN_SUMMARY = 300;
+/** And the long output: real messages are a few hundred characters; a hostile one is cut. */
+const MESSAGE_IN_ITEM = 4000;
 
 interface Part {
   state: State;
@@ -53,10 +55,10 @@ export function evaluateMonitoring(f: MonitoringFacts, t: MonitoringThresholds):
     const version = operator.version ? ` ${operator.version}` : '';
     if (health.healthy) parts.push({ state: State.OK, text: `ClusterOperator ${operator.name}${version} available` });
     else parts.push({ state: State.CRITICAL, text: `ClusterOperator ${operator.name}${version} ${health.broken.map((c) => describeCondition(c, MESSAGE_IN_SUMMARY)).join('; ')}` });
-    for (const c of health.broken) items.push({ name: `operator/${c.type}`, state: State.CRITICAL, text: `ClusterOperator ${operator.name}: ${describeCondition(c)}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}` });
+    for (const c of health.broken) items.push({ name: `operator/${c.type}`, state: State.CRITICAL, text: `ClusterOperator ${operator.name}: ${describeCondition(c, MESSAGE_IN_ITEM)}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}` });
     if (health.progressing) {
       parts.push({ state: State.OK, text: describeCondition(health.progressing, MESSAGE_IN_SUMMARY).replace(/^Progressing=True/, 'progressing') });
-      items.push({ name: 'operator/Progressing', state: State.OK, text: `ClusterOperator ${operator.name}: ${describeCondition(health.progressing)} (reported, not a failure)` });
+      items.push({ name: 'operator/Progressing', state: State.OK, text: `ClusterOperator ${operator.name}: ${describeCondition(health.progressing, MESSAGE_IN_ITEM)} (reported, not a failure)` });
     }
   }
 

@@ -131,6 +131,8 @@ describe('listPods', () => {
   it('403 names list pods in the namespace; a body that is not a PodList is refused', async () => {
     nock(API).get(UWM_PODS).query(true).reply(403, status(403, 'Forbidden', 'pods is forbidden'), json);
     expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(/the account may not list pods in namespace openshift-user-workload-monitoring .*grant it the cluster-reader role/);
+    nock(API).get(UWM_PODS).query(true).reply(400, status(400, 'BadRequest', 'continue key is not valid'), json);
+    expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(/^HTTP 400 from .*: request refused \(server says: continue key is not valid\); check that --url is the Kubernetes API server$/);
     nock(API).get(UWM_PODS).query(true).reply(200, '{"kind":"NodeList","items":[]}', json);
     expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(/is JSON but not a PodList \(kind NodeList\)/);
     nock(API).get(UWM_PODS).query(true).reply(200, '[]', json);

@@ -58,6 +58,13 @@ describe('evaluateMonitoring', () => {
     expect(r.items![0].text).toMatch(/\(since 2026-11-22T21:47:53Z\)$/);
   });
 
+  it('a hostile, endless operator message is cut in the summary and the long output', () => {
+    const operator = readClusterOperator({ kind: 'ClusterOperator', metadata: { name: 'monitoring' }, status: { conditions: [{ type: 'Available', status: 'True' }, { type: 'Degraded', status: 'True', message: 'x'.repeat(1_000_000) }] } });
+    const r = evaluateMonitoring(facts({ operator: { operator, health: judgeClusterOperator(operator) } }), C0);
+    expect(r.summary.length).toBeLessThan(500);
+    expect(r.items![0].text.length).toBeLessThan(4100);
+  });
+
   it('a pod not ready: CRITICAL by default naming it; -w/-c ranges on the count', () => {
     const crash = classifyPod(fixture<Pod>('pod-crashloop.json'), 'x');
     const pods = [...PLATFORM.filter((p) => p.name !== 'prometheus-k8s-0'), crash];
