@@ -82,10 +82,14 @@ describe('API version negotiation', () => {
     expect(r.stdout).toMatch(/API version 37\.0 \(forced by --api-version\)/);
   });
 
-  it('forced and refused: one UNKNOWN listing what the server offers', async () => {
-    const r = await run('cpu', args(newer, HEALTHY, ['--api-version', '34.0']));
+  it('forced and refused: one UNKNOWN listing what the server offers; not held as a failed login', async () => {
+    const cache = newCacheDir();
+    const r = await run('cpu', args(newer, HEALTHY, ['--api-version', '34.0'], cache));
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ does not accept --api-version 34\.0 \(HTTP 406: .*Supported versions: 37\.0, 38\.0, 38\.1 \(NOT_ACCEPTABLE\)\): it offers 37\.0, 38\.0, 38\.1, 39\.0\.0-alpha; leave --api-version out to use 38\.1\n$/);
+    // The version is not the credential: the next run, without --api-version, logs in at once.
+    const fixed = await run('cpu', args(newer, HEALTHY, [], cache));
+    expect([fixed.code, fixed.stdout]).toEqual([0, expect.stringMatching(/^VM_CPU OK - /)]);
   });
 
   it('a remembered version the server no longer speaks (upgraded): 406, asked again, remembered anew', async () => {
