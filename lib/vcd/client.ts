@@ -200,15 +200,62 @@ class VcdSessionRunner {
   }
 }
 
-/** Runs `work` with a session and always closes it as the cache requires. */
+/**
+ * Runs `work` with a session and always closes it as the cache requires. A session nobody
+ * keeps must be closed even when the server stalls: its requests are stopped early enough
+ * to leave the logout its time, and the run then ends at -t as any timeout does.
+ */
 async function withSession<T>(req: SessionRequest, work: (runner: VcdSessionRunner) => Promise<T>): Promise<T> {
   const runner = new VcdSessionRunner(req);
+  let stoppedEarly = false;
+  let phase = '';
+  let stoppedWhile = '';
+  const setPhase = req.conn.setPhase;
+  req.conn.setPhase = (text) => setPhase((phase = text));
   try {
     await runner.start();
-    return await work(runner);
+    const stop = req.cache && req.cache.keepsSessions ? undefined : stopBeforeLogout(req);
+    try {
+      return await work(runner);
+    } catch (error) {
+      stoppedEarly = stop?.fired() ?? false;
+      stoppedWhile = phase;
+      throw error;
+    } finally {
+      stop?.restore();
+    }
   } finally {
     await runner.close();
+    req.conn.setPhase = setPhase;
+    if (stoppedEarly) {
+      // What timed out is the request, not the logout: the runtime's timer says so.
+      setPhase(`${stoppedWhile} (the session was closed)`);
+      await new Promise<never>(() => undefined);
+    }
   }
+}
+
+/** Aborts the requests of `req` a logout's time before the deadline; `restore` undoes it. */
+function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): void } {
+  const original = req.conn.signal;
+  const controller = new AbortController();
+  let fired = false;
+  const onAbort = () => controller.abort();
+  original?.addEventListener('abort', onAbort);
+  const reserve = Math.min(2000, (req.deadline - Date.now()) / 3);
+  const timer = setTimeout(() => {
+    fired = true;
+    controller.abort();
+  }, Math.max(0, req.deadline - reserve - Date.now()));
+  req.conn.signal = controller.signal;
+  return {
+    fired: () => fired,
+    restore() {
+      clearTimeout(timer);
+      original?.removeEventListener('abort', onAbort);
+      req.conn.signal = original;
+    },
+  };
 }
 
 /** Resolves a VM name (SPEC 4): the cached answer while younger than the TTL, else the query service. */
