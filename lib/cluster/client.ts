@@ -1,5 +1,6 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
 import { CheckError } from '../plugin/errors';
+import { boundedExcerpt } from '../plugin/server-text';
 import type { Node } from './node';
 import { NodeListShapeError, NodeListSyntaxError, scanNodeList, type NodeListPage } from './node-list-scan';
 import type { NodeSink } from './node-tally';
@@ -120,14 +121,14 @@ export function serverMessage(res: HttpResponse): string | undefined {
   if (text.startsWith('{')) {
     try {
       const doc = JSON.parse(text) as { message?: unknown };
-      return typeof doc?.message === 'string' && doc.message.trim() !== '' ? doc.message.trim() : undefined;
+      return typeof doc?.message === 'string' && doc.message.trim() !== '' ? boundedExcerpt(doc.message) : undefined;
     } catch {
       return undefined;
     }
   }
   if (/html/i.test(type) || text.startsWith('<')) return undefined;
   const line = text.split('\n', 1)[0].trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line || undefined;
+  return boundedExcerpt(line, 200) || undefined;
 }
 
 /** Turns a non-200 answer into a CheckError naming the cause and the fix. */

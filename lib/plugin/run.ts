@@ -5,7 +5,7 @@ import { setRunDeadline } from './deadline';
 import { CheckError, UsageError } from './errors';
 import { expandExtraOpts, takeExtraOpts } from './extra-opts';
 import { COMMON_OPTIONS, parseOptions, parseTimeout, renderHelp, type OptionSpec, type ParsedOptions } from './options';
-import { Redactor } from './redact';
+import { redactResult, runRedactor } from './redact';
 import { renderJson, renderNagios, type Result } from './result';
 import { State } from './state';
 
@@ -48,7 +48,7 @@ function writeAll(fd: number, text: string): void {
  * one result, exit 0-3. This is the only place that prints or exits.
  */
 export async function runPlugin(def: PluginDefinition, argv: readonly string[] = process.argv.slice(2)): Promise<never> {
-  const redactor = new Redactor();
+  const redactor = runRedactor;
   for (const name of def.secretEnv ?? []) redactor.add(process.env[name]);
   let verbose = 0;
   // Known before the options are parsed, so that even a usage error reaches a JSON consumer
@@ -69,7 +69,9 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     // a late result: -t wins.
     if (!timedOut && Date.now() >= started + timeout.seconds * 1000) return onTimeout();
     finished = true;
-    let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
+    // Redacted before rendering rewrites (`|` to `/`) and escapes (JSON) the texts, then again.
+    const clean = redactResult(result, redactor);
+    let text = output === 'json' ? renderJson(def.name, clean) : renderNagios(def.name, clean);
     if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.join('\n') + '\n';
     writeAll(1, redactor.redact(text));
     if (verbose >= 3 && error instanceof Error && error.stack) writeAll(2, redactor.redact(error.stack) + '\n');
@@ -105,11 +107,15 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   let options: ParsedOptions;
   try {
     const { specs: extra, rest } = takeExtraOpts(argv);
-    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command));
+    const iniWarnings: string[] = [];
+    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command, process.env, iniWarnings));
     options = parseOptions([...fromFiles, ...rest], specs);
     verbose = Math.min(3, options.verbose as number);
+    if (verbose >= 1) details.push(...iniWarnings);
     output = options.output as string;
     for (const spec of specs) if (spec.secret) redactor.add(options[spec.long] as string | undefined);
+    // Printed on purpose: a password equal to the user name must not blank it (and so reveal itself).
+    for (const name of ['user', 'org']) if (typeof options[name] === 'string') redactor.addPublic(options[name] as string);
     if (options.help) {
       writeAll(1, renderHelp({ command: def.command, version: VERSION, description: def.description, usage: def.usage, specs, examples: def.examples, notes: def.notes }));
       process.exit(State.UNKNOWN);

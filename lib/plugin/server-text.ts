@@ -1,3 +1,5 @@
+import { runRedactor } from './redact';
+
 /** The longest excerpt of server-supplied text that goes into a message, by default. */
 export const EXCERPT_CHARS = 300;
 
@@ -14,11 +16,16 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
  * no more than a short one beyond the slice.
  */
 export function boundedExcerpt(text: string, maxChars = EXCERPT_CHARS): string {
-  // Look at a little more than needed: collapsing blanks may shrink the slice.
-  const slice = text.length > maxChars * 4 ? text.slice(0, maxChars * 4) : text;
-  const clean = slice.replace(CONTROL, ' ').replace(/\s{2,}/g, ' ').trim();
+  // Look at a little more than needed: collapsing blanks may shrink the slice. A secret the
+  // server echoed is redacted before anything is cut or folded (a cut through it, or a
+  // control character folded inside it, would leave parts no later redaction recognises);
+  // the slice reaches far enough past the limit to hold a secret that starts before it.
+  const reach = maxChars * 4 + runRedactor.longest;
+  const slice = text.length > reach ? text.slice(0, reach) : text;
+  const clean = runRedactor.redact(slice).replace(CONTROL, ' ').replace(/\s{2,}/g, ' ').trim();
   if (clean.length <= maxChars && slice.length === text.length) return clean;
   const kept = clean.slice(0, maxChars).trimEnd();
+  // Approximate once redaction changed lengths; exact otherwise.
   const more = text.length - slice.length + (clean.length - kept.length);
   return more > 0 ? `${kept}… (${more} more characters)` : kept;
 }

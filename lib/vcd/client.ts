@@ -54,6 +54,17 @@ export interface MetricsRequest extends SessionRequest {
 }
 
 /**
+ * A version problem met while logging in. Not a CheckError on purpose: the session cache holds
+ * failed logins for a while to spare the account a lockout, and a version is not a credential
+ * (after fixing --api-version the next run must log in). Unwrapped outside the cache.
+ */
+class VersionProblem extends Error {
+  constructor(readonly error: unknown) {
+    super('API version refused at login');
+  }
+}
+
+/**
  * One run's use of the vCD API: the API version (forced, remembered, or asked for at
  * /api/versions), a session from the cache or a new login, requests that log in again once
  * on 401 and negotiate again once on 406, and the logout when nothing keeps the session.
@@ -92,8 +103,18 @@ class VcdSessionRunner {
       req.log(`reusing the cached session in ${req.cache?.file}`);
       this.session = cached;
     } else {
-      this.session = req.cache ? await req.cache.obtain(() => this.login(), { deadline: req.deadline }) : await this.login();
+      this.session = await this.obtain();
       req.conn.addSecret(this.session.token);
+    }
+  }
+
+  /** A session from the cache's lock-protected login (or a plain login without a cache). */
+  private async obtain(staleToken?: string): Promise<VcdSession> {
+    const { req } = this;
+    try {
+      return req.cache ? await req.cache.obtain(() => this.login(), { deadline: req.deadline, staleToken }) : await this.login();
+    } catch (error) {
+      throw error instanceof VersionProblem ? error.error : error;
     }
   }
 
@@ -133,8 +154,17 @@ class VcdSessionRunner {
       return await once();
     } catch (error) {
       if (!(error instanceof VersionRefusedError)) throw error;
-      await this.versionRefused(error.detail);
-      return once();
+      try {
+        await this.versionRefused(error.detail);
+      } catch (problem) {
+        throw new VersionProblem(problem);
+      }
+    }
+    try {
+      return await once();
+    } catch (error) {
+      if (!(error instanceof VersionRefusedError)) throw error;
+      throw new VersionProblem(new CheckError(`${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}); force another with --api-version`));
     }
   }
 
@@ -145,7 +175,7 @@ class VcdSessionRunner {
     let res = await send();
     if (res.status === 401 && req.cache) {
       req.log('session rejected (HTTP 401, expired?): logging in again');
-      this.session = await req.cache.obtain(() => this.login(), { deadline: req.deadline, staleToken: this.session!.token });
+      this.session = await this.obtain(this.session!.token);
       req.conn.addSecret(this.session.token);
       res = await send();
     }
@@ -170,15 +200,62 @@ class VcdSessionRunner {
   }
 }
 
-/** Runs `work` with a session and always closes it as the cache requires. */
+/**
+ * Runs `work` with a session and always closes it as the cache requires. A session nobody
+ * keeps must be closed even when the server stalls: its requests are stopped early enough
+ * to leave the logout its time, and the run then ends at -t as any timeout does.
+ */
 async function withSession<T>(req: SessionRequest, work: (runner: VcdSessionRunner) => Promise<T>): Promise<T> {
   const runner = new VcdSessionRunner(req);
+  let stoppedEarly = false;
+  let phase = '';
+  let stoppedWhile = '';
+  const setPhase = req.conn.setPhase;
+  req.conn.setPhase = (text) => setPhase((phase = text));
   try {
     await runner.start();
-    return await work(runner);
+    const stop = req.cache && req.cache.keepsSessions ? undefined : stopBeforeLogout(req);
+    try {
+      return await work(runner);
+    } catch (error) {
+      stoppedEarly = stop?.fired() ?? false;
+      stoppedWhile = phase;
+      throw error;
+    } finally {
+      stop?.restore();
+    }
   } finally {
     await runner.close();
+    req.conn.setPhase = setPhase;
+    if (stoppedEarly) {
+      // What timed out is the request, not the logout: the runtime's timer says so.
+      setPhase(`${stoppedWhile} (the session was closed)`);
+      await new Promise<never>(() => undefined);
+    }
   }
+}
+
+/** Aborts the requests of `req` a logout's time before the deadline; `restore` undoes it. */
+function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): void } {
+  const original = req.conn.signal;
+  const controller = new AbortController();
+  let fired = false;
+  const onAbort = () => controller.abort();
+  original?.addEventListener('abort', onAbort);
+  const reserve = Math.min(2000, (req.deadline - Date.now()) / 3);
+  const timer = setTimeout(() => {
+    fired = true;
+    controller.abort();
+  }, Math.max(0, req.deadline - reserve - Date.now()));
+  req.conn.signal = controller.signal;
+  return {
+    fired: () => fired,
+    restore() {
+      clearTimeout(timer);
+      original?.removeEventListener('abort', onAbort);
+      req.conn.signal = original;
+    },
+  };
 }
 
 /** Resolves a VM name (SPEC 4): the cached answer while younger than the TTL, else the query service. */

@@ -1,4 +1,5 @@
 import { CheckError } from '../plugin/errors';
+import { boundedExcerpt } from '../plugin/server-text';
 import { parseXml, VCLOUD_NS, type XmlElement } from './xml';
 
 /** The metric names of seed 2.7; anything else the server sends (extra names) is ignored. */
@@ -192,8 +193,9 @@ export function parseVcdError(text: string): VcdError | undefined {
 /** The error in one phrase: `message (minorErrorCode)`. */
 export function describeVcdError(e: VcdError): string {
   const code = e.minorErrorCode ?? e.majorErrorCode;
-  // vCD starts messages with a request id, `[ 5f0e... ] `: noise on a plugin line.
-  const message = e.message?.replace(/^\[\s*[\w-]+\s*\]\s*/, '');
+  // vCD starts messages with a request id, `[ 5f0e... ] `: noise on a plugin line. The rest
+  // is server text: an excerpt of it, so that a flood of it never becomes the status line.
+  const message = e.message === undefined ? undefined : boundedExcerpt(e.message.replace(/^\[\s*[\w-]+\s*\]\s*/, ''));
   if (message && code) return `${message} (${code})`;
   return message || code || 'no details';
 }

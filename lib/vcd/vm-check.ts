@@ -202,6 +202,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
     ? undefined
     : new SessionCache((options['cache-dir'] as string | undefined) ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
   const fleet = fleetCacheFor(cache ? cache.dir : undefined, cacheKey(base, creds));
+  if (options.vapp !== undefined && !options.discovery && cfg.target.kind === 'id') warnings.push('--vapp is ignored: --vm gives the id');
   const facts: string[] = [];
   const session = { conn, creds, cache, fleet, forcedVersion: forcedVersionFrom(options), deadline: context.deadline, log: (m: string) => context.log(2, m), facts };
   if (options.discovery) return runDiscovery(profile.command, options, session);

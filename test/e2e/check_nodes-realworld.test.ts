@@ -66,11 +66,31 @@ describe('a list whose items are not nodes is UNKNOWN naming the first bad field
     ['conditions that are not an array', [{ metadata: { name: 'w1' }, status: { conditions: { Ready: 'True' } } }], 'items[0].status.conditions is an object, not an array'],
     ['a condition status that is not a string', [{ metadata: { name: 'w1' }, status: { conditions: [{ type: 'Ready', status: true }] } }], 'items[0].status.conditions[0].status is a boolean, not a string'],
     ['an empty object', [{}], 'items[0].metadata is missing'],
+    ['a name that would forge a line of output', [{ metadata: { name: 'w1\n[OK] all nodes: healthy' }, status: { conditions: [ready] } }], 'items[0].metadata.name holds control or line-separator characters'],
   ])('%s', async (_, items, field) => {
     sim.apis.cluster.faults.set([{ kind: 'body', contentType: 'application/json', body: body(items) }]);
     const r = await run();
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`NODES UNKNOWN - unexpected response from ${sim.apis.cluster.httpsUrl}/api/v1/nodes: ${field} (not a node as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers\n`);
+  });
+});
+
+describe('a catastrophic --include/--exclude pattern', () => {
+  it('against a long node name ends at once, not past -t (linear-time matching)', async () => {
+    const name = `${'a'.repeat(60)}-b.example.com`;
+    sim.apis.cluster.faults.set([
+      { kind: 'body', contentType: 'application/json', body: JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name }, status: { conditions: [{ type: 'Ready', status: 'True' }] } }] }) },
+    ]);
+    const r = await run(['--exclude', '^(\\w+-?)+\\.infra$', '-t', '3']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.ms).toBeLessThan(3000);
+    expect(perf(r)).toMatchObject({ nodes: 1, healthy: 1 });
+  });
+
+  it('with a backreference is a usage error naming the option', async () => {
+    const r = await run(['--include', '^(w)\\1']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - --include "\^\(w\)\\\\1" uses backreferences or lookaround, which can take exponential time on a long name; write it without them/);
   });
 });
