@@ -51,6 +51,12 @@ const LETTER_N = 110;
 const LETTER_T = 116;
 const LETTER_F = 102;
 
+/** A node name is a DNS subdomain: at most 253 characters. */
+const MAX_NAME = 253;
+/** Condition types (qualified names, up to 316), statuses, address types and addresses. */
+const MAX_TEXT = 316;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /** What a JSON value is, by its first byte, in words: "a number", "an array"... */
 function kindOf(c: number): string {
   if (c === QUOTE) return 'a string';
@@ -218,6 +224,18 @@ class Scanner {
   }
 
   /**
+   * A string the check prints (a name, a condition type or status, an address): bounded,
+   * and free of control and line-separator characters, which would split or forge lines of
+   * the plugin's output. The API server's own validation never lets such a value through.
+   */
+  printable(field: string, max: number): string {
+    const value = this.string(field);
+    if (value.length > max) throw new NodeListShapeError(field, `is ${value.length} characters long, more than the API allows (${max})`);
+    if (UNPRINTABLE.test(value)) throw new NodeListShapeError(field, 'holds control or line-separator characters');
+    return value;
+  }
+
+  /**
    * A list of small objects of which only two string members matter (conditions: type and
    * status; addresses: type and address): the rest (messages, timestamps) is skipped. Both
    * members are required, as in the API's schema. Null (a nil list) reads as absent.
@@ -237,8 +255,8 @@ class Scanner {
       if (this.open()) {
         do {
           this.readKey();
-          if (this.key(first)) entry[first] = this.string(`${at}.${first}`);
-          else if (this.key(second)) entry[second] = this.string(`${at}.${second}`);
+          if (this.key(first)) entry[first] = this.printable(`${at}.${first}`, MAX_TEXT);
+          else if (this.key(second)) entry[second] = this.printable(`${at}.${second}`, MAX_TEXT);
           else this.skip();
         } while (this.more(RBRACE));
       }
@@ -262,7 +280,7 @@ class Scanner {
           if (this.open()) {
             do {
               this.readKey();
-              if (this.key('name')) metadata.name = this.string(`${at}.metadata.name`);
+              if (this.key('name')) metadata.name = this.printable(`${at}.metadata.name`, MAX_NAME);
               else this.skip();
             } while (this.more(RBRACE));
           }

@@ -15,7 +15,8 @@ import { formatDuration, parseDuration } from './duration';
 import type { Credentials } from './login';
 import { parseCurrentUsage, parseHistoricUsage, type MetricName, type MetricSeries } from './metrics';
 import { cacheKey, defaultCacheDir, SessionCache } from './session-cache';
-import { parseVmId } from './vm-id';
+import { parseVmTarget, type VmTarget } from './vm-id';
+import { API_VERSION_OPTION, FLEET_OPTIONS, fleetCacheFor, forcedVersionFrom, resolveTtlFrom, runDiscovery } from './fleet-options';
 import { notRunning, readVmRecord, type SessionGet } from './vm-record';
 import { AGGREGATES, aggregateWindow, dropFutureSamples, seriesInterval, stalenessOf, type Aggregate } from './window';
 
@@ -66,13 +67,13 @@ export interface VmCheckProfile {
 
 const VCD_OPTIONS: readonly OptionSpec[] = [
   { long: 'url', short: 'u', type: 'string', arg: 'URL', description: "The vCD API host of the VM's region, e.g. https://vcd.example.com (any path is ignored)." },
-  { long: 'vm', type: 'string', arg: 'ID', description: "The VM: vm-<guid>, the bare GUID, or the URL of the VM's page in the vCD web console." },
+  { long: 'vm', type: 'string', arg: 'ID|NAME', description: "The VM: vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, the URL of the VM's page in the vCD web console, or the VM's name (resolved through the query service; see --vapp)." },
   { long: 'user', short: 'U', type: 'string', arg: 'NAME', description: 'vCD user name (without @org).' },
   { long: 'org', short: 'o', type: 'string', arg: 'ORG', description: 'vCD organisation of the user; System for a provider account.' },
   { long: 'password-file', type: 'string', arg: 'PATH', description: 'File holding the password (one line). Else env VCD_PASSWORD, else --password from an --extra-opts file.' },
   { long: 'password', type: 'string', arg: 'TEXT', secret: true, description: 'The password; only for --extra-opts files (on the command line it shows in the process list).' },
   { long: 'api-token-file', type: 'string', arg: 'PATH', description: 'File holding a vCD API token (OAuth refresh token), used instead of a password; needs --org.' },
-  { long: 'api-version', type: 'string', arg: 'VERSION', default: '34.0', description: 'vCD API version asked for in the Accept header.' },
+  API_VERSION_OPTION,
   { long: 'cache-dir', type: 'string', arg: 'DIR', description: 'Where sessions are kept between runs (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).' },
   { long: 'no-cache', type: 'boolean', description: 'Do not keep the session: log in and log out on every run (vCD counts sessions; prefer the cache).' },
   { long: 'window', type: 'string', arg: 'DURATION', description: "Use the historic series over the last DURATION (with a unit: 900s, 15m, 1h; at least the series' interval, at most 24h) instead of current values." },
@@ -140,10 +141,13 @@ function configure(profile: VmCheckProfile, options: ParsedOptions) {
   const poweredOffText = options['powered-off-state'] as string | undefined;
   const poweredOff = parseState(poweredOffText ?? 'UNKNOWN');
   if (poweredOff === undefined) throw new UsageError(`invalid --powered-off-state ${JSON.stringify(poweredOffText)}: expected OK, WARNING, CRITICAL or UNKNOWN`);
-  if (!options.vm) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, or the URL of the VM page)');
-  const vm = parseVmId(options.vm as string);
+  if (!options.vm && !options.discovery) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, the URL of the VM page, or the VM name), or --discovery');
+  const target: VmTarget = options.discovery ? { kind: 'id', id: '' } : parseVmTarget(options.vm as string);
+  // The id once known (a name is resolved with the session), and how results name the VM.
+  const vm = target.kind === 'id' ? target.id : '';
+  const vmLabel = target.kind === 'id' ? target.id : target.name;
   const aggregate = (options.aggregate as Aggregate | undefined) ?? 'avg';
-  return { metric, thresholds, window, maxAge, poweredOff, poweredOffGiven: poweredOffText !== undefined, vm, aggregate, perDisk: Boolean(options['per-disk']) };
+  return { metric, thresholds, window, maxAge, poweredOff, poweredOffGiven: poweredOffText !== undefined, vm, vmLabel, target, aggregate, perDisk: Boolean(options['per-disk']) };
 }
 
 /** The plugin of one profile: options, login, metrics, measurements, result (SPEC 4). */
@@ -158,9 +162,10 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     name: profile.name,
     command: profile.command,
     description: profile.description,
-    usage: `${profile.command} -u URL --vm ID -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
+    usage: `${profile.command} -u URL (--vm ID|NAME [--vapp NAME] | --discovery) -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
     options: [
       ...VCD_OPTIONS,
+      ...FLEET_OPTIONS,
       ...metricOption,
       { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: profile.thresholdHelp ?? 'Warning range (default 80).' },
       { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', description: 'Critical range (default 90 for percentages).' },
@@ -170,6 +175,7 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     notes: [
       'Sessions are cached (one file per url+user+org, mode 0600) so that checks do not flood vCD with logins; concurrent checks share one login.',
       "vCD answers 403 for VM ids it does not know. When current metrics are refused, or the samples of --window stop, the VM's own record tells whether it is powered off: then --powered-off-state applies; any other refusal is UNKNOWN with the server's message.",
+      "Fleets: --vm web-01 --vapp shop checks a VM by name (resolved once, then cached); --discovery [--discovery-format icinga2|nagios] lists every VM the account sees, e.g. check_vm_cpu --discovery --discovery-format icinga2 -u URL -U USER -o ORG --password-file PATH > vms.conf",
       HTTP_ENVIRONMENT_NOTE,
     ],
     secretEnv: ['VCD_PASSWORD'],
@@ -184,7 +190,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,
-    apiVersion: options['api-version'] as string,
+    apiVersion: '34.0', // until negotiated (or forced by --api-version)
     tls: tlsSettingsFrom(options),
     maxBytes: maxBytesFrom(options),
     signal: context.signal,
@@ -195,8 +201,13 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const cache = options['no-cache']
     ? undefined
     : new SessionCache((options['cache-dir'] as string | undefined) ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
+  const fleet = fleetCacheFor(cache ? cache.dir : undefined, cacheKey(base, creds));
+  if (options.vapp !== undefined && !options.discovery && cfg.target.kind === 'id') warnings.push('--vapp is ignored: --vm gives the id');
+  const facts: string[] = [];
+  const session = { conn, creds, cache, fleet, forcedVersion: forcedVersionFrom(options), deadline: context.deadline, log: (m: string) => context.log(2, m), facts };
+  if (options.discovery) return runDiscovery(profile.command, options, session);
   const mode = cfg.window === undefined ? 'current' : `${cfg.aggregate} ${formatDuration(cfg.window)}`;
-  context.log(2, `url=${base.origin} vm=${cfg.vm} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`);
+  context.log(2, `url=${base.origin} vm=${cfg.target.kind === 'id' ? cfg.target.id : JSON.stringify(cfg.target.name)} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`);
   context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
 
   let result: Result | undefined;
@@ -204,16 +215,18 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const withNotes = (text: string) => (context.verbose >= 1 && notes.length > 0 ? `${text} (${notes.join('; ')})` : text);
   try {
     await fetchMetrics({
-      conn,
-      creds,
-      vm: cfg.vm,
+      ...session,
+      vm: cfg.target,
+      vapp: options.vapp as string | undefined,
+      resolveTtlMs: resolveTtlFrom(options),
       which: cfg.window === undefined ? 'current' : 'historic',
-      cache,
-      deadline: context.deadline,
-      log: (m) => context.log(2, m),
       follow: async (response, get) => {
-        notes.push(...(cache?.notes ?? []));
-        result = await judge(profile, cfg, context, response, get, notes, `${base.origin}/api/vApp/${cfg.vm}/metrics/current`);
+        notes.push(...(cache?.notes ?? []), ...(fleet?.notes ?? []), ...facts);
+        // A VM checked by name is named in the result, with its id beside it.
+        const { id, name, vapp } = response.vm;
+        const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
+        result = await judge(profile, named, context, response, get, notes, `${base.origin}/api/vApp/${id}/metrics/current`);
+        if (name !== undefined) result.items = [{ name: 'vm', state: State.OK, text: `VM ${name} = ${id} in vApp ${vapp ?? '?'}` }, ...(result.items ?? [])];
       },
     });
   } catch (error) {
@@ -224,7 +237,10 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
     }
     throw error;
   }
-  if (!result) throw new CheckError(`no answer was judged for ${cfg.vm}`);
+  if (!result) throw new CheckError(`no answer was judged for ${cfg.vmLabel}`);
+  // A cache that cannot be written makes every run log in and out, silently but for this
+  // item: JSON consumers (Zabbix) and the long output see it without -v.
+  if (cache && !cache.keepsSessions) result.items = [...(result.items ?? []), { name: 'session-cache', state: State.OK, text: cache.notes.join('; ') }];
   for (const n of notes) context.log(2, n);
   return { ...result, summary: withNotes(result.summary) };
 }
@@ -312,7 +328,7 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
   return {
     ...result,
     state: cfg.poweredOff,
-    summary: `${cfg.vm} is ${offSince.words} since ${new Date(offSince.since).toISOString()} (its last sample${advice}). Before that: ${result.summary}`,
+    summary: `${cfg.vmLabel} is ${offSince.words} since ${new Date(offSince.since).toISOString()} (its last sample${advice}). Before that: ${result.summary}`,
     items: result.items?.map((i) => ({ ...i, state: cfg.poweredOff })),
   };
 }
@@ -334,7 +350,7 @@ async function judgeRefusal(cfg: Config, detail: string, get: SessionGet, curren
   const power = await powerState(get, cfg.vm);
   if (power.words) {
     const advice = cfg.poweredOffGiven ? 'use --window for the last values' : 'use --window for the last values, or --powered-off-state OK to accept';
-    throw new CheckError(`${cfg.vm} is ${power.words}: no current metrics (${advice})`, { state: cfg.poweredOff });
+    throw new CheckError(`${cfg.vmLabel} is ${power.words}: no current metrics (${advice})`, { state: cfg.poweredOff });
   }
   throw new CheckError(`${currentUrl} answered ${detail}, and ${power.said}`);
 }
@@ -376,10 +392,10 @@ function measure(profile: VmCheckProfile, cfg: Config, readings: Reading[], mode
   if (missing.length > 0) {
     const hints = [...new Set(missing.map((n) => profile.missingHint?.(n)).filter((h): h is string => h !== undefined))];
     throw new CheckError(
-      `the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vm} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})${hints.length > 0 ? `: ${hints.join(', ')}` : ''}`,
+      `the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vmLabel} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})${hints.length > 0 ? `: ${hints.join(', ')}` : ''}`,
     );
   }
-  const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vm, mode, disks, summed, perDisk: cfg.perDisk });
+  const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vmLabel, mode, disks, summed, perDisk: cfg.perDisk });
   // The state belongs to the metric the thresholds judged, not to the ones it was derived from;
   // with --per-disk the profile's own items carry each disk's state.
   if (!cfg.perDisk) for (const item of items) if (item.name === needed[0]) item.state = result.state;

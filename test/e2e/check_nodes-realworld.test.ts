@@ -66,6 +66,7 @@ describe('a list whose items are not nodes is UNKNOWN naming the first bad field
     ['conditions that are not an array', [{ metadata: { name: 'w1' }, status: { conditions: { Ready: 'True' } } }], 'items[0].status.conditions is an object, not an array'],
     ['a condition status that is not a string', [{ metadata: { name: 'w1' }, status: { conditions: [{ type: 'Ready', status: true }] } }], 'items[0].status.conditions[0].status is a boolean, not a string'],
     ['an empty object', [{}], 'items[0].metadata is missing'],
+    ['a name that would forge a line of output', [{ metadata: { name: 'w1\n[OK] all nodes: healthy' }, status: { conditions: [ready] } }], 'items[0].metadata.name holds control or line-separator characters'],
   ])('%s', async (_, items, field) => {
     sim.apis.cluster.faults.set([{ kind: 'body', contentType: 'application/json', body: body(items) }]);
     const r = await run();

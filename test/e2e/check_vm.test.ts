@@ -238,8 +238,9 @@ describe('login and the session cache', () => {
     expect((await run('disk', args(sim, VM.healthy, ['--window', '1h'], cache))).code).toBe(0);
     const after = counts(sim);
     expect((after.login ?? 0) - (before.login ?? 0)).toBe(1);
-    const files = readdirSync(cache);
-    expect(files).toEqual([expect.stringMatching(/^vcd-[0-9a-f]{40}\.json$/)]);
+    // The session, and beside it the negotiated API version (and resolved VM names).
+    const files = readdirSync(cache).filter((f) => !f.endsWith('.fleet.json'));
+    expect(readdirSync(cache).sort()).toEqual([expect.stringMatching(/^vcd-[0-9a-f]{40}\.fleet\.json$/), expect.stringMatching(/^vcd-[0-9a-f]{40}\.json$/)]);
     const { statSync } = await import('node:fs');
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     expect(statSync(join(cache, files[0])).mode & 0o777).toBe(0o600);
@@ -322,11 +323,11 @@ describe('login and the session cache', () => {
   it('a corrupt or unwritable cache never fails the check (noted at -v)', async () => {
     const cache = newCacheDir();
     expect((await run('cpu', args(sim, VM.healthy, [], cache))).code).toBe(0);
-    const [file] = readdirSync(cache);
+    const [file] = readdirSync(cache).filter((f) => !f.endsWith('.fleet.json'));
     writeFileSync(join(cache, file), 'not json at all');
     const corrupt = await run('cpu', args(sim, VM.healthy, ['-v'], cache));
     expect(corrupt.code).toBe(0);
-    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt\)$/);
+    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt; API version 34.0 \(.*\)\)$/);
     expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).data.auth).toBe('bearer');
 
     const parent = newCacheDir();
@@ -418,7 +419,9 @@ describe('secrets and failures', () => {
   });
 
   it.each([
-    [['--vm', 'web-01'], /^VM_CPU UNKNOWN - invalid --vm "web-01": expected vm-<guid>, the bare GUID, or the URL of the VM's page in the vCD web console \(see --help\)\n$/],
+    [['--vm', 'https://vcd.example.com/tenant/acme/vdcs'], /^VM_CPU UNKNOWN - invalid --vm "https:\/\/vcd.example.com\/tenant\/acme\/vdcs": this URL holds no VM id \(vm-<guid>\); open the VM's own page in the web console and copy that URL, or give the VM's name \(see --help\)\n$/],
+    [['--api-version', '34'], /^VM_CPU UNKNOWN - invalid --api-version "34": expected a version such as 34.0 or 38.1 \(see --help\)\n$/],
+    [['--discovery-format', 'csv'], /^VM_CPU UNKNOWN - invalid --discovery-format "csv": expected one of zabbix, icinga2, nagios/],
     [['--window', '2d'], /^VM_CPU UNKNOWN - invalid --window "2d": expected a duration such as 900s, 15m or 1h \(see --help\)\n$/],
     [['--window', '25h'], /^VM_CPU UNKNOWN - --window 25h is longer than the 24h of history vCD returns \(see --help\)\n$/],
     [['--aggregate', 'median'], /^VM_CPU UNKNOWN - invalid --aggregate "median": expected one of avg, max, min, last/],

@@ -151,3 +151,16 @@ describe('an --extra-opts file another local user can change or read', () => {
     expect(r.stdout).not.toContain(PASSWORD);
   });
 });
+
+describe('--no-cache and a server that stalls', () => {
+  it('still logs out within -t: the session is not left open on vCD', async () => {
+    sim.apis.vcd.stats.counts = {};
+    sim.apis.vcd.faults.set([{ path: '/metrics/', kind: 'hang' }]);
+    const r = await runExecutable(join(DIST, 'check_vm_cpu'), [...base(['--no-cache']), '--password-file', pwFile('pw', PASSWORD), '-t', '3'], { env: { PATH: process.env.PATH }, killAfterMs: 8000 });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - timed out after 3s while reading current metrics/);
+    expect(r.ms).toBeLessThan(3500);
+    expect(sim.apis.vcd.stats.counts.login).toBe(1);
+    expect(sim.apis.vcd.stats.counts.logout).toBe(1);
+  });
+});

@@ -39,6 +39,8 @@ function secretsIn(cacheDir: string | undefined, given: string[]): string[] {
   const found = [...given];
   if (cacheDir) {
     for (const f of readdirSync(cacheDir)) {
+      // The entry beside the session holds the API version and VM names: public, printed at -v.
+      if (f.endsWith('.fleet.json')) continue;
       try {
         const doc = JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as Record<string, unknown>;
         // Entries keep their data (the session token) one level down: { binding, data: { token } }.

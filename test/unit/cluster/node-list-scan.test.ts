@@ -86,13 +86,15 @@ describe('scanNodeList reads what JSON.parse reads', () => {
   it('on generated node lists (property)', () => {
     const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', '\\"', '\u0000'));
     const json = fc.jsonValue({ maxDepth: 3 });
-    // Every shape the API allows (what it does not allow is refused, see below).
-    const condition = fc.record({ type: text, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), text), message: text, lastHeartbeatTime: text, extra: json }, { requiredKeys: ['type', 'status'] });
+    // Every shape the API allows (what it does not allow is refused, see below); the values
+    // the check prints are free of control characters, as the API server's validation keeps them.
+    const shown = text.filter((t) => t.length <= 253 && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(t));
+    const condition = fc.record({ type: shown, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), shown), message: text, lastHeartbeatTime: text, extra: json }, { requiredKeys: ['type', 'status'] });
     const node = fc.record(
       {
-        metadata: fc.record({ name: fc.string({ minLength: 1 }), labels: fc.dictionary(text, text), extra: json }, { requiredKeys: ['name'] }),
+        metadata: fc.record({ name: shown.filter((t) => t.length > 0), labels: fc.dictionary(text, text), extra: json }, { requiredKeys: ['name'] }),
         spec: fc.record({ unschedulable: fc.boolean(), taints: json }, { requiredKeys: [] }),
-        status: fc.record({ conditions: fc.array(condition), addresses: fc.array(fc.record({ type: text, address: text })), images: json }, { requiredKeys: [] }),
+        status: fc.record({ conditions: fc.array(condition), addresses: fc.array(fc.record({ type: shown, address: shown })), images: json }, { requiredKeys: [] }),
         other: json,
       },
       { requiredKeys: ['metadata'] },
@@ -159,6 +161,11 @@ describe('scanNodeList refuses items that are not nodes, naming the first bad fi
     ['status a string', [{ ...ok, status: 'Ready' }], 'items[0].status is a string, not an object'],
     ['spec an array', [{ ...ok, spec: [] }], 'items[0].spec is an array, not an object'],
     ['unschedulable a string', [{ ...ok, spec: { unschedulable: 'true' } }], 'items[0].spec.unschedulable is a string, not a boolean'],
+    // Values the check prints: a newline or U+2028 would forge a line of the output.
+    ['a name with a newline', [{ metadata: { name: 'w1\n[OK] fake: healthy' } }], 'items[0].metadata.name holds control or line-separator characters'],
+    ['a condition type with U+2028', [{ ...ok, status: { conditions: [{ type: 'Ready\u2028x', status: 'True' }] } }], 'items[0].status.conditions[0].type holds control or line-separator characters'],
+    ['an address with NUL', [{ ...ok, status: { addresses: [{ type: 'Hostname', address: 'w\u0000' }] } }], 'items[0].status.addresses[0].address holds control or line-separator characters'],
+    ['a 300-character name', [{ metadata: { name: 'w'.repeat(300) } }], 'items[0].metadata.name is 300 characters long, more than the API allows (253)'],
   ])('%s', (_, items, message) => {
     const error = (() => {
       try {
