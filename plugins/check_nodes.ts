@@ -61,7 +61,7 @@ void runPlugin({
     const result = evaluateNodes(tally, { warning, critical, percent: options.percent as boolean, minNodes, node });
     if (context.verbose >= 1) {
       const facts = [`${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`, ...(selector ? [`selector ${selector}`] : []), ...warnings];
-      result.summary += ` [${facts.join('; ')}]`;
+      result.summary += ` [${facts.join(', ')}]`;
     }
     return result;
   },

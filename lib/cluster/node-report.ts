@@ -49,7 +49,7 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
   const extras: string[] = [];
   if (tally.cordoned > 0) extras.push(`${tally.cordoned} cordoned`);
   if (tally.skipped.length > 0) extras.push(`${tally.skipped.length} cordoned skipped`);
-  const tail = extras.length > 0 ? `; ${extras.join(', ')}` : '';
+  const tail = extras.length > 0 ? `, ${extras.join(', ')}` : '';
 
   if (nodes === 0) {
     const items = nodeItems(tally, State.CRITICAL);
@@ -68,7 +68,7 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
   let summary = failing === 0 ? `${nodes} of ${nodes} nodes healthy` : `${failing} of ${nodes} nodes failing${pctText}: ${describeFailing(tally.failing)}`;
   if (t.minNodes !== undefined && nodes < t.minNodes) {
     state = State.CRITICAL;
-    summary = `only ${nodes} nodes, expected at least ${t.minNodes}; ${summary}`;
+    summary = `only ${nodes} nodes, expected at least ${t.minNodes}: ${summary}`;
   }
 
   const metrics: Metric[] = [

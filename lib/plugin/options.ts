@@ -69,16 +69,35 @@ export function parseTimeout(text: string): { seconds: number; state: State } {
 }
 
 /**
- * Parses argv against the specs: unknown options, stray arguments, missing values and bad
- * numbers or choices are UsageErrors. Defaults are filled in.
+ * Parses argv against the specs: unknown options, stray arguments, missing values, bad
+ * numbers or choices, and a single-value option given twice are UsageErrors. `defaults`
+ * (the options read from --extra-opts files) are a lower layer: the command line overrides
+ * them option by option, as the monitoring-plugins convention has it. Defaults are filled in.
  */
-export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[]): ParsedOptions {
+export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[], defaults: readonly string[] = []): ParsedOptions {
   const byName = new Map<string, OptionSpec>();
   for (const spec of specs) {
     byName.set(spec.long, spec);
     if (spec.short) byName.set(spec.short, spec);
   }
   const raw = readArgv(argv, byName);
+  for (const spec of specs) {
+    const values = raw.get(spec.long);
+    // "Last one wins" would silently drop what the operator wrote first (`--node a --node b`
+    // checks only b): a value option that is not a list may be given once.
+    if (values && values.length > 1 && (spec.type === 'string' || spec.type === 'number')) {
+      throw new UsageError(`${flagName(spec)} given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}); give it once`);
+    }
+  }
+  if (defaults.length > 0) {
+    // Lists and counts add up (file entries first); a single value from the files is used
+    // only when the command line has none, and among several sections the last wins.
+    for (const [name, values] of readArgv(defaults, byName)) {
+      const type = byName.get(name)?.type;
+      if (type === 'list' || type === 'count') raw.set(name, [...values, ...(raw.get(name) ?? [])]);
+      else if (!raw.has(name)) raw.set(name, values.slice(-1));
+    }
+  }
   const out: ParsedOptions = {};
   for (const spec of specs) out[spec.long] = convert(spec, raw.get(spec.long));
   return out;
@@ -156,7 +175,6 @@ function convert(spec: OptionSpec, raw: Array<string | true> | undefined): Optio
     }
   }
   if (spec.type === 'list') return values;
-  // A scalar given twice (say once in --extra-opts and once on the command line): the last wins.
   const last = values.length > 0 ? values[values.length - 1] : spec.default === undefined ? undefined : String(spec.default);
   if (last === undefined) return undefined;
   if (spec.type === 'number') {

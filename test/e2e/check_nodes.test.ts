@@ -40,7 +40,7 @@ const run = (argv: string[], env: NodeJS.ProcessEnv = ENV): Promise<RunResult> =
 const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
 
 const SICK_SUMMARY =
-  '4 of 10 nodes failing: worker-2 (Ready=Unknown, MemoryPressure=Unknown, DiskPressure=Unknown, PIDPressure=Unknown), worker-3 (Ready=False), worker-4 (DiskPressure=True), worker-5 (KernelDeadlock=True); 1 cordoned';
+  '4 of 10 nodes failing: worker-2 (Ready=Unknown, MemoryPressure=Unknown, DiskPressure=Unknown, PIDPressure=Unknown), worker-3 (Ready=False), worker-4 (DiskPressure=True), worker-5 (KernelDeadlock=True), 1 cordoned';
 
 describe('scenarios over HTTPS with --ca-file: exit code, first line, strict perfdata', () => {
   it('healthy: OK', async () => {
@@ -78,7 +78,7 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     const r = time ? await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', PLUGIN, ...args(large, ['-v'])], { env: ENV }) : await run(args(large, ['-v']));
     expect(r.code).toBe(2);
     const out = parsePluginOutput(r.stdout);
-    expect(out.summary).toMatch(/^11 of 5000 nodes failing: worker-0498 \(Ready=False\), .* and 6 more; 5 cordoned \[5000 listed in 10 pages\]$/);
+    expect(out.summary).toMatch(/^11 of 5000 nodes failing: worker-0498 \(Ready=False\), .* and 6 more, 5 cordoned \[5000 listed in 10 pages\]$/);
     expect(out.perfdata.map((m) => [m.label, m.value])).toEqual([['nodes', 5000], ['healthy', 4989], ['failing', 11], ['cordoned', 5]]);
     expect(out.longOutput).toHaveLength(5000);
     expect(api(large).stats.counts.pages).toBeGreaterThanOrEqual(10);
@@ -100,7 +100,7 @@ describe('TLS', () => {
   it('without --ca-file or -k: UNKNOWN naming both remedies', async () => {
     const r = await run(['--url', api(healthy).httpsUrl, '--token-file', tokenFile(healthy)]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA; pass the CA that signed it with --ca-file PATH, or skip verification with -k\/--insecure\n$/);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA, pass the CA that signed it with --ca-file PATH, or skip verification with -k\/--insecure\n$/);
     expect(r.stderr).toBe('');
   });
 });
@@ -111,7 +111,7 @@ describe('options against the simulator', () => {
     const pct = await run(args(sick, ['--percent', '-w', '30', '-c', '50', '--ignore-cordoned']));
     expect(pct.code).toBe(1);
     const out = parsePluginOutput(pct.stdout);
-    expect(out.summary).toMatch(/^4 of 9 nodes failing \(44\.4%\): .*; 1 cordoned skipped$/);
+    expect(out.summary).toMatch(/^4 of 9 nodes failing \(44\.4%\): .*, 1 cordoned skipped$/);
     expect(out.perfdata.find((m) => m.label === 'failing_pct')).toMatchObject({ value: 44.44, uom: '%', warn: '30', crit: '50', min: 0, max: 100 });
     expect(out.longOutput.at(-1)).toBe('[OK] worker-6: skipped (cordoned, --ignore-cordoned)');
   });
@@ -127,14 +127,14 @@ describe('options against the simulator', () => {
 
   it('--condition and --ignore-condition', async () => {
     const r = await run(args(sick, ['--ignore-condition', 'KernelDeadlock', '--ignore-condition', 'DiskPressure']));
-    expect(firstLine(r)).toMatch(/^NODES CRITICAL - 2 of 10 nodes failing: worker-2 .*, worker-3 \(Ready=False\); 1 cordoned \|/);
+    expect(firstLine(r)).toMatch(/^NODES CRITICAL - 2 of 10 nodes failing: worker-2 .*, worker-3 \(Ready=False\), 1 cordoned \|/);
     // Declared True: worker-5's KernelDeadlock=True is now fine, worker-6's False is not.
     const flipped = await run(args(sick, ['--condition', 'KernelDeadlock=True']));
-    expect(firstLine(flipped)).toMatch(/^NODES CRITICAL - 4 of 10 nodes failing: worker-2 .*, worker-3 \(Ready=False\), worker-4 \(DiskPressure=True\), worker-6 \(KernelDeadlock=False\); 1 cordoned \|/);
+    expect(firstLine(flipped)).toMatch(/^NODES CRITICAL - 4 of 10 nodes failing: worker-2 .*, worker-3 \(Ready=False\), worker-4 \(DiskPressure=True\), worker-6 \(KernelDeadlock=False\), 1 cordoned \|/);
   });
 
   it('--min-nodes', async () => {
-    expect(firstLine(await run(args(healthy, ['--min-nodes', '7'])))).toMatch(/^NODES CRITICAL - only 6 nodes, expected at least 7; 6 of 6 nodes healthy \|/);
+    expect(firstLine(await run(args(healthy, ['--min-nodes', '7'])))).toMatch(/^NODES CRITICAL - only 6 nodes, expected at least 7: 6 of 6 nodes healthy \|/);
     const none = await run(args(healthy, ['--include', '^nothing$']));
     expect(none.code).toBe(3);
     expect((await run(args(healthy, ['--include', '^nothing$', '--min-nodes', '0']))).code).toBe(0);
@@ -193,11 +193,11 @@ describe('options against the simulator', () => {
 
 describe('failures are one UNKNOWN line that names cause and fix', () => {
   it.each([
-    ['a wrong token', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token', 'not-the-token'], /^NODES UNKNOWN - HTTP 401 from https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes: token rejected \(expired or revoked\?\) \(server says: Unauthorized\); check --token\n$/],
-    ['an account without cluster-reader', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', api(s).info.noReaderTokenFile], /^NODES UNKNOWN - HTTP 403 from .*: the account may not list nodes \(server says: nodes is forbidden: User "system:serviceaccount:openshift-infra:no-reader" cannot list resource "nodes" in API group "" at the cluster scope\); grant it the cluster-reader role/],
+    ['a wrong token', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token', 'not-the-token'], /^NODES UNKNOWN - HTTP 401 from https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes: token rejected \(expired or revoked\?\) \(server says: Unauthorized\), check --token\n$/],
+    ['an account without cluster-reader', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', api(s).info.noReaderTokenFile], /^NODES UNKNOWN - HTTP 403 from .*: the account may not list nodes \(server says: nodes is forbidden: User "system:serviceaccount:openshift-infra:no-reader" cannot list resource "nodes" in API group "" at the cluster scope\), grant it the cluster-reader role/],
     ['the wrong URL path', (s: Simulator) => ['--url', `${api(s).httpsUrl}/console`, '--ca-file', s.caFile, '--token-file', tokenFile(s)], /^NODES UNKNOWN - HTTP 404 from .*\/console\/api\/v1\/nodes: not a Kubernetes API at that URL/],
-    ['a missing token file', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', '/nonexistent/token'], /^NODES UNKNOWN - cannot read --token-file \/nonexistent\/token \(ENOENT\); check the path and that the monitoring user may read it\n$/],
-    ['a closed port', () => ['--url', 'https://127.0.0.1:1', '--token', 'abcdefgh'], /^NODES UNKNOWN - connection refused by 127\.0\.0\.1:1; check the port/],
+    ['a missing token file', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', '/nonexistent/token'], /^NODES UNKNOWN - cannot read --token-file \/nonexistent\/token \(ENOENT\), check the path and that the monitoring user may read it\n$/],
+    ['a closed port', () => ['--url', 'https://127.0.0.1:1', '--token', 'abcdefgh'], /^NODES UNKNOWN - connection refused by 127\.0\.0\.1:1, check the port/],
     ['no cluster', () => ['--token', 'abcdefgh'], /^NODES UNKNOWN - no cluster given: use --url URL, -H HOST \[-p PORT\] or --kubeconfig \[PATH\] \(see --help\)\n$/],
   ])('%s', async (_, argv, pattern) => {
     const r = await run(argv(healthy));
@@ -230,7 +230,7 @@ describe('failures are one UNKNOWN line that names cause and fix', () => {
     api(healthy).faults.set([{ kind: 'delay', ms: 5000 }]);
     const r = await run(args(healthy, ['-t', '1']));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - timed out after 1s while listing nodes from https:\/\/127\.0\.0\.1:\d+; raise -t\/--timeout/);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - timed out after 1s while listing nodes from https:\/\/127\.0\.0\.1:\d+, raise -t\/--timeout/);
     expect(r.ms).toBeLessThan(1500);
   });
 });
@@ -256,6 +256,6 @@ describe('the token never appears in the output', () => {
     const trace = runs.at(-1)!;
     expect(trace.stderr).toMatch(/> authorization: <redacted>/);
     const warned = runs.find((r) => r.stdout.includes('readable by others'));
-    expect(warned?.stdout).toMatch(/\[10 listed in 1 page; --token-file .* is readable by others \(mode 0644\); chmod 600 it\]/);
+    expect(warned?.stdout).toMatch(/\[10 listed in 1 page, --token-file .* is readable by others \(mode 0644\), chmod 600 it\]/);
   });
 });

@@ -95,7 +95,7 @@ describe('proxies', () => {
     const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: proxyUrl }) });
     refuse = false;
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - proxy 127\.0\.0\.1:\d+ refused the tunnel to 127\.0\.0\.1:\d+ \(HTTP 403\); check HTTPS_PROXY\/NO_PROXY\n$/);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - proxy 127\.0\.0\.1:\d+ refused the tunnel to 127\.0\.0\.1:\d+ \(HTTP 403\), check HTTPS_PROXY\/NO_PROXY\n$/);
     const gone = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: 'http://127.0.0.1:1' }) });
     expect(gone.code).toBe(3);
     expect(gone.stdout).toMatch(/^NODES UNKNOWN - connection refused by 127\.0\.0\.1:1 \(through proxy 127\.0\.0\.1:1\)/);

@@ -97,7 +97,7 @@ describe('concurrent checks with a cold cache', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
     for (const r of results) {
       expect(r.code).toBe(3);
-      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password; check --user, --org and --password-file( \(a login [\d.]+s ago by another check; not retried for 10s, to spare the account a lockout\))?\n$/);
+      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file( \(a login [\d.]+s ago by another check, not retried for 10s, to spare the account a lockout\))?\n$/);
     }
     expect(api.stats.counts['login-failed']).toBe(1);
     expect(api.stats.counts.login ?? 0).toBe(0);

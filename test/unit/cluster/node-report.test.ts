@@ -81,7 +81,7 @@ describe('evaluateNodes', () => {
   it('--min-nodes: CRITICAL below it, even when every node is healthy', () => {
     const r = evaluateNodes(tally(healthy6.slice(0, 4)), { critical: c0, minNodes: 6 });
     expect(r.state).toBe(State.CRITICAL);
-    expect(r.summary).toBe('only 4 nodes, expected at least 6; 4 of 4 nodes healthy');
+    expect(r.summary).toBe('only 4 nodes, expected at least 6: 4 of 4 nodes healthy');
     expect(evaluateNodes(tally(healthy6), { critical: c0, minNodes: 6 }).state).toBe(State.OK);
   });
 
@@ -97,11 +97,11 @@ describe('evaluateNodes', () => {
   it('cordoned nodes are counted, and listed as skipped with --ignore-cordoned', () => {
     const nodes = [...healthy6.slice(0, 5), mk('w9', { cordoned: true })];
     const counted = evaluateNodes(tally(nodes), { critical: c0 });
-    expect(counted.summary).toBe('6 of 6 nodes healthy; 1 cordoned');
+    expect(counted.summary).toBe('6 of 6 nodes healthy, 1 cordoned');
     expect(counted.metrics?.find((m) => m.label === 'cordoned')?.value).toBe(1);
     expect(counted.items?.at(-1)?.text).toBe('w9: healthy, cordoned');
     const skipped = evaluateNodes(tally(nodes, { ignoreCordoned: true }), { critical: c0 });
-    expect(skipped.summary).toBe('5 of 5 nodes healthy; 1 cordoned skipped');
+    expect(skipped.summary).toBe('5 of 5 nodes healthy, 1 cordoned skipped');
     expect(skipped.items?.at(-1)).toEqual({ name: 'w9', state: State.OK, text: 'w9: skipped (cordoned, --ignore-cordoned)' });
     expect(skipped.metrics?.find((m) => m.label === 'cordoned')?.value).toBe(0);
   });

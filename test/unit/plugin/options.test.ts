@@ -19,8 +19,25 @@ describe('parseOptions', () => {
     const o = parseOptions(['--url', 'https://x', '-vvv', '-k', '--include', 'a', '--include=b', '--min-nodes', '3', '--no-cache'], specs);
     expect(o).toMatchObject({ url: 'https://x', verbose: 3, insecure: true, include: ['a', 'b'], 'min-nodes': 3, 'no-cache': true, timeout: '10', output: 'nagios' });
   });
-  it('lets the last scalar win (extra-opts first, command line after)', () => {
-    expect(parseOptions(['--url=a', '--url=b'], specs).url).toBe('b');
+  it('lets the command line override --extra-opts values, option by option', () => {
+    expect(parseOptions(['--url=b'], specs, ['--url=a', '-w', '5']).url).toBe('b');
+    expect(parseOptions(['--url=b'], specs, ['--url=a', '-w', '5']).warning).toBe('5');
+    // Two sections setting one option: the last read wins among them.
+    expect(parseOptions([], specs, ['--url=a', '--url=c']).url).toBe('c');
+    // Lists from the files come first, then the command line's.
+    expect(parseOptions(['--include', 'z'], specs, ['--include', 'x', '--include', 'y']).include).toEqual(['x', 'y', 'z']);
+  });
+  it.each([
+    [['--url=a', '--url=b'], /--url given 2 times \("a", "b"\); give it once/],
+    [['-w', '50', '-w', '95'], /-w\/--warning given 2 times \("50", "95"\)/],
+    [['-w', '50', '--warning=95'], /-w\/--warning given 2 times/],
+    [['--min-nodes', '1', '--min-nodes', '2'], /--min-nodes given 2 times/],
+  ])('refuses a single-value option repeated on the command line: %j', (argv, message) => {
+    expect(() => parseOptions(argv, specs)).toThrow(UsageError);
+    expect(() => parseOptions(argv, specs)).toThrow(message);
+  });
+  it('keeps list options and counted flags repeatable', () => {
+    expect(parseOptions(['--include', 'a', '--include', 'b', '-v', '-v'], specs)).toMatchObject({ include: ['a', 'b'], verbose: 2 });
   });
   it('gives an empty value for an optional-value option given alone', () => {
     expect(parseOptions(['--kubeconfig', '-k'], specs).kubeconfig).toBe('');
