@@ -122,7 +122,7 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     try {
       socket = await connectTunnel(proxy, url, req.signal);
     } catch (error) {
-      throw error instanceof CheckError ? error : describeNetworkError(error, proxy, proxy);
+      throw error instanceof CheckError ? error : describeNetworkError(error, url, proxy);
     }
     // No agent at all: with one (even `agent: false`) Node ignores createConnection and would
     // connect straight to the server, around the tunnel and without our trust settings.
