@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tlsSettingsFrom } from '../http/options';
+import { requireTlsUnlessAllowed, tlsSettingsFrom } from '../http/options';
 import type { TlsSettings } from '../http/request';
 import type { RunContext } from '../plugin/context';
 import { CheckError, UsageError } from '../plugin/errors';
@@ -123,6 +123,7 @@ export async function clusterTargetFrom(
     if (!explicitTls) tls = { ca: readCaFile(join(serviceAccountDir, 'ca.crt'), "the pod's service-account CA") };
   }
   if (url === undefined) throw new UsageError('no cluster given: use --url URL, -H HOST [-p PORT] or --kubeconfig [PATH]');
+  requireTlsUnlessAllowed(url, options, urlText !== undefined ? '--url' : 'the cluster URL', warnings);
   if (token === undefined && inPod) {
     token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);
     tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;

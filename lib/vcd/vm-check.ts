@@ -1,4 +1,4 @@
-import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, tlsSettingsFrom } from '../http/options';
+import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, requireTlsUnlessAllowed, tlsSettingsFrom } from '../http/options';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
 import type { Metric as PerfMetric } from '../plugin/perfdata';
@@ -161,6 +161,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const cfg = configure(profile, options);
   const base = baseUrl(options.url as string | undefined);
   const warnings: string[] = [];
+  requireTlsUnlessAllowed(base, options, '--url', warnings);
   const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,

@@ -85,9 +85,15 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     if (time) expect(Number(/maxrss=(\d+)/.exec(r.stderr)?.[1]) / 1024).toBeLessThan(100);
   });
 
-  it('over plain HTTP as well', async () => {
-    const r = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy)]);
+  it('over plain HTTP only with --allow-http, saying so at -v', async () => {
+    const refused = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy)]);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe(`NODES UNKNOWN - --url ${api(healthy).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`);
+    const r = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy), '--allow-http']);
     expect(firstLine(r)).toMatch(/^NODES OK - 6 of 6 nodes healthy \|/);
+    expect(firstLine(r)).not.toContain('clear text');
+    const v = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy), '--allow-http', '-v']);
+    expect(firstLine(v)).toMatch(/^NODES OK - 6 of 6 nodes healthy \[.*plain http:\/\/ to 127\.0\.0\.1:\d+ \(--allow-http\): credentials cross the network in clear text\] \|/);
   });
 });
 

@@ -402,6 +402,18 @@ describe('secrets and failures', () => {
     expect(r.ms).toBeLessThan(3500);
   });
 
+  it('refuses a plain http:// vCD URL unless --allow-http, which -v then reports', async () => {
+    const plain = (extra: string[]) => args(sim, VM.healthy, ['-u', vcd(sim).httpUrl, ...extra]);
+    const before = counts(sim).requests ?? 0;
+    const r = await run('cpu', plain([]));
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --url ${vcd(sim).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`);
+    expect(counts(sim).requests ?? 0).toBe(before);
+    const ok = await run('cpu', plain(['--allow-http', '-v']));
+    expect(ok.code).toBe(0);
+    expect(firstLine(ok).text).toMatch(/plain http:\/\/ to 127\.0\.0\.1:\d+ \(--allow-http\): credentials cross the network in clear text/);
+  });
+
   it('verifies TLS: without --ca-file the simulator certificate is refused', async () => {
     const argv = args(sim, VM.healthy).filter((a, i, all) => a !== '--ca-file' && all[i - 1] !== '--ca-file');
     const r = await run('cpu', argv);
