@@ -28,6 +28,8 @@ interface Case {
   firstLine: RegExp;
   /** Options the command line Icinga built must hold (built from the vars). */
   argv: string[];
+  /** Options it must not hold (an empty custom variable leaves its option out). */
+  absent?: string[];
 }
 
 function icingaValue(v: string | number | boolean | string[] | null): string {
@@ -80,6 +82,28 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         state: 0,
         firstLine: /^NODES OK - 6 of 6 nodes healthy/,
         argv: ['--url'],
+      },
+      {
+        // Empty custom variables (a template's "" or a service blanking a host's value) leave
+        // their options out instead of passing `--timeout ''`; a 0 is a value, not empty.
+        host: 'healthy',
+        service: 'nodes-empty-vars',
+        command: 'cloudchecks-nodes',
+        vars: { cloudchecks_timeout: '', cloudchecks_extra_opts: '', cloudchecks_max_bytes: '', cloudchecks_nodes_selector: '', cloudchecks_nodes_include: '', cloudchecks_nodes_node: '', cloudchecks_nodes_warning: '', cloudchecks_nodes_critical: '', cloudchecks_nodes_min_nodes: 0 },
+        state: 0,
+        firstLine: /^NODES OK - 6 of 6 nodes healthy/,
+        argv: ['--url', '--min-nodes', '0'],
+        absent: ['--timeout', '--extra-opts', '--max-bytes', '--selector', '--include', '--node', '--warning', '--critical', ''],
+      },
+      {
+        host: 'healthy',
+        service: 'mem-empty-vars',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_timeout: '', cloudchecks_extra_opts: null, cloudchecks_vm_window: '', cloudchecks_vm_aggregate: '', cloudchecks_vm_max_age: '', cloudchecks_vm_mem_warning: '', cloudchecks_vm_mem_critical: '', cloudchecks_vm_powered_off_state: '', cloudchecks_vcd_api_version: '' },
+        state: 0,
+        firstLine: /^VM_MEM OK - memory usage [\d.]+% \(current\)/,
+        argv: ['--vm', '--ca-file'],
+        absent: ['--timeout', '--extra-opts', '--window', '--aggregate', '--max-age', '--warning', '--critical', '--powered-off-state', '--api-version', ''],
       },
       { host: 'healthy', service: 'cpu', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(current\)/, argv: ['--url', '--user', '--org', '--password-file', '--vm', '--cache-dir'] },
       { host: 'healthy', service: 'cpu-window', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h', cloudchecks_vm_aggregate: 'max' }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(max 1h\)/, argv: ['--window', '1h', '--aggregate', 'max'] },
@@ -170,6 +194,7 @@ ${Object.entries(c.vars)
       expect.soft({ service: `${c.host}!${c.service}`, state: r.state, exit: r.exit_status }).toEqual({ service: `${c.host}!${c.service}`, state: c.state, exit: c.state });
       const argv = r.command.slice(1);
       for (const a of c.argv) expect.soft(argv, `${c.host}!${c.service} command line`).toContain(a);
+      for (const a of c.absent ?? []) expect.soft(argv, `${c.host}!${c.service} command line`).not.toContain(a);
       expect.soft(r.command[0]).toBe(join(DIST, c.command.replace('cloudchecks-', 'check_').replace(/-/g, '_')));
     }
   }, 120_000);
