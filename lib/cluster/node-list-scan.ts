@@ -174,10 +174,10 @@ class Scanner {
   }
 
   /**
-   * A list of small objects of which only two string members matter (conditions: type and
-   * status; addresses: type and address): the rest (messages, timestamps) is skipped.
+   * A list of small objects of which only a few string members matter (conditions: type,
+   * status, reason, message, lastTransitionTime; addresses: type and address): the rest is skipped.
    */
-  pairs(first: string, second: string): Array<Record<string, unknown>> | unknown {
+  pairs(...keys: string[]): Array<Record<string, unknown>> | unknown {
     if (this.peek() !== LBRACKET) return this.value();
     const out: Array<Record<string, unknown>> = [];
     this.p++;
@@ -194,8 +194,8 @@ class Scanner {
       if (this.open()) {
         do {
           this.readKey();
-          if (this.key(first)) entry[first] = this.text();
-          else if (this.key(second)) entry[second] = this.text();
+          const wanted = keys.find((k) => this.key(k));
+          if (wanted !== undefined) entry[wanted] = this.text();
           else this.skip();
         } while (this.more(RBRACE));
       }
@@ -235,7 +235,7 @@ class Scanner {
         if (this.open()) {
           do {
             this.readKey();
-            if (this.key('conditions')) status.conditions = this.pairs('type', 'status') as NodeCondition[];
+            if (this.key('conditions')) status.conditions = this.pairs('type', 'status', 'reason', 'message', 'lastTransitionTime') as NodeCondition[];
             else if (this.key('addresses')) status.addresses = this.pairs('type', 'address') as NodeAddress[];
             else this.skip();
           } while (this.more(RBRACE));

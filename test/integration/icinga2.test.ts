@@ -52,7 +52,7 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
     const token = readFileSync(healthy.ready.apis.cluster.tokenFile, 'utf8').trim();
     cases = [
       { host: 'healthy', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 0, firstLine: /^NODES OK - 6 of 6 nodes healthy/, argv: ['--url', '--token-file', '--ca-file'] },
-      { host: 'sick', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 2, firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2 /, argv: ['--url'] },
+      { host: 'sick', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 2, firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2\.prod-eu1\.example\.com /, argv: ['--url'] },
       {
         host: 'sick',
         service: 'nodes-percent',

@@ -13,8 +13,8 @@ function pick(v: Record<string, unknown>, keys: string[]): Record<string, unknow
   return out;
 }
 
-/** Conditions and addresses keep two members each: `type` and `status` or `address`. */
-const pairs = (v: unknown, second: string) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? pick(e, ['type', second]) : e)) : v);
+/** Conditions keep type, status, reason, message and lastTransitionTime; addresses type and address. */
+const pairs = (v: unknown, ...keys: string[]) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? pick(e, ['type', ...keys]) : e)) : v);
 
 /** What the scanner must return for a node: the fields of `Node`, as JSON.parse reads them. */
 function reduce(n: Record<string, unknown>): Node {
@@ -23,7 +23,7 @@ function reduce(n: Record<string, unknown>): Node {
   if (isObject(n.spec)) out.spec = pick(n.spec, ['unschedulable']);
   if (isObject(n.status)) {
     out.status = pick(n.status, ['conditions', 'addresses']);
-    if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status');
+    if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status', 'reason', 'message', 'lastTransitionTime');
     if ('addresses' in out.status) out.status.addresses = pairs(out.status.addresses, 'address');
   }
   return out as Node;
