@@ -64,7 +64,10 @@ void runPlugin({
     context.setPhase(`listing nodes from ${target.url.origin}`);
     const stats = await listNodes(target, { selector, maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l) => context.log(3, l) }, tally);
     if (options.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
-    const result = evaluateNodes(tally, { warning, critical, percent: options.percent as boolean, minNodes, node, grace, listAll: (options['list-all'] as boolean) || options.output === 'json' });
+    const given = ['include', 'exclude', 'node'].filter((o) => options[o] !== undefined).map((o) => `--${o} ${JSON.stringify(options[o])}`);
+    const result = evaluateNodes(tally, {
+      selectionOptions: given.length > 0 ? given.join(' and ') : undefined,
+      selector, warning, critical, percent: options.percent as boolean, minNodes, node, grace, listAll: (options['list-all'] as boolean) || options.output === 'json' });
     if (context.verbose >= 1) {
       const facts = [`${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`, ...(selector ? [`selector ${selector}`] : []), ...warnings];
       result.summary += ` [${facts.join(', ')}]`;

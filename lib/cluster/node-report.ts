@@ -21,6 +21,10 @@ export interface NodeThresholds {
   grace?: number;
   /** `--list-all`: long output lists the healthy nodes too, not only their count. */
   listAll?: boolean;
+  /** The selection options given, named when nothing matched them (e.g. `--include "^db-"`). */
+  selectionOptions?: string;
+  /** `-l/--selector`, named when the API listed no node. */
+  selector?: string;
   /** The time the ages are measured from (ms since the epoch). */
   now?: number;
 }
@@ -126,7 +130,7 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
       return { state: State.CRITICAL, summary: `node ${t.node} not found among ${tally.listed} listed nodes`, items };
     }
     if (t.minNodes === undefined) {
-      const why = tally.skipped.length > 0 ? 'every matching node is cordoned and --ignore-cordoned is set' : 'check -l/--selector, --include, --exclude and --node';
+      const why = tally.skipped.length > 0 ? 'every matching node is cordoned and --ignore-cordoned is set' : tally.listed === 0 ? `the API listed none${t.selector ? ` for -l/--selector ${t.selector}` : ''}` : `none matches ${t.selectionOptions ?? '--include, --exclude and --node'}`;
       return { state: State.UNKNOWN, summary: `no nodes to check (${tally.listed} listed: ${why}), use --min-nodes 0 if none is fine`, items };
     }
   }

@@ -1,4 +1,5 @@
 import { CheckError } from '../plugin/errors';
+import type { TlsSettings } from './request';
 
 // Each failure of verification with the fix that belongs to it: only an unknown issuer is
 // cured by giving the CA; an expired certificate wants renewing (or the clock fixing).
@@ -31,7 +32,7 @@ function certificateNames(cert: { subjectaltname?: string; subject?: { CN?: stri
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA']);
 
 /** Turns a socket-level failure into a CheckError that names the cause and the fix. */
-export function describeNetworkError(error: unknown, url: URL, via?: URL): CheckError {
+export function describeNetworkError(error: unknown, url: URL, via?: URL, trust: TlsSettings = {}): CheckError {
   const e = error as NodeJS.ErrnoException & { reason?: string; hostname?: string; cert?: Parameters<typeof certificateNames>[0] };
   const code = e?.code ?? '';
   const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
@@ -53,7 +54,12 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL): Check
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     message = `TLS certificate of ${where} is not valid for the name "${url.hostname.replace(/^\[|\]$/g, '')}": it carries ${certificateNames(e.cert)}; use one of those names in the URL, have the certificate reissued, or skip verification with -k/--insecure`;
   } else if (TLS_REASONS[code]) {
-    message = `TLS verification of ${where} failed: ${TLS_REASONS[code][0]}; ${TLS_REASONS[code][1]}`;
+    // "Pass the CA with --ca-file" is no help to someone who did: say that CA is not the one.
+    const fix =
+      TLS_REASONS[code][1] === TRUST_FIX && trust.ca !== undefined
+        ? 'the CA given (--ca-file, or the kubeconfig\'s) did not sign it: give the CA that signed the server\'s certificate, or skip verification with -k/--insecure'
+        : TLS_REASONS[code][1];
+    message = `TLS verification of ${where} failed: ${TLS_REASONS[code][0]}; ${fix}`;
   } else if (code.startsWith('ERR_SSL_') || code === 'EPROTO' || /SSL|TLS/.test(e?.message ?? '')) {
     message = `TLS handshake with ${where} failed (${code || e.message}); check that the URL is https:// on a TLS port`;
   } else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(e?.message ?? '')) {

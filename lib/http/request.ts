@@ -181,9 +181,9 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, url });
       });
       res.once('aborted', () => reject(truncated(url)));
-      res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy)));
+      res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy, settings)));
     });
-    request.once('error', (error) => reject(describeNetworkError(error, url, proxy)));
+    request.once('error', (error) => reject(describeNetworkError(error, url, proxy, settings)));
     if (req.body !== undefined) request.write(req.body);
     request.end();
   });

@@ -109,6 +109,14 @@ describe('TLS', () => {
     expect(r.code).toBe(0);
   });
 
+  it('with a --ca-file that did not sign the certificate: says so instead of asking for --ca-file', async () => {
+    const other = join(mkdtempSync(join(tmpdir(), 'cc-ca-')), 'other-ca.pem');
+    writeFileSync(other, (await import('node:tls')).rootCertificates[0] + '\n');
+    const r = await run(['--url', api(healthy).httpsUrl, '--ca-file', other, '--token-file', tokenFile(healthy)]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA, the CA given \(--ca-file, or the kubeconfig's\) did not sign it: give the CA that signed the server's certificate, or skip verification with -k\/--insecure\n$/);
+  });
+
   it('without --ca-file or -k: UNKNOWN naming both remedies', async () => {
     const r = await run(['--url', api(healthy).httpsUrl, '--token-file', tokenFile(healthy)]);
     expect(r.code).toBe(3);

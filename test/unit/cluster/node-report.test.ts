@@ -99,7 +99,10 @@ describe('evaluateNodes', () => {
     const t = tally(healthy6, { include: compileNamePattern('^nothing', '--include') });
     const u = evaluateNodes(t, { critical: c0 });
     expect(u.state).toBe(State.UNKNOWN);
-    expect(u.summary).toMatch(/^no nodes to check \(6 listed: check -l\/--selector, --include, --exclude and --node\), use --min-nodes 0/);
+    expect(u.summary).toMatch(/^no nodes to check \(6 listed: none matches --include, --exclude and --node\), use --min-nodes 0/);
+    // The advice names what was given, not options the operator never used.
+    expect(evaluateNodes(t, { critical: c0, selectionOptions: '--include "^nothing"' }).summary).toBe('no nodes to check (6 listed: none matches --include "^nothing"), use --min-nodes 0 if none is fine');
+    expect(evaluateNodes(tally([]), { critical: c0, selector: 'node-role.kubernetes.io/gpu=' }).summary).toBe('no nodes to check (0 listed: the API listed none for -l/--selector node-role.kubernetes.io/gpu=), use --min-nodes 0 if none is fine');
     expect(evaluateNodes(t, { critical: c0, minNodes: 0 })).toMatchObject({ state: State.OK, summary: '0 of 0 nodes healthy' });
     expect(evaluateNodes(t, { critical: c0, minNodes: 2 }).state).toBe(State.CRITICAL);
   });

@@ -63,4 +63,14 @@ describe('describeNetworkError', () => {
     expect(describeNetworkError(err('ETIMEDOUT'), url, proxy).message).toMatch(/^proxy 127\.0\.0\.1:3128 could not be reached \(ETIMEDOUT\)/);
     expect(describeNetworkError(err('ECONNREFUSED'), url, proxy).message).not.toMatch(/API server/);
   });
+
+  it('does not advise --ca-file to someone who gave one: that CA is not the right one', () => {
+    const given = describeNetworkError(err('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), url, undefined, { ca: '-----BEGIN CERTIFICATE-----' }).message;
+    expect(given).toBe(
+      "TLS verification of api.cluster.example.com:6443 failed: the certificate was issued by an unknown CA; the CA given (--ca-file, or the kubeconfig's) did not sign it: give the CA that signed the server's certificate, or skip verification with -k/--insecure",
+    );
+    expect(given).not.toMatch(/pass the CA/);
+    // Expiry is not a trust matter, CA given or not.
+    expect(describeNetworkError(err('CERT_HAS_EXPIRED'), url, undefined, { ca: 'x' }).message).toMatch(/renew the server's certificate/);
+  });
 });
