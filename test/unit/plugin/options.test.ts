@@ -90,3 +90,25 @@ describe('renderHelp', () => {
     expect(help).toContain('check_x --url https://a');
   });
 });
+
+describe('renderHelp in 80 columns', () => {
+  const text = renderHelp({
+    command: 'check_x',
+    version: '1.0.0',
+    description: 'A description long enough to need wrapping: '.repeat(4),
+    usage: 'check_x (--url URL | -H HOST [-p PORT] | --kubeconfig [PATH]) [--token-file PATH] [-w RANGE] [-c RANGE] [options]',
+    specs: [...specs, { long: 'cert', type: 'string', arg: 'KIND', default: 'valid', choices: ['valid', 'expired', 'wrong-host'], description: 'Certificate kind.' }],
+    examples: ['check_x --url https://api.cluster.example.com:6443 --token-file /etc/nagios/cluster.token --ca-file /etc/nagios/cluster-ca.pem'],
+    notes: ['A note that is also long enough to be wrapped at the eightieth column of a terminal window.'],
+  });
+  it('wraps every line, usage and examples included', () => {
+    expect(text.split('\n').filter((l) => l.length > 80)).toEqual([]);
+    expect(text).toContain('Usage: check_x (--url URL | -H HOST [-p PORT] | --kubeconfig [PATH])\n       [--token-file PATH] [-w RANGE] [-c RANGE] [options]\n');
+    expect(text).toContain('  check_x --url https://api.cluster.example.com:6443 \\\n      --token-file /etc/nagios/cluster.token \\\n      --ca-file /etc/nagios/cluster-ca.pem\n');
+  });
+  it('names the accepted values of an option with choices', () => {
+    expect(text).toContain('        Certificate kind. One of: valid, expired, wrong-host. (default: valid)\n');
+    // Not twice when the description already names them.
+    expect(text).not.toMatch(/--output FORMAT\n.*One of/);
+  });
+});
