@@ -6,7 +6,7 @@ import { parseRange, type ValueParser } from '../plugin/range';
 import type { Item, Result } from '../plugin/result';
 import type { PluginDefinition } from '../plugin/run';
 import { parseState, State } from '../plugin/state';
-import type { Thresholds } from '../plugin/threshold';
+import { describeThresholdSlip, type Thresholds } from '../plugin/threshold';
 import type { RunContext } from '../plugin/context';
 import { readSecretFile } from '../plugin/secret-file';
 import { fetchMetrics } from './client';
@@ -174,6 +174,8 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const base = baseUrl(options.url as string | undefined);
   const warnings: string[] = [];
   requireTlsUnlessAllowed(base, options, '--url', warnings);
+  const slip = describeThresholdSlip(cfg.thresholds);
+  if (slip) warnings.push(slip);
   const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,

@@ -414,6 +414,14 @@ describe('secrets and failures', () => {
     expect(firstLine(ok).text).toMatch(/plain http:\/\/ to 127\.0\.0\.1:\d+ \(--allow-http\): credentials cross the network in clear text/);
   });
 
+  it('-w above -c on a percentage: a note at -v, silence without', async () => {
+    const v = await run('cpu', args(sim, VM.healthy, ['-w', '95', '-c', '90', '-v']));
+    expect(v.code).toBe(0);
+    expect(firstLine(v).text).toMatch(/-w 95 is above -c 90: WARNING can never show \(swap them\?\)/);
+    expect(firstLine(await run('cpu', args(sim, VM.healthy, ['-w', '95', '-c', '90']))).text).not.toContain('swap');
+    expect(firstLine(await run('cpu', args(sim, VM.healthy, ['-w', '80', '-c', '90', '-v']))).text).not.toContain('swap');
+  });
+
   it('verifies TLS: without --ca-file the simulator certificate is refused', async () => {
     const argv = args(sim, VM.healthy).filter((a, i, all) => a !== '--ca-file' && all[i - 1] !== '--ca-file');
     const r = await run('cpu', argv);
