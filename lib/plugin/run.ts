@@ -88,7 +88,8 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   const fail = (error: unknown): never => {
     if (error instanceof CheckError) return finish({ state: error.state, summary: error.message }, error);
     const message = error instanceof Error ? error.message : String(error);
-    return finish({ state: State.UNKNOWN, summary: `internal error: ${message} (run with -vvv for details)` }, error);
+    // At -vvv the details are already on their way: do not ask for what was given.
+    return finish({ state: State.UNKNOWN, summary: `internal error: ${message} (${verbose >= 3 ? 'stack trace on stderr' : 'run with -vvv for details'})` }, error);
   };
 
   // Until the options are read, the default timeout guards parsing and --extra-opts reads.

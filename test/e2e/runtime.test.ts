@@ -78,7 +78,7 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
     expect(merged.stdout.split('\n')[0]).toMatch(/^TEST OK - /);
     expect(merged.stdout).toContain('trace: secret is undefined');
     const crash = await runExecutable('/bin/sh', ['-c', `exec "$0" --mode crash -vvv 2>&1`, plugin]);
-    expect(crash.stdout.split('\n')[0]).toBe('TEST UNKNOWN - internal error: boom (run with -vvv for details)');
+    expect(crash.stdout.split('\n')[0]).toBe('TEST UNKNOWN - internal error: boom (stack trace on stderr)');
     expect(crash.stdout).toMatch(/TypeError: boom\n\s+at /);
   });
 
