@@ -75,8 +75,15 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   const finish = (result: Result, error?: unknown): never => {
     if (finished) return undefined as never; // a probe that resolves after the timeout printed is ignored
     finished = true;
-    let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
-    if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.map((d) => oneLine(d, MAX_ITEM_CHARS)).join('\n') + '\n';
+    // Secrets go before the text is rewritten (`;`, `|`, control characters, escaping), which
+    // would otherwise change a secret's spelling past the redactor; and once more after.
+    const clean: Result = {
+      ...result,
+      summary: redactor.redact(result.summary),
+      items: result.items?.map((i) => ({ ...i, name: redactor.redact(i.name), text: redactor.redact(i.text) })),
+    };
+    let text = output === 'json' ? renderJson(def.name, clean) : renderNagios(def.name, clean);
+    if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.map((d) => oneLine(redactor.redact(d), MAX_ITEM_CHARS)).join('\n') + '\n';
     writeAll(1, redactor.redact(text));
     if (verbose >= 3) {
       if (error instanceof Error && error.stack) addTrace(error.stack);
