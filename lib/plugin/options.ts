@@ -86,7 +86,9 @@ export function parseOptions(argv: readonly string[], specs: readonly OptionSpec
     // "Last one wins" would silently drop what the operator wrote first (`--node a --node b`
     // checks only b): a value option that is not a list may be given once.
     if (values && values.length > 1 && (spec.type === 'string' || spec.type === 'number')) {
-      throw new UsageError(`${flagName(spec)} given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}); give it once`);
+      // A secret's values are never echoed (the redactor does not know them yet).
+      const shown = spec.secret ? '' : ` (${values.map((v) => JSON.stringify(v)).join(', ')})`;
+      throw new UsageError(`${flagName(spec)} given ${values.length} times${shown}; give it once`);
     }
   }
   if (defaults.length > 0) {

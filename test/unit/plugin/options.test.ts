@@ -36,6 +36,15 @@ describe('parseOptions', () => {
     expect(() => parseOptions(argv, specs)).toThrow(UsageError);
     expect(() => parseOptions(argv, specs)).toThrow(message);
   });
+  it('never echoes the values of a repeated secret option', () => {
+    const withSecret: OptionSpec[] = [...specs, { long: 'token', type: 'string', arg: 'TOKEN', secret: true, description: 'Token.' }];
+    expect(() => parseOptions(['--token', 'eyJhbGciOi-first', '--token=eyJhbGciOi-second'], withSecret)).toThrow(/^--token given 2 times; give it once \(see --help\)$/);
+    try {
+      parseOptions(['--token', 'eyJhbGciOi-first', '--token=eyJhbGciOi-second'], withSecret);
+    } catch (e) {
+      expect((e as Error).message).not.toContain('eyJhbGciOi');
+    }
+  });
   it('keeps list options and counted flags repeatable', () => {
     expect(parseOptions(['--include', 'a', '--include', 'b', '-v', '-v'], specs)).toMatchObject({ include: ['a', 'b'], verbose: 2 });
   });
