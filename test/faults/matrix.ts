@@ -26,6 +26,8 @@ export interface Target {
   args(sim: Simulator, url: string, transport: Transport): string[];
   /** Secret values that must never be printed. */
   secrets(sim: Simulator): string[];
+  /** Cases that do not apply (their fault is no failure for this plugin), by id. */
+  skip?: readonly string[];
 }
 
 export const VM_ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -52,6 +54,17 @@ export const TARGETS: Target[] = [
     path: '/api/v1/nodes',
     args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http'])],
     secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+  },
+  {
+    // Faults aim at the platform pod list: the one read whose every failure must surface
+    // (a 404 of the ClusterOperator or the ConfigMap means "absent", not an error).
+    exe: 'check_cluster_monitoring',
+    family: 'nodes',
+    api: 'cluster',
+    path: '/api/v1/namespaces/openshift-monitoring/pods',
+    args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http'])],
+    secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+    skip: ['JSON/XML of the wrong kind'], // a PodList is the right kind here
   },
   vmTarget('check_vm_cpu'),
   vmTarget('check_vm_disk'),
