@@ -9,7 +9,7 @@ import { runExecutable } from '../support/spawn';
 
 const REPO = resolve(__dirname, '../..');
 const DIST = join(REPO, 'dist');
-const EXECUTABLES = ['check_nodes', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem', 'cloudchecks-sim'];
+const EXECUTABLES = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem', 'cloudchecks-sim'];
 
 async function help(exe: string): Promise<string> {
   const r = await runExecutable(join(DIST, exe), ['--help']);
