@@ -1,5 +1,5 @@
 // check_nodes: node health of a Kubernetes/OpenShift cluster (SPEC 3).
-import { listNodes } from '../lib/cluster/client';
+import { DEFAULT_MAX_NODES, listNodes } from '../lib/cluster/client';
 import { parseHealthRule } from '../lib/cluster/node';
 import { discoveryJson, evaluateNodes, parseGrace } from '../lib/cluster/node-report';
 import { compileNamePattern, NodeTally } from '../lib/cluster/node-tally';
@@ -33,6 +33,7 @@ void runPlugin({
     { long: 'grace', type: 'string', arg: 'DURATION', description: 'A failing node whose bad conditions all changed less than DURATION ago (90s, 10m, 1h) is WARNING, not CRITICAL, and does not count against -w/-c: reboots and upgrades.' },
     { long: 'list-all', type: 'boolean', description: 'Long output lists every node; by default only the failing, cordoned and skipped ones, and a count of the healthy. --output json always lists every node (per-node items of Zabbix).' },
     { long: 'node', type: 'string', arg: 'NAME', description: 'Check one node, by name or Hostname address (for Zabbix items per discovered node).' },
+    { long: 'max-nodes', type: 'number', arg: 'N', default: DEFAULT_MAX_NODES, description: 'UNKNOWN when the server lists more nodes than this (a broken or hostile server cannot exhaust memory).' },
     { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name","{#NODE.HOST}":"host"},...] and exit 0.' },
   ],
   examples: [
@@ -62,7 +63,7 @@ void runPlugin({
     const selector = options.selector as string | undefined;
     context.log(2, `cluster: ${target.url.href}; token from ${target.tokenSource}; TLS: ${target.tls.insecure ? 'not verified (-k)' : target.tls.ca ? 'system CAs + given CA' : 'system CAs'}`);
     context.setPhase(`listing nodes from ${target.url.origin}`);
-    const stats = await listNodes(target, { selector, maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l) => context.log(3, l) }, tally);
+    const stats = await listNodes(target, { selector, maxBytes: maxBytesFrom(options), maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'), signal: context.signal, trace: (l) => context.log(3, l) }, tally);
     if (options.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const given = ['include', 'exclude', 'node'].filter((o) => options[o] !== undefined).map((o) => `--${o} ${JSON.stringify(options[o])}`);
     const result = evaluateNodes(tally, {
@@ -75,3 +76,8 @@ void runPlugin({
     return result;
   },
 });
+
+function positiveInteger(n: unknown, option: string): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
+  return n;
+}

@@ -145,6 +145,15 @@ function vcdArgs(sim, vm) {
   return ['--url', api.httpsUrl, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile, '--ca-file', sim.caFile, '--cache-dir', join(work, 'session-cache'), '--vm', vm];
 }
 
+/** A fleet without GUIDs: a VM checked by its name, and the VM list for Zabbix, Icinga 2 and Nagios. */
+async function fleetDemo(sim) {
+  const vcd = vcdArgs(sim, 'unused').slice(0, -2);
+  process.stdout.write(`\n${bold('=== Fleets: VMs by name, and discovery of every VM ===')}\n`);
+  await runPlugin('A VM by its name (resolved once through the query service, then cached)', 'check_vm_disk', [...vcd, '--vm', 'db-03', '-v']);
+  await runPlugin('Every VM the account sees, as Zabbix low-level discovery', 'check_vm_cpu', [...vcd, '--discovery']);
+  await runPlugin('The same list as Icinga 2 hosts for contrib/icinga2/vm-discovery.conf (one vApp)', 'check_vm_cpu', [...vcd, '--discovery', '--discovery-format', 'icinga2', '--vapp', 'shop']);
+}
+
 async function main() {
   if (!existsSync(join(dist, 'cloudchecks-sim'))) throw new Error(`${join(dist, 'cloudchecks-sim')} is missing: run 'make' (or 'node build.mjs dist') first`);
   const help = await simulatorOptions();
@@ -194,6 +203,7 @@ async function main() {
     await runPlugin('A powered-off VM: no current metrics', 'check_vm_mem', vcdArgs(sick, bad['powered-off']));
     await runPlugin('A VM whose metrics stopped an hour ago', 'check_vm_cpu', [...vcdArgs(sick, bad.stale), '--window', '1h']);
     await runPlugin('JSON for scripts and Zabbix dependent items', 'check_vm_mem', [...vcdArgs(healthy, calm), '--output', 'json']);
+    await fleetDemo(sick);
   } else {
     process.stdout.write('\n(this simulator has no cloud-director API: VM checks skipped)\n');
   }

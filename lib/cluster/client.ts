@@ -1,7 +1,8 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
 import { CheckError } from '../plugin/errors';
+import { boundedExcerpt } from '../plugin/server-text';
 import type { Node } from './node';
-import { NodeListSyntaxError, scanNodeList, type NodeListPage } from './node-list-scan';
+import { NodeListShapeError, NodeListSyntaxError, scanNodeList, type NodeListPage } from './node-list-scan';
 import type { NodeSink } from './node-tally';
 
 /** Where the cluster API is and how to authenticate to it. */
@@ -19,6 +20,8 @@ export interface ListOptions {
   /** Page size; the API server caps it anyway. */
   limit?: number;
   maxBytes?: number;
+  /** More nodes than this (in all pages) is refused: memory stays bounded (default DEFAULT_MAX_NODES). */
+  maxNodes?: number;
   signal?: AbortSignal;
   trace?: (line: string) => void;
 }
@@ -30,6 +33,8 @@ export interface ListStats {
 }
 
 export const PAGE_LIMIT = 500;
+/** Far above any real cluster (Kubernetes supports 5,000 nodes; the largest run some 15,000). */
+export const DEFAULT_MAX_NODES = 100_000;
 
 /** The URL of one page of the node list. */
 export function nodesUrl(base: URL, query: { selector?: string; limit?: number; continueToken?: string }): URL {
@@ -59,6 +64,10 @@ export async function listNodes(target: ClusterTarget, options: ListOptions, sin
     pending.then((res) => (buffers[slot] = wholeBuffer(res.body))).catch(() => undefined); // awaited later; a failure must not go unhandled meanwhile
     return pending;
   };
+  const maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
+  // Pages may be short (a selector filters them): allow some slack over full pages.
+  const maxPages = Math.ceil(maxNodes / (options.limit ?? PAGE_LIMIT)) * 2 + 10;
+  let listed = 0;
   let continueToken: string | undefined;
   let pending = fetchPage();
   let pages = 0;
@@ -70,13 +79,20 @@ export async function listNodes(target: ClusterTarget, options: ListOptions, sin
       options.trace?.('* continue token expired (410 Gone): listing again from the start');
       restarted = true;
       continueToken = undefined;
+      listed = 0;
       sink.reset();
       pending = fetchPage();
       continue;
     }
     if (res.status !== 200) throw httpError(res, target);
+    // A server that never ends the list (new continue tokens, short or empty pages) is
+    // stopped by -t or here; one that sends more nodes than any cluster has, here.
+    if (pages >= maxPages) throw new CheckError(`${origin(res.url)} sent more than ${maxPages} pages of nodes (${listed} nodes) and the list still goes on; a broken proxy or API server? (raise --max-nodes if the cluster is really that large)`);
     let prefetched: Promise<HttpResponse> | undefined;
-    const page = readNodeList(res, (node) => sink.add(node), (head) => {
+    const page = readNodeList(res, (node) => {
+      if (++listed > maxNodes) throw new CheckError(`${origin(res.url)} listed more than ${maxNodes} nodes; raise --max-nodes if the cluster is really that large`);
+      sink.add(node);
+    }, (head) => {
       if (head.continue !== undefined && head.continue !== continueToken) prefetched = fetchPage(head.continue);
     });
     pages++;
@@ -105,14 +121,14 @@ export function serverMessage(res: HttpResponse): string | undefined {
   if (text.startsWith('{')) {
     try {
       const doc = JSON.parse(text) as { message?: unknown };
-      return typeof doc?.message === 'string' && doc.message.trim() !== '' ? doc.message.trim() : undefined;
+      return typeof doc?.message === 'string' && doc.message.trim() !== '' ? boundedExcerpt(doc.message) : undefined;
     } catch {
       return undefined;
     }
   }
   if (/html/i.test(type) || text.startsWith('<')) return undefined;
   const line = text.split('\n', 1)[0].trim();
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line || undefined;
+  return boundedExcerpt(line, 200) || undefined;
 }
 
 /** Turns a non-200 answer into a CheckError naming the cause and the fix. */
@@ -141,14 +157,20 @@ export function readNodeList(res: HttpResponse, visit: (node: Node) => void, onH
   try {
     page = scanNodeList(res.body, visit, onHead);
   } catch (error) {
+    if (error instanceof NodeListShapeError) {
+      throw new CheckError(`unexpected response from ${origin(res.url)}: ${error.message} (not a node as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers`);
+    }
     if (!(error instanceof NodeListSyntaxError) && !(error instanceof SyntaxError)) throw error;
     // Word the failure by what the body is: some other JSON document, or not JSON at all.
+    // Only a small body is parsed to tell: 60 MB of `[{},{},…]` would build millions of objects.
     let json = true;
-    try {
-      JSON.parse(res.body.toString('utf8'));
-    } catch {
-      json = false;
-    }
+    if (res.body.length <= 1 << 20) {
+      try {
+        JSON.parse(res.body.toString('utf8'));
+      } catch {
+        json = false;
+      }
+    } else json = /^\s*\[/.test(res.body.toString('latin1', 0, 64));
     if (json) throw notNodeList(res, 'not an object with node items');
     if (/truncated/.test((error as Error).message) && res.body[0] === 0x7b) {
       throw new CheckError(`response from ${origin(res.url)} ends before its JSON does (${res.body.length} bytes, cut short); retry, or check proxies and load balancers in between`);

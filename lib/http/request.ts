@@ -160,8 +160,10 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxBytes) {
-          res.destroy();
+          // Rejected before destroy(): destroying a chunked response emits 'aborted' at once,
+          // which would report the cut we make as a truncated body.
           reject(tooLarge(url, maxBytes));
+          res.destroy();
           return;
         }
         if (!into) chunks.push(chunk);

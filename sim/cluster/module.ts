@@ -11,6 +11,7 @@ import { createMonitoringApi, MONITORING_SCENARIOS, type MonitoringScenario } fr
 import { decodeContinue, NodeStore } from './node-store';
 import { healthyNodes } from './scenarios/healthy';
 import { largeNodes } from './scenarios/large';
+import { realworldNodes } from './scenarios/realworld';
 import { sickNodes } from './scenarios/sick';
 
 /** The account of the second token: it authenticates but lacks the cluster-reader role. */
@@ -34,6 +35,7 @@ function loadScenario(name: string, count: number): Iterable<Record<string, unkn
   if (name === 'healthy' || name === 'off') return healthyNodes();
   if (name === 'sick') return sickNodes();
   if (name === 'large') return largeNodes(count);
+  if (name === 'realworld') return realworldNodes();
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(name, 'utf8'));
@@ -55,7 +57,7 @@ export const CLUSTER_MODULE: SimModule = {
   name: 'cluster',
   description: 'cluster API (Kubernetes/OpenShift node list)',
   options: [
-    { long: 'cluster-scenario', type: 'string', arg: 'NAME|FILE', default: 'healthy', description: 'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), or a JSON file with a NodeList or an array of nodes.' },
+    { long: 'cluster-scenario', type: 'string', arg: 'NAME|FILE', default: 'healthy', description: 'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), realworld (6 nodes shaped like k3s, GKE, AKS, OpenShift 3.7 and fresh nodes, in pages of 2), or a JSON file with a NodeList or an array of nodes.' },
     { long: 'cluster-nodes', type: 'number', arg: 'N', default: 5000, description: 'How many nodes the large scenario has.' },
     { long: 'cluster-monitoring', type: 'string', arg: 'NAME', choices: [...MONITORING_SCENARIOS], description: 'Monitoring stack served (ClusterOperator, cluster-monitoring-config, pods): healthy (workload monitoring on), sick (operator Degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing) or off (no ConfigMap). Default: sick with --cluster-scenario sick, off with off, else healthy.' },
     { long: 'cluster-token', type: 'string', arg: 'TOKEN', description: 'Bearer token the cluster API accepts (default: a new random 179-character token).' },
@@ -64,7 +66,7 @@ export const CLUSTER_MODULE: SimModule = {
     const scenario = options['cluster-scenario'] as string;
     const count = options['cluster-nodes'] as number;
     if (!Number.isInteger(count) || count < 1) throw new CheckError(`--cluster-nodes ${count}: expected a whole number >= 1`);
-    const store = new NodeStore(loadScenario(scenario, count));
+    const store = new NodeStore(loadScenario(scenario, count), undefined, { pageCap: scenario === 'realworld' ? 2 : 0 });
     const token = (options['cluster-token'] as string | undefined) ?? newToken();
     const forbidden = newToken();
     const tokenFile = join(stateDir, 'cluster-token');

@@ -88,6 +88,10 @@ describe('make demo', () => {
       /^VM_MEM OK - memory usage [\d.]+% \(avg 1h\)/m,
       /^VM_MEM UNKNOWN - .*powered off/m,
       /^\{"name":"VM_MEM","state":"OK","code":0,/m,
+      // Fleets: a VM by name, and discovery.
+      /^VM_DISK CRITICAL - disk used .* on db-03 \(vm-[0-9a-f-]{36}\) \(/m,
+      /^\[\{"\{#VM\.ID\}":"vm-[0-9a-f-]{36}","\{#VM\.NAME\}":"/m,
+      /^object Host "vm-[0-9a-f-]{36}" \{$/m,
     ]) {
       expect(r.stdout).toMatch(first);
     }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Fault } from '../../sim/faults';
 import type { Simulator } from '../../sim/simulator';
+import { HOSTILE_CASES } from './hostile';
 
 export const DIST = resolve(__dirname, '../../dist');
 
@@ -206,6 +207,8 @@ for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]
     cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: code === 400 ? /powered off/ : new RegExp(`simulated ${code} failure`) },
   });
 }
+
+CASES.push(...HOSTILE_CASES);
 
 /** The faults of a case as the simulator of `target` must hold them (aimed at its path). */
 export function faultsFor(c: FaultCase, target: Target): Fault[] {

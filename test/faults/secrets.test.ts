@@ -39,9 +39,13 @@ function secretsIn(cacheDir: string | undefined, given: string[]): string[] {
   const found = [...given];
   if (cacheDir) {
     for (const f of readdirSync(cacheDir)) {
+      // The entry beside the session holds the API version and VM names: public, printed at -v.
+      if (f.endsWith('.fleet.json')) continue;
       try {
         const doc = JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as Record<string, unknown>;
-        for (const v of Object.values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
+        // Entries keep their data (the session token) one level down: { binding, data: { token } }.
+        const values = (o: unknown): unknown[] => (o && typeof o === 'object' ? Object.values(o).flatMap(values) : [o]);
+        for (const v of values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
       } catch {
         // lock or failure marker: not a session document
       }

@@ -31,6 +31,9 @@ function evaluate(profile: VmCheckProfile, metric: string, w?: string, c?: strin
     metric,
     vm: VM,
     mode,
+    disks: new Map(),
+    summed: [],
+    perDisk: false,
     thresholds: { warning: ww === undefined ? undefined : parseRange(ww, '-w', parser), critical: cc === undefined ? undefined : parseRange(cc, '-c', parser) },
   });
   const perf = formatPerfdata(r.metrics ?? []);
