@@ -55,6 +55,8 @@ const LETTER_F = 102;
 const MAX_NAME = 253;
 /** Condition types (qualified names, up to 316), statuses, address types and addresses. */
 const MAX_TEXT = 316;
+/** A condition's reason, message or time, as kept (the long output shortens it further). */
+const MAX_DETAIL = 1024;
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** What a JSON value is, by its first byte, in words: "a number", "an array"... */
@@ -237,10 +239,12 @@ class Scanner {
 
   /**
    * A list of small objects of which only two string members matter (conditions: type and
-   * status; addresses: type and address): the rest (messages, timestamps) is skipped. Both
-   * members are required, as in the API's schema. Null (a nil list) reads as absent.
+   * status; addresses: type and address), and a few `optional` ones worth saying (a
+   * condition's reason, message and lastTransitionTime, kept to MAX_DETAIL characters and
+   * ignored when not strings): the rest is skipped. The two are required, as in the API's
+   * schema. Null (a nil list) reads as absent.
    */
-  pairs(field: string, first: string, second: string): Array<Record<string, string>> | undefined {
+  pairs(field: string, first: string, second: string, optional: readonly string[] = []): Array<Record<string, string>> | undefined {
     if (!this.shape(field, LBRACKET, 'an array', true)) return undefined;
     const out: Array<Record<string, string>> = [];
     this.p++;
@@ -255,8 +259,11 @@ class Scanner {
       if (this.open()) {
         do {
           this.readKey();
+          const extra = optional.find((k) => this.key(k));
           if (this.key(first)) entry[first] = this.printable(`${at}.${first}`, MAX_TEXT);
           else if (this.key(second)) entry[second] = this.printable(`${at}.${second}`, MAX_TEXT);
+          // Printed only through the output's own cleaning (control characters dropped, cut).
+          else if (extra !== undefined && this.peek() === QUOTE) entry[extra] = this.string(`${at}.${extra}`).slice(0, MAX_DETAIL);
           else this.skip();
         } while (this.more(RBRACE));
       }
@@ -305,7 +312,7 @@ class Scanner {
             do {
               this.readKey();
               if (this.key('conditions')) {
-                const list = this.pairs(`${at}.status.conditions`, 'type', 'status');
+                const list = this.pairs(`${at}.status.conditions`, 'type', 'status', ['reason', 'message', 'lastTransitionTime']);
                 if (list) status.conditions = list as unknown as NodeCondition[];
               } else if (this.key('addresses')) {
                 const list = this.pairs(`${at}.status.addresses`, 'type', 'address');

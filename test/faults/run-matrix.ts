@@ -42,7 +42,9 @@ export function registerMatrix(family: Family, module: SimModule): void {
             args = [...args.slice(0, i), ...args.slice(i + 2)];
           }
           const timeout = c.timeoutSeconds ?? 3;
-          args.push('-t', String(timeout), ...(c.extraArgs ?? []));
+          // -t may be given once: a case that sets its own replaces the default.
+          const extra = c.extraArgs ?? [];
+          args.push(...(extra.includes('-t') ? [] : ['-t', String(timeout)]), ...extra);
           api.faults.set(faultsFor(c, target));
           const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
           let file = join(DIST, target.exe);
