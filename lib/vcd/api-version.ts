@@ -88,14 +88,6 @@ export async function fetchOfferedVersions(conn: VcdConnection): Promise<Offered
   return offered;
 }
 
-/** Asks the server and chooses; a server that offers nothing usable is one UNKNOWN naming its offer. */
-export async function negotiateApiVersion(conn: VcdConnection): Promise<ChosenVersion> {
-  const offered = await fetchOfferedVersions(conn);
-  const chosen = chooseApiVersion(offered);
-  if ('error' in chosen) throw new CheckError(`${conn.base.origin} ${chosen.error}: it offers ${describeOffer(offered)}; force one with --api-version`);
-  return chosen;
-}
-
 /** The UNKNOWN of a forced --api-version the server refused, listing what it offers. */
 export async function refusedForcedVersion(conn: VcdConnection, detail: string): Promise<CheckError> {
   let offer: string;

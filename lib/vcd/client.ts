@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
-import { negotiateApiVersion, refusedForcedVersion } from './api-version';
+import { chooseApiVersion, describeOffer, fetchOfferedVersions, PREFERRED_VERSION, refusedForcedVersion, type OfferedVersion } from './api-version';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
 import { nameKey, type FleetCache } from './fleet-cache';
 import { login, logout, principal, sessionHeaders, VersionRefusedError, type Credentials, type VcdSession } from './login';
@@ -118,10 +118,24 @@ class VcdSessionRunner {
     }
   }
 
-  /** Asks /api/versions and remembers the choice with the session. */
+  /**
+   * Asks /api/versions and remembers the choice with the session. A list that cannot be read
+   * (a proxy that passes only /api/vApp and /cloudapi, a broken answer) is no reason to fail:
+   * the seed's version is tried, and nothing is remembered.
+   */
   private async negotiate(): Promise<void> {
     const { req } = this;
-    const chosen = await negotiateApiVersion(req.conn);
+    let offered: OfferedVersion[];
+    try {
+      offered = await fetchOfferedVersions(req.conn);
+    } catch (error) {
+      if (!(error instanceof CheckError) || req.conn.signal?.aborted) throw error;
+      req.conn.apiVersion = PREFERRED_VERSION;
+      this.fact(`API version ${PREFERRED_VERSION} (the list of versions could not be read: ${error.message.replace(/; give the version.*$/, '')})`);
+      return;
+    }
+    const chosen = chooseApiVersion(offered);
+    if ('error' in chosen) throw new CheckError(`${req.conn.base.origin} ${chosen.error}: it offers ${describeOffer(offered)}; force one with --api-version`);
     this.negotiatedNow = true;
     req.conn.apiVersion = chosen.version;
     this.fact(`API version ${chosen.version} (${chosen.reason}; from /api/versions)`);
@@ -141,6 +155,7 @@ class VcdSessionRunner {
     if (this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before}, which its /api/versions offers (${detail}); force another with --api-version`);
     req.log(`API version ${before} refused (${detail}): asking the server again`);
     await this.negotiate();
+    if (!this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before} (${detail}) and its list of versions could not be read; give one it speaks with --api-version`);
   }
 
   private async login(): Promise<VcdSession> {

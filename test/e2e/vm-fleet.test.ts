@@ -106,6 +106,30 @@ describe('API version negotiation', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).data.apiVersion.version).toBe('38.1');
   });
 
+  it('a list of versions that cannot be read (a proxy in front): 34.0 is tried, nothing remembered', async () => {
+    const cache = newCacheDir();
+    vcd(sim).faults.set([{ path: '^/api/versions$', kind: 'body', status: 404, body: '<html><body>Not Found</body></html>' }]);
+    try {
+      const r = await run('cpu', args(sim, HEALTHY, ['-v'], cache));
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\(API version 34\.0 \(the list of versions could not be read: https:\/\/127\.0\.0\.1:\d+\/api\/versions answered HTTP 404\)\)/);
+    } finally {
+      vcd(sim).faults.set([]);
+    }
+    expect(readdirSync(cache).filter((f) => f.endsWith('.fleet.json'))).toEqual([]); // nothing remembered: the next run asks again
+  });
+
+  it('a refusal when the list cannot be read: one UNKNOWN saying to give --api-version', async () => {
+    vcd(newer).faults.set([{ path: '^/api/versions$', kind: 'body', status: 404, body: '<html><body>Not Found</body></html>' }]);
+    try {
+      const r = await run('cpu', args(newer, HEALTHY));
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ refuses API version 34\.0 \(HTTP 406: .*\) and its list of versions could not be read; give one it speaks with --api-version\n$/);
+    } finally {
+      vcd(newer).faults.set([]);
+    }
+  });
+
   it('a server that offers no known version: one UNKNOWN naming its offer and --api-version', async () => {
     const r = await run('cpu', args(future, HEALTHY));
     expect(r.code).toBe(3);
