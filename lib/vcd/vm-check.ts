@@ -327,7 +327,7 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
     if (!power.words) throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
     // The window before it stopped: what `--window 1h` of a powered-off VM shows.
     anchor = Math.max(...judged.map((s) => s.samples[s.samples.length - 1]?.time ?? 0));
-    if (anchor === 0) throw new CheckError(`${cfg.vm} is ${power.words}: no sample in the 24 hours of history${advice ? ` (${advice.slice(2)})` : ''}`, { state: cfg.poweredOff });
+    if (anchor === 0) throw new CheckError(`${cfg.vmLabel} is ${power.words}: no sample in the 24 hours of history${advice ? ` (${advice.slice(2)})` : ''}`, { state: cfg.poweredOff });
     offSince = { words: power.words, since: anchor };
   }
   const readings: Reading[] = [];

@@ -227,7 +227,7 @@ describe('powered-off, stale and unknown VMs', () => {
   it('unknown VM: vCD answers 403, reported as not found or not visible', async () => {
     const r = await run('cpu', args(sim, VM.unknown));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.unknown}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .*\\), check --vm`));
+    expect(r.stdout).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.unknown}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .*\\)[;,] check --vm`));
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
   });
 });
@@ -381,7 +381,7 @@ describe('secrets and failures', () => {
   });
 
   it.each([
-    [{ kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' }, /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503, the vCD cells may be overloaded or down, retry later\n$/],
+    [{ kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' }, /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later\n$/],
     [{ kind: 'body', body: '<html><body>Login</body></html>', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not a vCD CurrentUsage document \(root element html/],
     [{ kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not XML \(text outside the root element at line 1, body starts "maintenance"\)/],
     [{ kind: 'truncate', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ closed before the whole response was received/],

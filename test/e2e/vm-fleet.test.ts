@@ -86,7 +86,7 @@ describe('API version negotiation', () => {
     const cache = newCacheDir();
     const r = await run('cpu', args(newer, HEALTHY, ['--api-version', '34.0'], cache));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ does not accept --api-version 34\.0 \(HTTP 406: .*Supported versions: 37\.0, 38\.0, 38\.1 \(NOT_ACCEPTABLE\)\): it offers 37\.0, 38\.0, 38\.1, 39\.0\.0-alpha[;,] leave --api-version out to use 38\.1\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ does not accept --api-version 34\.0 \(HTTP 406: .*Supported versions: 37\.0, 38\.0, 38\.1 \(NOT_ACCEPTABLE\)\): it offers 37\.0, 38\.0, 38\.1, 39\.0\.0-alpha, leave --api-version out to use 38\.1\n$/);
     // The version is not the credential: the next run, without --api-version, logs in at once.
     const fixed = await run('cpu', args(newer, HEALTHY, [], cache));
     expect([fixed.code, fixed.stdout]).toEqual([0, expect.stringMatching(/^VM_CPU OK - /)]);
@@ -104,6 +104,30 @@ describe('API version negotiation', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/API version 34\.0 refused \(HTTP 406: .*\): asking the server again/);
     expect(JSON.parse(readFileSync(file, 'utf8')).data.apiVersion.version).toBe('38.1');
+  });
+
+  it('a list of versions that cannot be read (a proxy in front): 34.0 is tried, nothing remembered', async () => {
+    const cache = newCacheDir();
+    vcd(sim).faults.set([{ path: '^/api/versions$', kind: 'body', status: 404, body: '<html><body>Not Found</body></html>' }]);
+    try {
+      const r = await run('cpu', args(sim, HEALTHY, ['-v'], cache));
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\(API version 34\.0 \(the list of versions could not be read: https:\/\/127\.0\.0\.1:\d+\/api\/versions answered HTTP 404\)\)/);
+    } finally {
+      vcd(sim).faults.set([]);
+    }
+    expect(readdirSync(cache).filter((f) => f.endsWith('.fleet.json'))).toEqual([]); // nothing remembered: the next run asks again
+  });
+
+  it('a refusal when the list cannot be read: one UNKNOWN saying to give --api-version', async () => {
+    vcd(newer).faults.set([{ path: '^/api/versions$', kind: 'body', status: 404, body: '<html><body>Not Found</body></html>' }]);
+    try {
+      const r = await run('cpu', args(newer, HEALTHY));
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ refuses API version 34\.0 \(HTTP 406: .*\) and its list of versions could not be read, give one it speaks with --api-version\n$/);
+    } finally {
+      vcd(newer).faults.set([]);
+    }
   });
 
   it('a server that offers no known version: one UNKNOWN naming its offer and --api-version', async () => {
@@ -247,7 +271,7 @@ describe('login refusals worded by the server\'s reason (issue 15)', () => {
   it.each([
     ['User monitor is locked out', /the account is locked out \(too many failed logins\?\), ask the vCD administrator to unlock it/],
     ['The password for user monitor has expired', /the password has expired, set a new one for monitor@acme/],
-    ['Invalid credentials', /: wrong user, org or password, check --user, --org and --password-file/],
+    ['Invalid credentials', /: wrong user, org or password[;,] check --user, --org and --password-file/],
   ])('401 %j', async (message, wording) => {
     vcd(sim).faults.set([{ path: '^/cloudapi/1.0.0/sessions$', method: 'POST', kind: 'status', status: 401, contentType: 'application/json;version=34.0', body: JSON.stringify({ minorErrorCode: 'UNAUTHORIZED', message, stackTrace: null }) }]);
     try {
