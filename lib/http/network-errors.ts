@@ -33,7 +33,7 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 
 /** Turns a socket-level failure into a CheckError that names the cause and the fix. */
 export function describeNetworkError(error: unknown, url: URL, via?: URL, trust: TlsSettings = {}): CheckError {
-  const e = error as NodeJS.ErrnoException & { reason?: string; hostname?: string; cert?: Parameters<typeof certificateNames>[0] };
+  const e = error as NodeJS.ErrnoException & { reason?: string; hostname?: string; host?: string; cert?: Parameters<typeof certificateNames>[0] };
   const code = e?.code ?? '';
   const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   const proxyNote = via ? ` (through proxy ${via.host})` : '';
@@ -52,7 +52,10 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
   } else if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT') {
     message = `cannot reach ${where}${proxyNote} (${code}); check routing, firewalls and HTTPS_PROXY`;
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    message = `TLS certificate of ${where} is not valid for the name "${url.hostname.replace(/^\[|\]$/g, '')}": it carries ${certificateNames(e.cert)}; use one of those names in the URL, have the certificate reissued, or skip verification with -k/--insecure`;
+    // The name checked is the URL's host, or the kubeconfig's tls-server-name when one is set.
+    const checked = trust.serverName ?? url.hostname.replace(/^\[|\]$/g, '');
+    const where2 = trust.serverName !== undefined ? 'as tls-server-name' : 'in the URL';
+    message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${certificateNames(e.cert)}; use one of those names ${where2}, have the certificate reissued, or skip verification with -k/--insecure`;
   } else if (TLS_REASONS[code]) {
     // "Pass the CA with --ca-file" is no help to someone who did: say that CA is not the one.
     const fix =

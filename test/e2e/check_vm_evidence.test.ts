@@ -55,7 +55,7 @@ describe('current metrics refused: powered off only on the evidence of the VM re
       const r = await run('cpu', VM.operationLimits, extra);
       expect(r.code).toBe(3);
       expect(r.stdout).toMatch(
-        /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d\/metrics\/current answered HTTP 400: The maximum number of simultaneous operations for user "monitor" on organization "acme" has been reached. \(OPERATION_LIMITS_EXCEEDED\), its record says POWERED_ON\n$/,
+        /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d\/metrics\/current answered HTTP 400: The maximum number of simultaneous operations for user "monitor" on organization "acme" has been reached. \(OPERATION_LIMITS_EXCEEDED\), and its record says POWERED_ON\n$/,
       );
       expect(r.stdout).not.toContain('powered off');
     }
@@ -169,15 +169,15 @@ describe('values no VM produces', () => {
   it('a metric sent twice is UNKNOWN naming it', async () => {
     const r = await run('mem', VM.duplicate);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - the current metrics response has metric mem.usage.average twice \([\d.]+ and [\d.]+\), cannot tell which is right\n$/);
+    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - the current metrics response has metric mem.usage.average twice \([\d.]+ and [\d.]+\): cannot tell which is right\n$/);
     const h = await run('mem', VM.duplicate, ['--window', '15m']);
-    expect(h.stdout).toBe('VM_MEM UNKNOWN - the historic metrics response has series mem.usage.average twice, cannot tell which is right\n');
+    expect(h.stdout).toBe('VM_MEM UNKNOWN - the historic metrics response has series mem.usage.average twice: cannot tell which is right\n');
   });
 
   it('a percentage above 100 is UNKNOWN naming the metric, not CRITICAL', async () => {
     const r = await run('cpu', VM.badPercent);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe("VM_CPU UNKNOWN - metric cpu.usage.average is 153.2%, outside 0-100, the server's metrics are broken (ask the vCD provider)\n");
+    expect(r.stdout).toBe("VM_CPU UNKNOWN - metric cpu.usage.average is 153.2%, outside 0-100: the server's metrics are broken (ask the vCD provider)\n");
   });
 });
 
@@ -198,8 +198,8 @@ describe('options that only mean something together are usage errors, before any
   it("a window shorter than the series' interval is a usage error (disk sizes are sampled every 30 minutes)", async () => {
     const r = await run('disk', VM.healthy, ['--window', '15m']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe('VM_DISK UNKNOWN - --window 15m is shorter than the 30m between samples of disk.used.latest, so it may hold none, use --window 30m or longer (see --help)\n');
+    expect(r.stdout).toBe('VM_DISK UNKNOWN - --window 15m is shorter than the 30m between samples of disk.used.latest, so it may hold none: use --window 30m or longer (see --help)\n');
     const cpu = await run('cpu', VM.healthy, ['--window', '2m']);
-    expect(cpu.stdout).toBe('VM_CPU UNKNOWN - --window 2m is shorter than the 5m between samples of cpu.usage.average, so it may hold none, use --window 5m or longer (see --help)\n');
+    expect(cpu.stdout).toBe('VM_CPU UNKNOWN - --window 2m is shorter than the 5m between samples of cpu.usage.average, so it may hold none: use --window 5m or longer (see --help)\n');
   });
 });
