@@ -97,7 +97,7 @@ export const HOSTILE_CASES: FaultCase[] = [
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/xml', body: manyElements() }];
     },
-    cause: { nodes: /never/, vm: /more than 500000 elements|timed out after 3s/ },
+    cause: { nodes: /never/, vm: /more than 200000 elements|timed out after 3s/ },
   },
   {
     id: 'hostile: a 30 MB vCD error message',
