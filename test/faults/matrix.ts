@@ -176,8 +176,9 @@ export const CASES: FaultCase[] = [
 
 for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]) => [Number(c), r] as const)) {
   const named = new RegExp(`\\b${code}\\b`);
-  // VM checks: 400 on current metrics is how vCD says "powered off": the stated state applies.
-  const vmCause = code === 400 ? /powered off/ : named;
+  // VM checks: a 400 on current metrics is "powered off" only when the VM's own record says
+  // so (issue 16); the simulator's VM is powered on, so it is UNKNOWN with the status.
+  const vmCause = code === 400 ? /answered HTTP 400.*its record says POWERED_ON/ : named;
   CASES.push({
     id: `HTTP ${code} without a body`,
     faults: [{ kind: 'status', status: code, body: '' }],
@@ -191,7 +192,7 @@ for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]
       { kind: 'status', status: code, body: kubeStatus(code, reason), contentType: 'application/json' },
       { kind: 'status', status: code, body: vcdError(code, minor), contentType: 'application/vnd.vmware.vcloud.error+xml;version=34.0' },
     ],
-    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: code === 400 ? /powered off/ : new RegExp(`simulated ${code} failure`) },
+    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: code === 400 ? /HTTP 400: simulated 400 failure \(BAD_REQUEST\); its record says POWERED_ON/ : new RegExp(`simulated ${code} failure`) },
   });
 }
 
