@@ -43,6 +43,7 @@ bench:
 # them in CI (CI=true), else says loudly that those tests will be skipped.
 integration-deps:
 	@sh test/integration/install-deps.sh
+	@sh test/integration/install-zabbix-deps.sh
 
 # Every plugin against the built-in simulator, healthy and sick. Needs only node and the
 # committed dist/ (no npm install).

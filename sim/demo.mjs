@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `make demo` / `npm run demo`: starts the simulator (dist/cloudchecks-sim) with a healthy and
-// a sick scenario, runs every plugin in its main modes against them, prints each command
-// line with its output and exit code, and stops the simulators by their pids (on Ctrl-C too).
+// `make demo` / `npm run demo`: starts the simulator (dist/cloudchecks-sim) with a healthy, a
+// sick and (for the cluster's monitoring stack) an "off" scenario, runs every plugin in its main
+// modes against them, prints each command line with its output and exit code, and stops the
+// simulators by their pids (on Ctrl-C too).
 // Plain JavaScript on purpose: it needs only Node.js and the committed dist/, no npm install.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -164,6 +165,9 @@ async function main() {
   const scenario = (which) => [...(hasCluster ? ['--cluster-scenario', which] : []), ...(hasVcd ? ['--vcd-scenario', which === 'healthy' ? 'healthy' : 'default'] : [])];
   const healthy = await startSimulator('healthy', scenario('healthy'));
   const sick = await startSimulator('sick', scenario('sick'));
+  // A cluster whose workload monitoring was never switched on (no cluster-monitoring-config).
+  const hasMonitoring = help.includes('--cluster-monitoring');
+  const off = hasCluster && hasMonitoring ? await startSimulator('off', ['--cluster-scenario', 'off']) : undefined;
 
   if (hasCluster) {
     process.stdout.write(`\n${bold('=== check_nodes: Kubernetes/OpenShift node health ===')}\n`);
@@ -173,6 +177,13 @@ async function main() {
     await runPlugin('One node, with the details of -v', 'check_nodes', [...clusterArgs(sick), '--node', 'worker-1', '-v']);
     await runPlugin('Zabbix low-level discovery', 'check_nodes', [...clusterArgs(sick), '--discovery']);
     await runPlugin('JSON for scripts and Zabbix dependent items', 'check_nodes', [...clusterArgs(sick), '--output', 'json']);
+    if (off) {
+      process.stdout.write(`\n${bold("=== check_cluster_monitoring: the cluster's own monitoring stack ===")}\n`);
+      await runPlugin('Monitoring healthy, workload monitoring on with its three components', 'check_cluster_monitoring', clusterArgs(healthy));
+      await runPlugin('Operator degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing', 'check_cluster_monitoring', clusterArgs(sick));
+      await runPlugin('Workload monitoring off (no ConfigMap cluster-monitoring-config): fine by default, -v says why', 'check_cluster_monitoring', [...clusterArgs(off), '-v']);
+      await runPlugin('... but CRITICAL where workload monitoring is expected', 'check_cluster_monitoring', [...clusterArgs(off), '--expect-user-workload']);
+    }
   } else {
     process.stdout.write('\n(this simulator has no cluster API: check_nodes skipped)\n');
   }

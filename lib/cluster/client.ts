@@ -9,10 +9,30 @@ import type { NodeSink } from './node-tally';
 export interface ClusterTarget {
   /** The API server, possibly with a path prefix (a proxy such as Rancher's). */
   url: URL;
-  token: string;
-  /** Where the token came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
+  /** The bearer token; none when a client certificate (in `tls`) authenticates. */
+  token?: string;
+  /** Where the credential came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
   tokenSource: string;
+  /** What authenticates: a bearer token (the default) or a client certificate. */
+  credential?: 'token' | 'client certificate';
   tls: TlsSettings;
+  /** Whom the TLS settings trust, for -vv (e.g. "only the CA of kubeconfig /etc/kc"). */
+  trustSource?: string;
+  /**
+   * After a 401: drops a cached credential and returns a target with a fresh one (an exec
+   * plugin run once more), or undefined when there is nothing fresher to try.
+   */
+  renew?: () => Promise<ClusterTarget | undefined>;
+}
+
+/** An HTTP status the check cannot go past; `status` lets a caller renew a credential on 401. */
+export class HttpStatusError extends CheckError {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface ListOptions {
@@ -52,7 +72,7 @@ export function nodesUrl(base: URL, query: { selector?: string; limit?: number; 
  * expired (410 Gone) restarts the list once.
  */
 export async function listNodes(target: ClusterTarget, options: ListOptions, sink: NodeSink): Promise<ListStats> {
-  const headers = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  const headers: Record<string, string> = target.token === undefined ? { accept: 'application/json' } : { authorization: `Bearer ${target.token}`, accept: 'application/json' };
   // Two page buffers, used in turn: one holds the page being scanned while the next page
   // arrives in the other. Reusing them keeps memory flat over a list of many 5 MB pages.
   const buffers: Buffer[] = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
@@ -132,13 +152,13 @@ export function serverMessage(res: HttpResponse): string | undefined {
 }
 
 /** Turns a non-200 answer into a CheckError naming the cause and the fix. */
-export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'>): CheckError {
+export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>): CheckError {
   const message = serverMessage(res);
   const said = message ? ` (server says: ${message})` : '';
   const where = `HTTP ${res.status} from ${origin(res.url)}`;
   const s = res.status;
   let text: string;
-  if (s === 401) text = `${where}: token rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
+  if (s === 401) text = `${where}: ${target.credential ?? 'token'} rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
   else if (s === 403) text = `${where}: the account may not list nodes${said}; grant it the cluster-reader role (oc adm policy add-cluster-role-to-user cluster-reader system:serviceaccount:<namespace>:<account>)`;
   else if (s === 404) text = `${where}: not a Kubernetes API at that URL${said}; check --url/-H/-p point at the API server (e.g. https://api.cluster.example.com:6443), not the web console`;
   else if (s === 406) text = `${where}: the server will not send JSON${said}; check --url points at the Kubernetes API server`;
@@ -148,7 +168,7 @@ export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenS
   else if (s >= 500) text = `${where}: API server error${said}; the control plane is unhealthy or overloaded, retry later`;
   else if (s >= 300 && s < 400) text = `${where}: redirected to ${String(res.headers.location ?? '?')}${said}; use the API server URL itself (a login proxy or the web console redirects)`;
   else text = `${where}: unexpected status${said}`;
-  return new CheckError(text);
+  return new HttpStatusError(text, s);
 }
 
 /** Reads one page, node by node, refusing bodies that are not JSON or not a NodeList. */
@@ -187,4 +207,82 @@ export function readNodeList(res: HttpResponse, visit: (node: Node) => void, onH
 
 function notNodeList(res: HttpResponse, why: string): CheckError {
   return new CheckError(`response from ${origin(res.url)} is JSON but not a NodeList (${why}); check that --url is the Kubernetes API server`);
+}
+
+/** What a request needs the account to be allowed, named in the fix of a 403. */
+export interface Permission {
+  verb: 'get' | 'list';
+  /** Plural resource name, e.g. `pods`, `configmaps`, `clusteroperators`. */
+  resource: string;
+  /** API group; empty or absent for the core group. */
+  group?: string;
+  /** Absent for cluster-scoped resources. */
+  namespace?: string;
+  /** The object's name, for a get. */
+  name?: string;
+}
+
+export interface GetOptions {
+  query?: Record<string, string | undefined>;
+  maxBytes?: number;
+  signal?: AbortSignal;
+  trace?: (line: string) => void;
+}
+
+/** Sends `GET {cluster}{path}` with the cluster's token (or client certificate); any status is returned for the caller to judge. */
+export function getResource(target: ClusterTarget, path: string, options: GetOptions = {}): Promise<HttpResponse> {
+  const url = new URL(target.url.href.replace(/\/+$/, '') + path);
+  for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  const headers: Record<string, string> = target.token === undefined ? { accept: 'application/json' } : { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  return httpRequest({ url, headers, tls: target.tls, maxBytes: options.maxBytes, signal: options.signal, trace: options.trace });
+}
+
+/** `get clusteroperators.config.openshift.io "monitoring"`, `list pods in namespace x`: the words of RBAC. */
+export function describePermission(p: Permission): string {
+  const resource = p.group ? `${p.resource}.${p.group}` : p.resource;
+  return `${p.verb} ${resource}${p.name ? ` "${p.name}"` : ''}${p.namespace ? ` in namespace ${p.namespace}` : ' (cluster scope)'}`;
+}
+
+/**
+ * Turns a non-200 answer to a request for `permission` into a CheckError: a 403 names the
+ * permission and the role that grants it; other statuses are worded as for the node list.
+ */
+export function resourceError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>, permission: Permission): CheckError {
+  const message = serverMessage(res);
+  const said = message ? ` (server says: ${message})` : '';
+  // The node list's 400 points at -l/--selector, which these requests do not send.
+  if (res.status === 400) return new CheckError(`HTTP 400 from ${origin(res.url)}: request refused${said}; check that --url is the Kubernetes API server`);
+  if (res.status !== 403) return httpError(res, target);
+  return new CheckError(
+    `HTTP 403 from ${origin(res.url)}: the account may not ${describePermission(permission)}${said}; grant it the cluster-reader role, which may read this (oc adm policy add-cluster-role-to-user cluster-reader system:serviceaccount:<namespace>:<account>)`,
+  );
+}
+
+/** Parses a 200 answer as a JSON object, refusing other bodies with the cause and the fix. */
+export function parseJsonObject(res: HttpResponse, what: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    if (res.body[0] === 0x7b) throw new CheckError(`response from ${origin(res.url)} ends before its JSON does or is broken (${res.body.length} bytes); retry, or check proxies and load balancers in between`);
+    const type = String(res.headers['content-type'] ?? 'no content-type');
+    const start = JSON.stringify(res.body.toString('utf8', 0, 40));
+    throw new CheckError(`response from ${origin(res.url)} is not JSON (${type}, ${res.body.length} bytes, starts ${start}); check that --url is the API server, not the web console or a login proxy`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new CheckError(`response from ${origin(res.url)} is JSON but not ${what}; check that --url is the Kubernetes API server`);
+  return doc as Record<string, unknown>;
+}
+
+/**
+ * GETs one JSON object the account needs `permission` for: the object, or undefined when
+ * the API answers 404 (the caller decides what absence means); a CheckError otherwise.
+ */
+export async function getJsonObject(target: ClusterTarget, path: string, permission: Permission, what: string, options: GetOptions = {}): Promise<Record<string, unknown> | undefined> {
+  const res = await getResource(target, path, options);
+  if (res.status === 404) {
+    options.trace?.(`* 404 for ${path}: ${serverMessage(res) ?? 'no message'}`);
+    return undefined;
+  }
+  if (res.status !== 200) throw resourceError(res, target, permission);
+  return parseJsonObject(res, what);
 }

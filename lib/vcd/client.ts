@@ -54,6 +54,17 @@ export interface MetricsRequest extends SessionRequest {
 }
 
 /**
+ * A version problem met while logging in. Not a CheckError on purpose: the session cache holds
+ * failed logins for a while to spare the account a lockout, and a version is not a credential
+ * (after fixing --api-version the next run must log in). Unwrapped outside the cache.
+ */
+class VersionProblem extends Error {
+  constructor(readonly error: unknown) {
+    super('API version refused at login');
+  }
+}
+
+/**
  * One run's use of the vCD API: the API version (forced, remembered, or asked for at
  * /api/versions), a session from the cache or a new login, requests that log in again once
  * on 401 and negotiate again once on 406, and the logout when nothing keeps the session.
@@ -92,8 +103,18 @@ class VcdSessionRunner {
       req.log(`reusing the cached session in ${req.cache?.file}`);
       this.session = cached;
     } else {
-      this.session = req.cache ? await req.cache.obtain(() => this.login(), { deadline: req.deadline }) : await this.login();
+      this.session = await this.obtain();
       req.conn.addSecret(this.session.token);
+    }
+  }
+
+  /** A session from the cache's lock-protected login (or a plain login without a cache). */
+  private async obtain(staleToken?: string): Promise<VcdSession> {
+    const { req } = this;
+    try {
+      return req.cache ? await req.cache.obtain(() => this.login(), { deadline: req.deadline, staleToken }) : await this.login();
+    } catch (error) {
+      throw error instanceof VersionProblem ? error.error : error;
     }
   }
 
@@ -133,8 +154,17 @@ class VcdSessionRunner {
       return await once();
     } catch (error) {
       if (!(error instanceof VersionRefusedError)) throw error;
-      await this.versionRefused(error.detail);
-      return once();
+      try {
+        await this.versionRefused(error.detail);
+      } catch (problem) {
+        throw new VersionProblem(problem);
+      }
+    }
+    try {
+      return await once();
+    } catch (error) {
+      if (!(error instanceof VersionRefusedError)) throw error;
+      throw new VersionProblem(new CheckError(`${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}); force another with --api-version`));
     }
   }
 
@@ -145,7 +175,7 @@ class VcdSessionRunner {
     let res = await send();
     if (res.status === 401 && req.cache) {
       req.log('session rejected (HTTP 401, expired?): logging in again');
-      this.session = await req.cache.obtain(() => this.login(), { deadline: req.deadline, staleToken: this.session!.token });
+      this.session = await this.obtain(this.session!.token);
       req.conn.addSecret(this.session.token);
       res = await send();
     }

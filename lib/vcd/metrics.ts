@@ -98,12 +98,12 @@ function decimal(text: string | undefined, where: string, unit = ''): number {
   const value = Number(text);
   // `1e308` or 400 digits are decimals in form but not measurements a check can compare or print.
   if (!Number.isFinite(value) || Math.abs(value) >= IMPLAUSIBLE) {
-    throw new CheckError(`${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}); the server's metrics are broken`);
+    throw new CheckError(`${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}): the server's metrics are broken`);
   }
   // A percentage outside 0-100 is a broken collector, not a load: judging it (or clamping it
   // to 100) would page or reassure on a number that means nothing.
   if (unit.toUpperCase() === 'PERCENT' && (value < 0 || value > 100)) {
-    throw new CheckError(`${where} is ${text.trim()}%, outside 0-100; the server's metrics are broken (ask the vCD provider)`);
+    throw new CheckError(`${where} is ${text.trim()}%, outside 0-100: the server's metrics are broken (ask the vCD provider)`);
   }
   return value;
 }
@@ -127,7 +127,7 @@ export function parseCurrentUsage(text: string, what = 'current metrics response
     const unit = m.attributes.unit ?? '';
     const value = decimal(m.attributes.value, `metric ${name}`, unit);
     const before = out.get(name);
-    if (before) throw new CheckError(`the ${what} has metric ${name} twice (${before.value} and ${value}); cannot tell which is right`);
+    if (before) throw new CheckError(`the ${what} has metric ${name} twice (${before.value} and ${value}): cannot tell which is right`);
     out.set(name, { name, ...kind, unit, value });
   }
   return out;
@@ -145,7 +145,7 @@ export function parseHistoricUsage(text: string, what = 'historic metrics respon
     const name = s.attributes.name;
     const kind = classifyMetricName(name);
     if (!kind || (wanted && !wanted.has(kind.base))) continue;
-    if (out.has(name)) throw new CheckError(`the ${what} has series ${name} twice; cannot tell which is right`);
+    if (out.has(name)) throw new CheckError(`the ${what} has series ${name} twice: cannot tell which is right`);
     const unit = s.attributes.unit ?? '';
     const interval = Number(s.attributes.expectedInterval);
     const samples: Sample[] = [];

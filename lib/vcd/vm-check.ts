@@ -202,6 +202,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
     ? undefined
     : new SessionCache((options['cache-dir'] as string | undefined) ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
   const fleet = fleetCacheFor(cache ? cache.dir : undefined, cacheKey(base, creds));
+  if (options.vapp !== undefined && !options.discovery && cfg.target.kind === 'id') warnings.push('--vapp is ignored: --vm gives the id');
   const facts: string[] = [];
   const session = { conn, creds, cache, fleet, forcedVersion: forcedVersionFrom(options), deadline: context.deadline, log: (m: string) => context.log(2, m), facts };
   if (options.discovery) return runDiscovery(profile.command, options, session);
@@ -237,6 +238,9 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
     throw error;
   }
   if (!result) throw new CheckError(`no answer was judged for ${cfg.vmLabel}`);
+  // A cache that cannot be written makes every run log in and out, silently but for this
+  // item: JSON consumers (Zabbix) and the long output see it without -v.
+  if (cache && !cache.keepsSessions) result.items = [...(result.items ?? []), { name: 'session-cache', state: State.OK, text: cache.notes.join('; ') }];
   for (const n of notes) context.log(2, n);
   return { ...result, summary: withNotes(result.summary) };
 }
@@ -289,7 +293,7 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
     const s = series.find((x) => x.name === name) ?? series.find((x) => x.base === name);
     const every = s?.expectedInterval ?? 0;
     if (s && cfg.window < every) {
-      throw new UsageError(`--window ${formatDuration(cfg.window)} is shorter than the ${formatDuration(every)} between samples of ${s.name}, so it may hold none; use --window ${formatDuration(every)} or longer`);
+      throw new UsageError(`--window ${formatDuration(cfg.window)} is shorter than the ${formatDuration(every)} between samples of ${s.name}, so it may hold none: use --window ${formatDuration(every)} or longer`);
     }
   }
   if (future.count > 0) {
@@ -302,15 +306,14 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
   const stale = judged.map((s) => ({ s, problem: stalenessOf(s, now, cfg.maxAge) })).find((x) => x.problem !== undefined);
   let anchor = now;
   let offSince: { words: string; since: number } | undefined;
+  const advice = cfg.poweredOffGiven ? '' : ', --powered-off-state OK to accept';
   if (stale) {
-    const newest = stale.s.samples[stale.s.samples.length - 1]?.time;
     const power = await powerState(get, cfg.vm);
-    if (!power.words || newest === undefined) {
-      throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
-    }
+    if (!power.words) throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
     // The window before it stopped: what `--window 1h` of a powered-off VM shows.
     anchor = Math.max(...judged.map((s) => s.samples[s.samples.length - 1]?.time ?? 0));
-    offSince = { words: power.words, since: newest };
+    if (anchor === 0) throw new CheckError(`${cfg.vm} is ${power.words}: no sample in the 24 hours of history${advice ? ` (${advice.slice(2)})` : ''}`, { state: cfg.poweredOff });
+    offSince = { words: power.words, since: anchor };
   }
   const readings: Reading[] = [];
   for (const s of series) {
@@ -322,11 +325,10 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
   const mode = `${cfg.aggregate} ${formatDuration(cfg.window)}`;
   const result = measure(profile, cfg, readings, mode);
   if (!offSince) return result;
-  const advice = cfg.poweredOffGiven ? '' : ' (--powered-off-state OK to accept)';
   return {
     ...result,
     state: cfg.poweredOff,
-    summary: `${cfg.vmLabel} is ${offSince.words} since ${new Date(offSince.since).toISOString()} (its last sample)${advice}; before that: ${result.summary}`,
+    summary: `${cfg.vmLabel} is ${offSince.words} since ${new Date(offSince.since).toISOString()} (its last sample${advice}). Before that: ${result.summary}`,
     items: result.items?.map((i) => ({ ...i, state: cfg.poweredOff })),
   };
 }
@@ -350,7 +352,7 @@ async function judgeRefusal(cfg: Config, detail: string, get: SessionGet, curren
     const advice = cfg.poweredOffGiven ? 'use --window for the last values' : 'use --window for the last values, or --powered-off-state OK to accept';
     throw new CheckError(`${cfg.vmLabel} is ${power.words}: no current metrics (${advice})`, { state: cfg.poweredOff });
   }
-  throw new CheckError(`${currentUrl} answered ${detail}; ${power.said}`);
+  throw new CheckError(`${currentUrl} answered ${detail}, and ${power.said}`);
 }
 
 /** Readings → measurements (per-disk sums where the whole is missing) → the profile's result. */
@@ -390,7 +392,7 @@ function measure(profile: VmCheckProfile, cfg: Config, readings: Reading[], mode
   if (missing.length > 0) {
     const hints = [...new Set(missing.map((n) => profile.missingHint?.(n)).filter((h): h is string => h !== undefined))];
     throw new CheckError(
-      `the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vmLabel} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})${hints.length > 0 ? `: ${hints.join('; ')}` : ''}`,
+      `the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vmLabel} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})${hints.length > 0 ? `: ${hints.join(', ')}` : ''}`,
     );
   }
   const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vmLabel, mode, disks, summed, perDisk: cfg.perDisk });

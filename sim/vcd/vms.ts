@@ -60,7 +60,7 @@ const DEFAULT_VMS: SimVm[] = [
   { id: 'vm-9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a', name: 'clock-11', role: 'future-sample', power: 'on', cpuPct: 20, cpuCapacityMhz: 2 * 2600, memPct: 30, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 30, writeKBps: 40, historyStopsAgo: 2 * 3600, quirks: { futureSampleMs: Date.parse('2099-01-01T00:00:00Z') - Date.parse('2026-01-01T00:00:00Z') } },
   { id: 'vm-1f2a3b4c-5d6e-4f7a-8b9c-0d1e2f3a4b5c', name: 'twice-12', role: 'duplicate-metric', power: 'on', cpuPct: 20, cpuCapacityMhz: 2 * 2600, memPct: 45, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 30, writeKBps: 40, historyStopsAgo: 0, quirks: { duplicate: 'mem.usage.average' } },
   { id: 'vm-4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f', name: 'odd-13', role: 'bad-percent', power: 'on', cpuPct: 20, cpuCapacityMhz: 2 * 2600, memPct: 45, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 30, writeKBps: 40, historyStopsAgo: 0, quirks: { override: { metric: 'cpu.usage.average', value: '153.2' } } },
-  { id: 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b', name: 'paused-14', role: 'suspended', power: 'suspended', cpuPct: 10, cpuCapacityMhz: 2 * 2600, memPct: 20, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 10, writeKBps: 10, historyStopsAgo: 5 * 3600 },
+  { id: 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b', name: 'paused-14', role: 'suspended', power: 'suspended', cpuPct: 10, cpuCapacityMhz: 2 * 2600, memPct: 20, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 10, writeKBps: 10, historyStopsAgo: 30 * 3600 },
 ];
 
 /** The VMs of a scenario: `default` has one of each kind; `healthy` only calm, running VMs. */

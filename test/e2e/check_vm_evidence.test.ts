@@ -23,6 +23,7 @@ const VM = {
   duplicate: 'vm-1f2a3b4c-5d6e-4f7a-8b9c-0d1e2f3a4b5c',
   badPercent: 'vm-4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f',
   suspended: 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b',
+  poweredOff: 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e',
 };
 
 let sim: Simulator;
@@ -54,9 +55,22 @@ describe('current metrics refused: powered off only on the evidence of the VM re
       const r = await run('cpu', VM.operationLimits, extra);
       expect(r.code).toBe(3);
       expect(r.stdout).toMatch(
-        /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d\/metrics\/current answered HTTP 400: The maximum number of simultaneous operations for user "monitor" on organization "acme" has been reached. \(OPERATION_LIMITS_EXCEEDED\); its record says POWERED_ON\n$/,
+        /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d\/metrics\/current answered HTTP 400: The maximum number of simultaneous operations for user "monitor" on organization "acme" has been reached. \(OPERATION_LIMITS_EXCEEDED\), and its record says POWERED_ON\n$/,
       );
       expect(r.stdout).not.toContain('powered off');
+    }
+  });
+
+  it('no evidence, no "powered off": a record that cannot be read leaves the refusal UNKNOWN, whatever --powered-off-state says', async () => {
+    vcd().faults.set([{ kind: 'status', status: 403, body: '', path: `^/api/vApp/${VM.poweredOff}$` } as never]);
+    try {
+      const r = await run('cpu', VM.poweredOff, ['--powered-off-state', 'OK']);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(
+        /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e\/metrics\/current answered HTTP 400: The requested operation could not be executed since VM "old-04" is not running. \(BAD_REQUEST\), and its power state could not be read: GET \/api\/vApp\/vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e answered HTTP 403\n$/,
+      );
+    } finally {
+      vcd().faults.set([]);
     }
   });
 
@@ -66,6 +80,15 @@ describe('current metrics refused: powered off only on the evidence of the VM re
     expect(r.stdout).toBe(`VM_MEM UNKNOWN - ${VM.suspended} is suspended: no current metrics (use --window for the last values, or --powered-off-state OK to accept)\n`);
     const w = await run('mem', VM.suspended, ['--powered-off-state', 'WARNING']);
     expect(w.code).toBe(1);
+  });
+
+  it('--window of a VM off for longer than the 24 h of history: its record decides, not "no sample"', async () => {
+    const r = await run('cpu', VM.suspended, ['--window', '15m']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${VM.suspended} is suspended: no sample in the 24 hours of history (--powered-off-state OK to accept)\n`);
+    const ok = await run('cpu', VM.suspended, ['--window', '15m', '--powered-off-state', 'OK']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe(`VM_CPU OK - ${VM.suspended} is suspended: no sample in the 24 hours of history\n`);
   });
 });
 
@@ -128,16 +151,16 @@ describe('expectedInterval in milliseconds, and samples from the future', () => 
     const r = await run('cpu', VM.intervalMs, ['--window', '1h', '-v']);
     expect(r.code).toBe(3);
     // As seconds, 3 × 300000 s would be 250 hours and the stopped series would pass.
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since \S+ \(older than --max-age 15m, 3 × its interval\); check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\) \(expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since \S+ \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\) \(API version 34\.0 \(34\.0 is offered by the server; remembered\)[;,] expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)\n$/);
     const ok = await run('cpu', VM.intervalMs, ['--window', '3h', '--max-age', '3h', '-v']);
     expect(ok.code).toBe(0);
-    expect(firstLine(ok).text).toMatch(/ \(expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)$/);
+    expect(firstLine(ok).text).toMatch(/[( ]expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)$/);
   });
 
   it('a sample dated 2099 does not make a stopped series look fresh; -v says it was ignored', async () => {
     const r = await run('cpu', VM.futureSample, ['--window', '1h', '-v']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\S+ \(older than --max-age 15m, 3 × its interval\);.* \(.*ignored 3 samples of 3 series dated after the server's time, up to 2099-\S+Z\)\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\S+ \(older than --max-age 15m, 3 × its interval\)[;,].* \(.*ignored 3 samples of 3 series dated after the server's time, up to 2099-\S+Z\)\n$/);
     expect(r.stdout).not.toMatch(/since 2099/);
   });
 });
@@ -146,15 +169,15 @@ describe('values no VM produces', () => {
   it('a metric sent twice is UNKNOWN naming it', async () => {
     const r = await run('mem', VM.duplicate);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - the current metrics response has metric mem.usage.average twice \([\d.]+ and [\d.]+\); cannot tell which is right\n$/);
+    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - the current metrics response has metric mem.usage.average twice \([\d.]+ and [\d.]+\): cannot tell which is right\n$/);
     const h = await run('mem', VM.duplicate, ['--window', '15m']);
-    expect(h.stdout).toBe('VM_MEM UNKNOWN - the historic metrics response has series mem.usage.average twice; cannot tell which is right\n');
+    expect(h.stdout).toBe('VM_MEM UNKNOWN - the historic metrics response has series mem.usage.average twice: cannot tell which is right\n');
   });
 
   it('a percentage above 100 is UNKNOWN naming the metric, not CRITICAL', async () => {
     const r = await run('cpu', VM.badPercent);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe("VM_CPU UNKNOWN - metric cpu.usage.average is 153.2%, outside 0-100; the server's metrics are broken (ask the vCD provider)\n");
+    expect(r.stdout).toBe("VM_CPU UNKNOWN - metric cpu.usage.average is 153.2%, outside 0-100: the server's metrics are broken (ask the vCD provider)\n");
   });
 });
 
@@ -175,8 +198,8 @@ describe('options that only mean something together are usage errors, before any
   it("a window shorter than the series' interval is a usage error (disk sizes are sampled every 30 minutes)", async () => {
     const r = await run('disk', VM.healthy, ['--window', '15m']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe('VM_DISK UNKNOWN - --window 15m is shorter than the 30m between samples of disk.used.latest, so it may hold none; use --window 30m or longer (see --help)\n');
+    expect(r.stdout).toBe('VM_DISK UNKNOWN - --window 15m is shorter than the 30m between samples of disk.used.latest, so it may hold none: use --window 30m or longer (see --help)\n');
     const cpu = await run('cpu', VM.healthy, ['--window', '2m']);
-    expect(cpu.stdout).toBe('VM_CPU UNKNOWN - --window 2m is shorter than the 5m between samples of cpu.usage.average, so it may hold none; use --window 5m or longer (see --help)\n');
+    expect(cpu.stdout).toBe('VM_CPU UNKNOWN - --window 2m is shorter than the 5m between samples of cpu.usage.average, so it may hold none: use --window 5m or longer (see --help)\n');
   });
 });

@@ -82,10 +82,14 @@ describe('API version negotiation', () => {
     expect(r.stdout).toMatch(/API version 37\.0 \(forced by --api-version\)/);
   });
 
-  it('forced and refused: one UNKNOWN listing what the server offers', async () => {
-    const r = await run('cpu', args(newer, HEALTHY, ['--api-version', '34.0']));
+  it('forced and refused: one UNKNOWN listing what the server offers; not held as a failed login', async () => {
+    const cache = newCacheDir();
+    const r = await run('cpu', args(newer, HEALTHY, ['--api-version', '34.0'], cache));
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ does not accept --api-version 34\.0 \(HTTP 406: .*Supported versions: 37\.0, 38\.0, 38\.1 \(NOT_ACCEPTABLE\)\): it offers 37\.0, 38\.0, 38\.1, 39\.0\.0-alpha; leave --api-version out to use 38\.1\n$/);
+    // The version is not the credential: the next run, without --api-version, logs in at once.
+    const fixed = await run('cpu', args(newer, HEALTHY, [], cache));
+    expect([fixed.code, fixed.stdout]).toEqual([0, expect.stringMatching(/^VM_CPU OK - /)]);
   });
 
   it('a remembered version the server no longer speaks (upgraded): 406, asked again, remembered anew', async () => {
@@ -255,5 +259,39 @@ describe('login refusals worded by the server\'s reason (issue 15)', () => {
     } finally {
       vcd(sim).faults.set([]);
     }
+  });
+});
+
+describe('the simulator serves what real servers do', () => {
+  async function session(s: Simulator): Promise<string> {
+    const basic = Buffer.from(`monitor@acme:${readFileSync(vcd(s).info.passwordFile, 'utf8').trim()}`).toString('base64');
+    const r = await fetch(`${vcd(s).httpUrl}/cloudapi/1.0.0/sessions`, { method: 'POST', headers: { authorization: `Basic ${basic}`, accept: 'application/json;version=38.1' } });
+    expect(r.status).toBe(200);
+    return r.headers.get('x-vmware-vcloud-access-token')!;
+  }
+
+  it('/api/versions without a login: only --vcd-versions, deprecated flags, an alpha version', async () => {
+    const r = await fetch(`${vcd(newer).httpUrl}/api/versions`);
+    const text = await r.text();
+    expect([...text.matchAll(/<Version>([^<]+)<\/Version>/g)].map((m) => m[1])).toEqual(['37.0', '38.0', '38.1', '39.0.0-alpha']);
+    expect(text).toMatch(/<VersionInfo deprecated="false">/);
+  });
+
+  it('the query service: JSON and XML records, paging at most 128, filters with ==, ; , and *', async () => {
+    const token = await session(fleet);
+    const get = async (query: string, accept: string) => {
+      const r = await fetch(`${vcd(fleet).httpUrl}/api/query?${query}`, { headers: { authorization: `Bearer ${token}`, accept } });
+      return { status: r.status, text: await r.text() };
+    };
+    const json = JSON.parse((await get('type=vm&format=records&pageSize=500&filter=' + encodeURIComponent('(name==node-01*;isVAppTemplate==false)'), 'application/*+json;version=38.1')).text);
+    expect(json).toMatchObject({ page: 1, pageSize: 128, total: 49 });
+    expect(json.record[0]).toMatchObject({ name: 'node-0102', containerName: 'vapp-01', status: 'POWERED_ON', isVAppTemplate: false });
+    expect(json.link.map((l: { rel: string }) => l.rel)).toEqual(['lastPage']);
+    const or = await get('type=vm&format=records&pageSize=2&filter=' + encodeURIComponent('name==twin,name==Web & DB 01'), 'application/*+xml;version=38.1');
+    expect(or.text).toMatch(/total="4"/); // two VMs and the template named twin, and Web & DB 01
+    expect(or.text).toMatch(/<Link rel="nextPage" href="[^"]*page=2/);
+    expect(or.text).toContain('name="Web &amp; DB 01" containerName="Sales &amp; Marketing"');
+    expect((await get('type=vm&format=records&filter=' + encodeURIComponent('name=like=x'), 'application/*+xml;version=38.1')).status).toBe(400);
+    expect((await get('type=vm&format=records', 'application/*+xml;version=30.0')).status).toBe(406);
   });
 });

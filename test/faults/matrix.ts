@@ -27,6 +27,8 @@ export interface Target {
   args(sim: Simulator, url: string, transport: Transport): string[];
   /** Secret values that must never be printed. */
   secrets(sim: Simulator): string[];
+  /** Cases that do not apply (their fault is no failure for this plugin), by id. */
+  skip?: readonly string[];
 }
 
 export const VM_ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -53,6 +55,17 @@ export const TARGETS: Target[] = [
     path: '/api/v1/nodes',
     args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : [])],
     secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+  },
+  {
+    // Faults aim at the platform pod list: the one read whose every failure must surface
+    // (a 404 of the ClusterOperator or the ConfigMap means "absent", not an error).
+    exe: 'check_cluster_monitoring',
+    family: 'nodes',
+    api: 'cluster',
+    path: '/api/v1/namespaces/openshift-monitoring/pods',
+    args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : [])],
+    secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+    skip: ['JSON/XML of the wrong kind'], // a PodList is the right kind here
   },
   vmTarget('check_vm_cpu'),
   vmTarget('check_vm_disk'),
@@ -176,9 +189,8 @@ export const CASES: FaultCase[] = [
 
 for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]) => [Number(c), r] as const)) {
   const named = new RegExp(`\\b${code}\\b`);
-  // VM checks: a 400 on current metrics is "powered off" only when the VM's own record says
-  // so (issue 16); the simulator's VM is powered on, so it is UNKNOWN with the status.
-  const vmCause = code === 400 ? /answered HTTP 400.*its record says POWERED_ON/ : named;
+  // VM checks: a 400 on current metrics of a VM whose record says it runs is a refusal like any other.
+  const vmCause = code === 400 ? /HTTP 400.*its record says POWERED_ON/ : named;
   CASES.push({
     id: `HTTP ${code} without a body`,
     faults: [{ kind: 'status', status: code, body: '' }],
@@ -192,7 +204,7 @@ for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]
       { kind: 'status', status: code, body: kubeStatus(code, reason), contentType: 'application/json' },
       { kind: 'status', status: code, body: vcdError(code, minor), contentType: 'application/vnd.vmware.vcloud.error+xml;version=34.0' },
     ],
-    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: code === 400 ? /HTTP 400: simulated 400 failure \(BAD_REQUEST\); its record says POWERED_ON/ : new RegExp(`simulated ${code} failure`) },
+    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: new RegExp(`simulated ${code} failure`) },
   });
 }
 

@@ -89,6 +89,22 @@ describe('check_nodes never prints the token', () => {
   });
 });
 
+describe('check_cluster_monitoring never prints the token', () => {
+  const base = () => ['--url', sim.apis.cluster.httpsUrl, '--ca-file', sim.caFile];
+  it('from --token-file, KUBE_TOKEN, --extra-opts and --token; succeeding, rejected, failing, timing out', async () => {
+    const exe = 'check_cluster_monitoring';
+    await expectNoLeak(exe, [...base(), '--token-file', file('token', TOKEN)], env(), [TOKEN]);
+    await expectNoLeak(exe, base(), env({ KUBE_TOKEN: TOKEN }), [TOKEN]);
+    await expectNoLeak(exe, [...base(), '--extra-opts', `@${file('m.ini', `[${exe}]\ntoken=${TOKEN}`)}`], env(), [TOKEN]);
+    await expectNoLeak(exe, [...base(), '--token', WRONG_TOKEN], env(), [WRONG_TOKEN]);
+    sim.apis.cluster.faults.set([{ path: '/pods$', kind: 'status', status: 500, body: 'boom' }]);
+    await expectNoLeak(exe, [...base(), '--token-file', file('token', TOKEN)], env(), [TOKEN]);
+    sim.apis.cluster.faults.set([{ kind: 'hang' }]);
+    await expectNoLeak(exe, [...base(), '--token-file', file('token', TOKEN), '-t', '1'], env(), [TOKEN]);
+    sim.apis.cluster.faults.set([]);
+  });
+});
+
 describe('the VM checks never print the password or a session token', () => {
   const base = (cacheDir: string) => ['--url', sim.apis.vcd.httpsUrl, '--ca-file', sim.caFile, '--vm', VM_ID, '--user', 'monitor', '--org', 'acme', '--cache-dir', cacheDir];
   for (const exe of ['check_vm_cpu', 'check_vm_disk', 'check_vm_mem']) {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const REPO = resolve(__dirname, '../..');
 const DIST = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(REPO, 'dist');
-const PLUGINS = ['check_nodes', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'];
+const PLUGINS = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'];
 
 /** Options the Icinga 2 CheckCommands leave out on purpose, and why. */
 const NOT_IN_ICINGA: Record<string, string> = {
@@ -218,7 +218,7 @@ describe('docs/ use only options the plugins have', () => {
     // Shell lines joined across trailing backslashes; each plugin call's options up to the end
     // of its command (a pipe, ;, &&, a redirection or a comment).
     const text = readFileSync(join(docsDir, page), 'utf8').replace(/\\\n\s*/g, ' ');
-    for (const m of text.matchAll(/(?:^|[\s/`])(check_(?:nodes|vm_cpu|vm_disk|vm_mem))((?: +[^\s|;&>#`]+)+)/gm)) {
+    for (const m of text.matchAll(/(?:^|[\s/`])(check_(?:nodes|cluster_monitoring|vm_cpu|vm_disk|vm_mem))((?: +[^\s|;&>#`]+)+)/gm)) {
       const options = m[2].trim().split(/\s+/).filter((t) => /^--?[a-zA-Z]/.test(t)).map((t) => t.replace(/=.*$/, ''));
       for (const o of options) expect(helpOptions(m[1]), `${page}: ${m[1]} ${o}`).toContain(o);
     }

@@ -142,6 +142,7 @@ export const DISK_PROFILE: VmCheckProfile = {
     'check_vm_disk -u https://vcd.example.com --vm vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70 -U monitor -o acme --password-file /etc/nagios/vcd.pw',
     'check_vm_disk ... --metric used -w 400G -c 450G',
     'check_vm_disk ... --metric write --window 1h -w 20000 -c 50000',
+    'check_vm_disk ... --per-disk -w 85 -c 95',
   ],
 };
 
@@ -162,7 +163,7 @@ function wholeVmPerfdata(values: ReadonlyMap<MetricName, number>, metric: string
 function evaluatePerDisk(disks: DiskValues[], values: ReadonlyMap<MetricName, number>, metric: string, thresholds: Thresholds, vm: string, mode: string) {
   const judged = disks.map((d) => ({ d, ...judgedValue(d, metric) })).filter((j) => j.value !== undefined);
   if (judged.length === 0) {
-    throw new CheckError(`${vm}: the server sends no per-disk ${metric === 'percent' ? 'used and provisioned sizes' : `${metric} values`}, so --per-disk has nothing to judge; drop --per-disk to judge the whole VM`);
+    throw new CheckError(`${vm}: the server sends no per-disk ${metric === 'percent' ? 'used and provisioned sizes' : `${metric} values`}, so --per-disk has nothing to judge: drop --per-disk to judge the whole VM`);
   }
   const items: Item[] = judged.map((j) => ({ name: `disk ${j.d.id}`, state: evaluateThresholds(j.value as number, thresholds), text: `disk ${j.d.id}: ${j.words}` }));
   const state = worstState(items.map((i) => i.state));

@@ -144,6 +144,12 @@ describe('discovery output', () => {
     expect(out).toContain('\tvars.cloudchecks_vcd_password_file = "/etc/icinga2/secrets/vcd acme.password"\n');
     expect(out).not.toMatch(/password"? = "Tr1cky/);
   });
+  it('says when the password came from elsewhere than a file (never writing it)', () => {
+    const { passwordFile: _unused, ...noFile } = src;
+    expect(icingaDiscovery([records[1]], noFile)).toMatch(/^\/\/ No --password-file or --api-token-file was given to the discovery: set vars.cloudchecks_vcd_password_file/m);
+    expect(nagiosDiscovery([records[1]], noFile)).toMatch(/^# No --password-file or --api-token-file was given/m);
+    expect(icingaDiscovery([records[1]], src)).not.toMatch(/No --password-file/);
+  });
   it('nagios: ; escaped, the connection as shell words', () => {
     const out = nagiosDiscovery([records[3]], { ...src, passwordFile: "/etc/nagios4/o'neil.pw" });
     expect(out).toContain('    alias           Web "$x" \\; 1\n');

@@ -132,9 +132,9 @@ describe('readers refuse values no VM produces, naming the metric', () => {
   const current = fixture('current-usage.xml');
   const historic = fixture('historic-usage.xml');
   it.each([
-    ['-3', 'metric cpu.usage.average is -3%, outside 0-100; the server\'s metrics are broken (ask the vCD provider)'],
+    ['-3', 'metric cpu.usage.average is -3%, outside 0-100: the server\'s metrics are broken (ask the vCD provider)'],
     ['153.2', 'metric cpu.usage.average is 153.2%, outside 0-100'],
-    ['1e308', 'metric cpu.usage.average has a value beyond any real measurement ("1e308"); the server\'s metrics are broken'],
+    ['1e308', 'metric cpu.usage.average has a value beyond any real measurement ("1e308"): the server\'s metrics are broken'],
   ])('current cpu.usage.average = %s', (value, message) => {
     expect(() => parseCurrentUsage(current.replace('value="33.7"', `value="${value}"`))).toThrow(message);
   });
@@ -154,11 +154,11 @@ describe('readers refuse values no VM produces, naming the metric', () => {
 describe('readers refuse a metric sent twice', () => {
   it('in CurrentUsage, naming it and both values', () => {
     const xml = fixture('current-usage.xml').replace('<Metric name="cpu.ready.summation"', '<Metric name="mem.usage.average" unit="PERCENT" value="91.5"/>\n    <Metric name="cpu.ready.summation"');
-    expect(() => parseCurrentUsage(xml)).toThrow('the current metrics response has metric mem.usage.average twice (91.5 and 44); cannot tell which is right');
+    expect(() => parseCurrentUsage(xml)).toThrow('the current metrics response has metric mem.usage.average twice (91.5 and 44): cannot tell which is right');
   });
   it('in HistoricUsage', () => {
     const xml = fixture('historic-usage.xml').replace('<MetricSeries name="cpu.ready.summation"', '<MetricSeries name="cpu.usage.average" unit="PERCENT" expectedInterval="300"><Sample timestamp="2024-05-05T07:10:01.250Z" value="5"/></MetricSeries>\n    <MetricSeries name="cpu.ready.summation"');
-    expect(() => parseHistoricUsage(xml)).toThrow('the historic metrics response has series cpu.usage.average twice; cannot tell which is right');
+    expect(() => parseHistoricUsage(xml)).toThrow('the historic metrics response has series cpu.usage.average twice: cannot tell which is right');
   });
   it('a repeated name the check does not read, or an unknown one, is ignored', () => {
     const xml = fixture('current-usage.xml').replace('<Metric name="mem.usage.average"', '<Metric name="cpu.ready.summation" unit="MILLISECOND" value="1"/>\n    <Metric name="mem.usage.average" unit="PERCENT" value="1"/>\n    <Metric name="mem.usage.average"');
