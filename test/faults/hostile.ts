@@ -78,6 +78,16 @@ export const HOSTILE_CASES: FaultCase[] = [
     cause: { nodes: /items\[0\]\.metadata\.name is an array, not a string/, vm: /never/ },
   },
   {
+    // The same flood for a reader that parses its list whole (the pod list).
+    id: 'hostile: a 63 MiB list of empty objects, for a reader that parses it whole',
+    only: 'nodes',
+    exes: ['check_cluster_monitoring'],
+    get faults() {
+      return [{ kind: 'body' as const, contentType: 'application/json', body: emptyNodes() }];
+    },
+    cause: { nodes: /holds more than 1000000 JSON objects and arrays|timed out after 3s/, vm: /never/ },
+  },
+  {
     id: 'hostile: a 60 KB Status message',
     only: 'nodes',
     exes: NODE_LIST,
