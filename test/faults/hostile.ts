@@ -30,10 +30,14 @@ const hugeError = once(
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="INTERNAL_SERVER_ERROR" message="[ 0f3c9a1e-1111-4222-8333-444455556666 ] simulated failure ${'x'.repeat(30_000_000)}" majorErrorCode="500"/>`,
 );
 
+/** The node-list bodies are shaped for check_nodes' reader. */
+const NODE_LIST = ['check_nodes'];
+
 export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: a 63 MiB page of empty node objects',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: emptyNodes() }];
     },
@@ -42,6 +46,7 @@ export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: 1.5 million nodes in one 48 MB page',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: tinyNodes() }];
     },
@@ -50,6 +55,7 @@ export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: a million {} items in 3 MB',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: millionEmpty() }];
     },
@@ -58,20 +64,33 @@ export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: endless pages with new continue tokens',
     only: 'nodes',
+    exes: NODE_LIST,
     faults: [{ kind: 'endless-list' }],
     cause: { nodes: /listed more than 100000 nodes|more than \d+ pages of nodes|timed out after 3s/, vm: /never/ },
   },
   {
     id: 'hostile: a million-deep array as a node name',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: nestedName() }];
     },
     cause: { nodes: /items\[0\]\.metadata\.name is an array, not a string/, vm: /never/ },
   },
   {
+    // The same flood for a reader that parses its list whole (the pod list).
+    id: 'hostile: a 63 MiB list of empty objects, for a reader that parses it whole',
+    only: 'nodes',
+    exes: ['check_cluster_monitoring'],
+    get faults() {
+      return [{ kind: 'body' as const, contentType: 'application/json', body: emptyNodes() }];
+    },
+    cause: { nodes: /holds more than 1000000 JSON objects and arrays|timed out after 3s/, vm: /never/ },
+  },
+  {
     id: 'hostile: a 60 KB Status message',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'status' as const, status: 500, contentType: 'application/json', body: longStatus() }];
     },
@@ -97,7 +116,7 @@ export const HOSTILE_CASES: FaultCase[] = [
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/xml', body: manyElements() }];
     },
-    cause: { nodes: /never/, vm: /more than 500000 elements|timed out after 3s/ },
+    cause: { nodes: /never/, vm: /more than 200000 elements|timed out after 3s/ },
   },
   {
     id: 'hostile: a 30 MB vCD error message',

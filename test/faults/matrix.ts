@@ -80,6 +80,8 @@ export interface FaultCase {
   timeoutSeconds?: number;
   /** Only for this family (documents of the other kind make no sense). */
   only?: Family;
+  /** Only for these executables (a body shaped for one reader, such as the node list). */
+  exes?: readonly string[];
   /** Only over this transport (TLS cases). */
   transport?: Transport;
   /** The simulator variant needed (certificate kinds). */
