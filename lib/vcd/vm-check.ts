@@ -236,7 +236,9 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
       resolveTtlMs: resolveTtlFrom(options),
       which: cfg.window === undefined ? 'current' : 'historic',
       follow: async (response, get) => {
-        notes.push(...(cache?.notes ?? []), ...(fleet?.notes ?? []), ...facts);
+        // The session and the fleet entries share one directory: its refusal is said once.
+        const said = new Set((cache?.notes ?? []).map((n) => n.split('; ')[0]));
+        notes.push(...(cache?.notes ?? []), ...(fleet?.notes ?? []).filter((n) => !said.has(n.split('; ')[0])), ...facts);
         // A VM checked by name is named in the result, with its id beside it.
         const { id, name, vapp } = response.vm;
         const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };

@@ -62,7 +62,7 @@ describe('--max-nodes', () => {
   it('refuses a list longer than it, and must be a whole number >= 1', async () => {
     const r = await run(['--max-nodes', '3']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`NODES UNKNOWN - ${sim.apis.cluster.httpsUrl}/api/v1/nodes listed more than 3 nodes; raise --max-nodes if the cluster is really that large\n`);
+    expect(r.stdout).toBe(`NODES UNKNOWN - ${sim.apis.cluster.httpsUrl}/api/v1/nodes listed more than 3 nodes, raise --max-nodes if the cluster is really that large\n`);
     expect((await run(['--max-nodes', '6'])).code).toBe(2);
     expect((await run(['--max-nodes', '0'])).stdout).toMatch(/^NODES UNKNOWN - invalid --max-nodes 0: expected a whole number >= 1/);
   });

@@ -35,7 +35,7 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
   it('reports a result that is ready only after the deadline as the timeout: -t wins', async () => {
     const r = await runExecutable(plugin, ['--mode', 'late', '-t', '1']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^TEST UNKNOWN - timed out after 1s while parsing without a pause; raise -t\/--timeout/);
+    expect(r.stdout).toMatch(/^TEST UNKNOWN - timed out after 1s while parsing without a pause, raise -t\/--timeout/);
   });
 
   it('turns a thrown CheckError into one UNKNOWN line', async () => {
