@@ -70,7 +70,7 @@ void runPlugin({
     const given = ['include', 'exclude', 'node'].filter((o) => options[o] !== undefined).map((o) => `--${o} ${JSON.stringify(options[o])}`);
     const result = evaluateNodes(tally, {
       selectionOptions: given.length > 0 ? given.join(' and ') : undefined,
-      selector, warning, critical, percent: options.percent as boolean, minNodes, node, grace, listAll: (options['list-all'] as boolean) || options.output === 'json' });
+      selector, warning, critical, percent: options.percent as boolean, minNodes, node, grace, listAll: (options['list-all'] as boolean) || options.output === 'json' || node !== undefined });
     if (context.verbose >= 1) {
       const facts = [`${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`, ...(selector ? [`selector ${selector}`] : []), ...warnings];
       result.summary += ` [${facts.join(', ')}]`;

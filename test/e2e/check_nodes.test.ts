@@ -177,7 +177,10 @@ describe('options against the simulator', () => {
       expect(firstLine(one)).toBe('NODES CRITICAL - 1 of 1 nodes failing: worker-3.prod-eu1.example.com (Ready=False) | nodes=1;;;0 healthy=0;;;0 failing=1;;0;0;1 cordoned=0;;;0');
     }
     expect(firstLine(await run(args(sick, ['--include', 'prod-eu1', '--exclude', '^worker-[2-5]$'])))).toMatch(/^NODES OK - 6 of 6 nodes healthy, 1 cordoned \|/);
-    expect((await run(args(sick, ['--node', 'worker-1']))).code).toBe(0);
+    // One node asked for by name is named in the long output, healthy or not.
+    const healthy = await run(args(sick, ['--node', 'worker-1']));
+    expect(healthy.code).toBe(0);
+    expect(healthy.stdout.split('\n')[1]).toBe('[OK] worker-1.prod-eu1.example.com (host worker-1): healthy');
     expect(firstLine(await run(args(sick, ['--node', 'worker-9'])))).toBe('NODES CRITICAL - node worker-9 not found among 10 listed nodes');
   });
 
