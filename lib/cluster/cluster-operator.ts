@@ -31,6 +31,8 @@ export interface OperatorHealth {
 
 /** A condition's type, status and reason as kept (the API's own are short words). */
 const MAX_WORD = 316;
+/** etcd refuses a request over 1.5 MiB (its default --max-request-bytes): no stored object, so no message, is longer. */
+const MAX_OBJECT_CHARS = 1.5 * 1024 * 1024;
 
 /**
  * Reads a ClusterOperator document; throws a ShapeError naming the first field that breaks
@@ -52,6 +54,7 @@ export function readClusterOperator(doc: Record<string, unknown>): ClusterOperat
     const at = `status.conditions[${i}]`;
     if (!isObject(c)) throw new ShapeError(at, `is ${jsonKind(c)}, not an object`);
     for (const key of ['type', 'status'] as const) if (typeof c[key] !== 'string') throw new ShapeError(`${at}.${key}`, c[key] === undefined ? 'is missing' : `is ${jsonKind(c[key])}, not a string`);
+    if (typeof c.message === 'string' && c.message.length > MAX_OBJECT_CHARS) throw new ShapeError(`${at}.message`, `is ${c.message.length} characters long, more than an API object may hold (1.5 MiB)`);
     const type = word(c.type);
     if (type === undefined) return;
     conditions.push({ type, status: word(c.status) ?? 'Unknown', reason: word(c.reason), message: typeof c.message === 'string' && c.message.trim() !== '' ? c.message : undefined, lastTransitionTime: word(c.lastTransitionTime) });

@@ -75,8 +75,9 @@ describe('readClusterOperator and judgeClusterOperator', () => {
     expect(() => readClusterOperator({ kind: 'X'.repeat(30_000_000) })).toThrow(/^kind is "X{60}… \(29999940 more characters\)", not ClusterOperator$/);
   });
 
-  it('a 30 MB message with control characters costs no more than a short one and prints as one clean line', () => {
-    const message = `Failed to rollout the stack.\u0000\u000b\u2028${'x'.repeat(30_000_000)}`;
+  it('a message longer than any API object is refused; a long one with control characters costs no more than a short one and prints as one clean line', () => {
+    expect(() => readClusterOperator(withConditions([{ type: 'Degraded', status: 'True', message: 'x'.repeat(30_000_000) }]))).toThrow(/^status\.conditions\[0\]\.message is 30000000 characters long, more than an API object may hold \(1\.5 MiB\)$/);
+    const message = `Failed to rollout the stack.\u0000\u000b\u2028${'x'.repeat(1_500_000)}`;
     const co = readClusterOperator(withConditions([{ type: 'Degraded', status: 'True', reason: 'Bad\u0085Reason', message }, { type: 'Available', status: 'True' }]));
     const started = Date.now();
     const text = describeCondition(judgeClusterOperator(co).broken[0], 100);
