@@ -1,5 +1,6 @@
 // The ClusterOperator of OpenShift 4 (config.openshift.io/v1): each operator reports its
 // component's state in status.conditions; `oc get clusteroperators` shows the same columns.
+import { checkDeadline } from '../plugin/deadline';
 import { boundedExcerpt, EXCERPT_CHARS } from '../plugin/server-text';
 import { jsonKind, ShapeError } from './shape-error';
 
@@ -52,6 +53,8 @@ export function readClusterOperator(doc: Record<string, unknown>): ClusterOperat
   const conditions: ClusterOperatorCondition[] = [];
   ((s.conditions ?? []) as unknown[]).forEach((c, i) => {
     const at = `status.conditions[${i}]`;
+    // Reading is synchronous: let -t interrupt a list of conditions no operator reports.
+    if ((i & 4095) === 4095) checkDeadline('reading the ClusterOperator');
     if (!isObject(c)) throw new ShapeError(at, `is ${jsonKind(c)}, not an object`);
     for (const key of ['type', 'status'] as const) if (typeof c[key] !== 'string') throw new ShapeError(`${at}.${key}`, c[key] === undefined ? 'is missing' : `is ${jsonKind(c[key])}, not a string`);
     if (typeof c.message === 'string' && c.message.length > MAX_OBJECT_CHARS) throw new ShapeError(`${at}.message`, `is ${c.message.length} characters long, more than an API object may hold (1.5 MiB)`);

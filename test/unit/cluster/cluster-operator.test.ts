@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeCondition, judgeClusterOperator, readClusterOperator } from '../../../lib/cluster/cluster-operator';
+import { DeadlineError, setRunDeadline } from '../../../lib/plugin/deadline';
 
 const FIXTURES = join(__dirname, '../../fixtures/cluster/monitoring');
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
@@ -84,5 +85,16 @@ describe('readClusterOperator and judgeClusterOperator', () => {
     expect(Date.now() - started).toBeLessThan(50);
     expect(text).toMatch(/^Degraded=True \(Bad Reason\): Failed to rollout the stack\. x+… \(\d+ more characters\)$/);
     expect(text.length).toBeLessThan(200);
+  });
+
+  it('reading a list of conditions no operator reports gives way to the deadline (-t)', () => {
+    const conditions = Array.from({ length: 10_000 }, (_, i) => ({ type: `Condition${i}`, status: 'True' }));
+    setRunDeadline(Date.now() - 1);
+    try {
+      expect(() => readClusterOperator(withConditions(conditions))).toThrow(DeadlineError);
+    } finally {
+      setRunDeadline(Number.POSITIVE_INFINITY);
+    }
+    expect(readClusterOperator(withConditions(conditions)).conditions).toHaveLength(10_000);
   });
 });
