@@ -6,6 +6,7 @@ import { compileNamePattern, NodeTally } from '../lib/cluster/node-tally';
 import { CLUSTER_CA_NOTE, CLUSTER_OPTIONS, clusterTargetFrom, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
 import { UsageError } from '../lib/plugin/errors';
+import { positiveInteger } from '../lib/plugin/options';
 import { parseRange } from '../lib/plugin/range';
 import { runPlugin } from '../lib/plugin/run';
 import { State } from '../lib/plugin/state';
@@ -78,8 +79,3 @@ void runPlugin({
     return result;
   },
 });
-
-function positiveInteger(n: unknown, option: string): number {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
-  return n;
-}

@@ -11,7 +11,9 @@
 // breaks it is refused with the first bad field named, never given a health verdict.
 
 import { checkDeadline } from '../plugin/deadline';
+import { hasControlCharacters } from '../plugin/server-text';
 import type { Node, NodeAddress, NodeCondition } from './node';
+import { ShapeError } from './shape-error';
 
 /** The page is not well-formed JSON (or was cut short). */
 export class NodeListSyntaxError extends Error {}
@@ -21,14 +23,7 @@ export class NodeListSyntaxError extends Error {}
  * sends that: a broken proxy, another API, a hostile server). `field` is a path such as
  * `items[3].metadata.name`.
  */
-export class NodeListShapeError extends Error {
-  constructor(
-    readonly field: string,
-    readonly problem: string,
-  ) {
-    super(`${field} ${problem}`);
-  }
-}
+export class NodeListShapeError extends ShapeError {}
 
 /** What the scan found besides the nodes. */
 export interface NodeListPage {
@@ -57,7 +52,6 @@ const MAX_NAME = 253;
 const MAX_TEXT = 316;
 /** A condition's reason, message or time, as kept (the long output shortens it further). */
 const MAX_DETAIL = 1024;
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** What a JSON value is, by its first byte, in words: "a number", "an array"... */
 function kindOf(c: number): string {
@@ -233,7 +227,7 @@ class Scanner {
   printable(field: string, max: number): string {
     const value = this.string(field);
     if (value.length > max) throw new NodeListShapeError(field, `is ${value.length} characters long, more than the API allows (${max})`);
-    if (UNPRINTABLE.test(value)) throw new NodeListShapeError(field, 'holds control or line-separator characters');
+    if (hasControlCharacters(value)) throw new NodeListShapeError(field, 'holds control or line-separator characters');
     return value;
   }
 

@@ -57,6 +57,12 @@ export const COMMON_OPTIONS: readonly OptionSpec[] = [
   },
 ];
 
+/** A count option (--max-nodes, --max-pods) as a whole number >= 1, or a UsageError. */
+export function positiveInteger(n: unknown, option: string): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
+  return n;
+}
+
 /** Parses `-t SECONDS[:STATE]`. */
 export function parseTimeout(text: string): { seconds: number; state: State } {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\S+))?\s*$/.exec(text);

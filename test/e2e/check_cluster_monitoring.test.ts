@@ -128,6 +128,21 @@ describe('options against the simulator', () => {
     expect(r.stdout).toContain('[OK] ClusterOperator monitoring: Progressing=True (RollOutInProgress): Rolling out the stack. (reported, not a failure)');
   });
 
+  it('an operator message with control characters and a megabyte of text: CRITICAL, every line clean and bounded', async () => {
+    const co = JSON.parse(HEALTHY_OPERATOR()) as { status: { conditions: Array<Record<string, string>> } };
+    const degraded = co.status.conditions.find((c) => c.type === 'Degraded')!;
+    Object.assign(degraded, { status: 'True', reason: 'Updating\u0085Failed', message: `Failed\u0000 to\u000b roll\u2028out\u001b[2J the\rstack\nMONITORING OK - fine ${'x'.repeat(1_000_000)}` });
+    api(healthy).faults.set([{ path: '/clusteroperators/', kind: 'body', contentType: 'application/json', body: JSON.stringify(co) }]);
+    const r = await run(args(healthy));
+    expect(r.code).toBe(2);
+    // eslint-disable-next-line no-control-regex
+    expect(r.stdout.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(firstLine(r)).toMatch(/^MONITORING CRITICAL - ClusterOperator monitoring 4\.14\.38 Degraded=True \(Updating Failed\): Failed to roll out \[2J the stack MONITORING OK - fine x+… \(\d+ more characters\), 28 of 28 pods ready/);
+    expect(firstLine(r).length).toBeLessThan(1500);
+    expect(r.stdout.split('\n').every((line) => line.length <= 1500)).toBe(true);
+    expect(r.stderr).toBe('');
+  });
+
   it('no ClusterOperator (404, OpenShift 3 or plain Kubernetes): skipped, said at -v', async () => {
     api(healthy).faults.set([{ path: '/clusteroperators/', kind: 'status', status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' }]);
     const r = await run(args(healthy, ['-v']));
