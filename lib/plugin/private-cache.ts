@@ -123,11 +123,7 @@ export class PrivateCache {
   ready(): boolean {
     if (this.checked !== undefined) return this.checked;
     try {
-      try {
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw error;
-      }
+      makeDirectories(this.dir);
       // Symlinks along the way are resolved first, so that what is checked is what is used.
       const real = realpathSync(this.dir);
       const problem = directoryProblem(real);
@@ -372,5 +368,30 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Creates a directory and its missing parents (0700), one level at a time. Node's own
+ * recursive mkdir never returns on some paths (/proc/x: mkdir answers ENOENT for ever), and a
+ * plugin must not hang past its timeout whatever --cache-dir says.
+ */
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      lstatSync(d);
+      break;
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT' || dirname(d) === d || missing.length >= 64) throw error;
+      missing.push(d);
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    }
   }
 }

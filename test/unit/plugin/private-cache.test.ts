@@ -87,6 +87,14 @@ describe('PrivateCache: the directory', () => {
     expect(cache.write('e1', A, 'x')).toBe(false);
     expect(cache.notes[0]).toMatch(/cache .* unusable \((ENOTDIR|EEXIST)\); going on without it/);
   });
+
+  it('is unusable at once under /proc, where a recursive mkdir never returns', () => {
+    const started = Date.now();
+    const cache = new PrivateCache('/proc/cloudchecks-test/cache');
+    expect(cache.write('e1', A, 'x')).toBe(false);
+    expect(cache.notes[0]).toMatch(/cache \/proc\/cloudchecks-test\/cache unusable \(ENOENT\); going on without it/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
 });
 
 describe('PrivateCache: the entries', () => {
