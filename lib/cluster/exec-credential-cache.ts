@@ -57,8 +57,6 @@ export async function execCredentialFor(kc: KubeconfigContext, options: ExecCred
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The public values a kept credential belongs to (no secret: the env values are hashed). */
 export function execBinding(kc: Pick<KubeconfigContext, 'cluster' | 'user'>): CacheBinding {
   const exec = kc.user.exec;
@@ -133,32 +131,20 @@ export class CredentialCache {
 
   /** The kept credential, else one from `run`, made by this process under the lock or by another while this one waited. */
   async obtain(run: () => Promise<ExecCredential>, deadline: number): Promise<{ credential: ExecCredential; kept: boolean }> {
-    // Leave time for the request itself after waiting for another check's plugin.
-    const waitUntil = deadline - Math.min(2000, (deadline - Date.now()) / 4);
-    while (this.cache.ready()) {
-      const cached = this.read();
-      if (cached) return { credential: cached, kept: true };
-      if (this.cache.tryLock(this.lockName)) {
-        try {
-          const again = this.read(); // another process may have finished between our read and our lock
-          if (again) return { credential: again, kept: true };
+    return this.cache.produceOnce<{ credential: ExecCredential; kept: boolean }>(
+      this.lockName,
+      { deadline, lockTimeoutMs: this.lockTimeoutMs, waitingFor: 'run the exec plugin' },
+      {
+        cached: () => {
+          const credential = this.read();
+          return credential && { credential, kept: true };
+        },
+        produce: async () => {
           const fresh = await run();
           this.write(fresh);
           return { credential: fresh, kept: false };
-        } finally {
-          this.cache.unlock(this.lockName);
-        }
-      }
-      if (!this.cache.usable) break;
-      if (Date.now() >= waitUntil) {
-        this.cache.note('gave up waiting for another check to run the exec plugin');
-        break;
-      }
-      this.cache.breakStaleLock(this.lockName, this.lockTimeoutMs);
-      await sleep(25 + Math.floor(Math.random() * 25));
-    }
-    const fresh = await run();
-    this.write(fresh);
-    return { credential: fresh, kept: false };
+        },
+      },
+    );
   }
 }

@@ -21,7 +21,8 @@ import { dirname, join } from 'node:path';
  *
  * The cache never fails a check: every problem is a note (for -v) and the caller goes on
  * without it ("log in and out"). It never blocks: no call waits on the file system except
- * for ordinary local I/O.
+ * for ordinary local I/O, and the one call that waits for another process (`produceOnce`)
+ * stops waiting well before the caller's deadline.
  *
  * Usage:
  * ```ts
@@ -71,6 +72,8 @@ function canonical(binding: CacheBinding): string {
 const uid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 const octal = (mode: number): string => (mode & 0o7777).toString(8).padStart(4, '0');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface LockInfo {
   pid: number;
@@ -268,6 +271,42 @@ export class PrivateCache {
     }
     this.note(`broke a stale lock ${this.path(name)} (${dead ? `holder pid ${info.pid} is gone` : orphan ? 'it names no holder' : `older than ${Math.round(age / 1000)}s`})`);
     return true;
+  }
+
+  /**
+   * A value made by one process at a time (a login, an exec plugin's run): `cached()` if it
+   * gives one, else `produce()` under the lock `lockName`, after trying `cached()` again
+   * (another process may have finished between the read and the lock). While another
+   * process holds the lock this one polls, breaking the lock once older than
+   * `lockTimeoutMs`, and gives up waiting early enough to leave time before `deadline`
+   * for the request the value is for; then, or without a usable cache, it runs
+   * `produceUnlocked()` (default `produce`). `cached()` may throw to end the wait.
+   */
+  async produceOnce<T>(
+    lockName: string,
+    options: { deadline: number; lockTimeoutMs: number; waitingFor: string },
+    steps: { cached: () => T | undefined; produce: () => Promise<T>; produceUnlocked?: () => Promise<T> },
+  ): Promise<T> {
+    const waitUntil = options.deadline - Math.min(2000, (options.deadline - Date.now()) / 4);
+    while (this.ready()) {
+      const cached = steps.cached();
+      if (cached !== undefined) return cached;
+      if (this.tryLock(lockName)) {
+        try {
+          return steps.cached() ?? (await steps.produce());
+        } finally {
+          this.unlock(lockName);
+        }
+      }
+      if (!this.usable) break;
+      if (Date.now() >= waitUntil) {
+        this.note(`gave up waiting for another check to ${options.waitingFor}`);
+        break;
+      }
+      this.breakStaleLock(lockName, options.lockTimeoutMs);
+      await sleep(25 + Math.floor(Math.random() * 25));
+    }
+    return (steps.produceUnlocked ?? steps.produce)();
   }
 
   /** Adds a note for -v (once). */

@@ -46,8 +46,6 @@ export function cacheKey(base: URL, creds: Credentials): VcdCacheKey {
   return new VcdCacheKey(base, creds);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function acceptSession(data: unknown): VcdSession | undefined {
   const d = data as Partial<VcdSession> | null;
   return d && (d.auth === 'bearer' || d.auth === 'legacy') && typeof d.token === 'string' && d.token !== '' && d.token.length <= 16384
@@ -126,17 +124,17 @@ export class SessionCache {
    * by this process under the lock or by another process while this one waited.
    */
   async obtain(login: () => Promise<VcdSession>, options: { deadline: number; staleToken?: string }): Promise<VcdSession> {
-    // Leave time for the metrics request after waiting for another process's login.
-    const waitUntil = options.deadline - Math.min(2000, (options.deadline - Date.now()) / 4);
-    while (this.cache.usable) {
-      const cached = this.read();
-      if (cached && cached.token !== options.staleToken) return cached;
-      this.throwSharedFailure();
-      if (this.cache.tryLock(this.lock)) {
-        try {
-          const again = this.read(); // another process may have finished between our read and our lock
-          if (again && again.token !== options.staleToken) return again;
+    return this.cache.produceOnce(
+      this.lock,
+      { deadline: options.deadline, lockTimeoutMs: this.lockTimeoutMs, waitingFor: 'log in' },
+      {
+        cached: () => {
+          const cached = this.read();
+          if (cached && cached.token !== options.staleToken) return cached;
           this.throwSharedFailure();
+          return undefined;
+        },
+        produce: async () => {
           let session: VcdSession;
           try {
             session = await login();
@@ -147,21 +145,15 @@ export class SessionCache {
           this.write(session);
           this.cache.remove(this.failure);
           return session;
-        } finally {
-          this.cache.unlock(this.lock);
-        }
-      }
-      if (!this.cache.usable) break;
-      if (Date.now() >= waitUntil) {
-        this.cache.note('gave up waiting for another check to log in');
-        break;
-      }
-      this.cache.breakStaleLock(this.lock, this.lockTimeoutMs);
-      await sleep(25 + Math.floor(Math.random() * 25));
-    }
-    const session = await login();
-    this.write(session);
-    return session;
+        },
+        // Without the lock (no usable cache, or tired of waiting) a failure is not shared.
+        produceUnlocked: async () => {
+          const session = await login();
+          this.write(session);
+          return session;
+        },
+      },
+    );
   }
 
   /**

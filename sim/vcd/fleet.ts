@@ -1,17 +1,12 @@
 // What the simulated cloud director's query service lists: every VM of a scenario with its
 // vApp and power status, plus the VMs of vApp templates (which are never checked). The
 // `fleet` scenario is a provider-sized organisation: 2,000 VMs in 40 vApps.
+import type { VmRecord } from '../../lib/vcd/vm-query';
 import { scenarioVms, type SimVm } from './vms';
 
-/** One row of `GET /api/query?type=vm` (a VMRecord). */
-export interface VmRecord {
-  id: string;
-  name: string;
-  /** The vApp (or vApp template) the VM belongs to: VMRecord's containerName. */
-  vapp: string;
-  status: string;
-  template: boolean;
-}
+// One row of `GET /api/query?type=vm` is the very record the plugins read (vm-query.ts):
+// the simulator serves what the reader expects, field for field.
+export type { VmRecord };
 
 export interface Fleet {
   /** VMs with metrics. */

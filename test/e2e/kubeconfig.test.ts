@@ -5,12 +5,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSyn
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs } from '../../sim/simulator';
+import { openTunnel } from '../support/connect-tunnel';
 import { runExecutable, type RunResult } from '../support/spawn';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_nodes');
@@ -90,16 +90,7 @@ beforeAll(async () => {
   for (const p of [proxy, tlsProxy]) p.on('connect', (req, socket: Socket, head) => {
     tunnels++;
     sockets.add(socket);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      sockets.add(upstream);
-      socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
+    openTunnel(req, socket, head, (upstream) => sockets.add(upstream));
   });
   await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
   proxyPort = (proxy.address() as AddressInfo).port;

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { openTunnel } from '../support/connect-tunnel';
 import { runExecutable } from '../support/spawn';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_nodes');
@@ -38,17 +39,10 @@ beforeAll(async () => {
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
+    openTunnel(req, socket, head, (upstream) => {
       tunnels.add(upstream);
       upstream.on('close', () => tunnels.delete(upstream));
-      socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
     });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;

@@ -23,52 +23,23 @@ have_all() {
 		ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
 }
 
-skip() {
-	echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-	echo "SKIP: integration-deps (Zabbix): $1"
-	echo "      The Zabbix integration test will be SKIPPED, not passed."
-	echo "      To run it: apt-get install --no-install-recommends $PACKAGES"
-	echo "      (or: sudo make integration-deps CLOUDCHECKS_INSTALL_DEPS=1)"
-	echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-	exit 0
-}
+. "$(dirname "$0")/apt-install.sh"
+skip_label="integration-deps (Zabbix)"
+skip_tests="The Zabbix integration test will be SKIPPED, not passed."
+skip_them="it"
+skip_run="apt-get install --no-install-recommends $PACKAGES"
+apt_opts="-o DPkg::Lock::Timeout=300"
 
 if have_all; then
 	echo "integration-deps: zabbix_server, the Zabbix frontend, php-pgsql and PostgreSQL are installed"
 	exit 0
 fi
 
-if [ "${CI:-}" != "true" ] && [ "${CLOUDCHECKS_INSTALL_DEPS:-}" != "1" ]; then
-	skip "Zabbix server/frontend or PostgreSQL missing (not installing system packages outside CI without CLOUDCHECKS_INSTALL_DEPS=1)"
-fi
-command -v apt-get >/dev/null 2>&1 || skip "Zabbix server/frontend or PostgreSQL missing and no apt-get on this machine"
-
-sudo=""
-if [ "$(id -u)" != "0" ]; then
-	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-		sudo="sudo -n"
-	else
-		skip "installing the Zabbix packages needs root (or passwordless sudo)"
-	fi
-fi
-
-# The packages must not start daemons on the test machine: a policy-rc.d that forbids it,
-# for the length of the installation, unless the machine has one already.
-policy=/usr/sbin/policy-rc.d
-own_policy=""
-if [ ! -e "$policy" ]; then
-	$sudo sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 0755 $policy" && own_policy=1
-fi
-
+require_install_allowed "Zabbix server/frontend or PostgreSQL missing"
+choose_sudo "installing the Zabbix packages needs root (or passwordless sudo)"
 echo "integration-deps: installing $PACKAGES"
-status=0
-$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq || status=$?
-if [ "$status" = 0 ]; then
-	# shellcheck disable=SC2086 # a list of package names
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends $PACKAGES || status=$?
-fi
-[ -n "$own_policy" ] && $sudo rm -f "$policy"
-[ "$status" = 0 ] || skip "apt-get failed (exit $status) installing: $PACKAGES"
+# shellcheck disable=SC2086 # a list of package names
+apt_install $PACKAGES
 
 have_all || skip "installed $PACKAGES but zabbix_server, /usr/share/zabbix/api_jsonrpc.php, php's pgsql module or initdb is still not found"
 version=$(apt-cache policy zabbix-server-pgsql 2>/dev/null | sed -n 's/^ *Installed: //p')

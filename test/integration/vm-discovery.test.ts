@@ -4,12 +4,13 @@
 // and a private Icinga 2 daemon runs the services of a discovered VM end to end.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
 import { announceSkip, findExecutable } from './support/engines';
 import { PrivateIcinga, validateConfig } from './support/icinga2';
+import { verifyNagiosConfig } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 
 const icinga2 = findExecutable('icinga2');
@@ -83,103 +84,13 @@ async function discover(format: string, extra: string[] = []): Promise<string> {
   }, 120_000);
 });
 
-const NAGIOS_BASE = `
-define timeperiod {
-    timeperiod_name 24x7
-    alias           always
-    sunday          00:00-24:00
-    monday          00:00-24:00
-    tuesday         00:00-24:00
-    wednesday       00:00-24:00
-    thursday        00:00-24:00
-    friday          00:00-24:00
-    saturday        00:00-24:00
-}
-define command {
-    command_name    notify-none
-    command_line    /bin/true
-}
-define contact {
-    contact_name                  cloudchecks-test
-    host_notifications_enabled    0
-    service_notifications_enabled 0
-    host_notification_period      24x7
-    service_notification_period   24x7
-    host_notification_options     n
-    service_notification_options  n
-    host_notification_commands    notify-none
-    service_notification_commands notify-none
-}
-define host {
-    name                  generic-host
-    register              0
-    max_check_attempts    3
-    check_period          24x7
-    contacts              cloudchecks-test
-    notification_period   24x7
-    notification_interval 0
-}
-define service {
-    name                  generic-service
-    register              0
-    max_check_attempts    3
-    check_interval        5
-    retry_interval        1
-    check_period          24x7
-    contacts              cloudchecks-test
-    notification_period   24x7
-    notification_interval 0
-}
-`;
-
 (nagios4 ? describe : describe.skip)('Nagios 4 loads the discovered VMs with contrib/nagios/vm-discovery.cfg', () => {
   it('nagios4 -v: 2,000 hosts and 6,000 services, no errors and no warnings', async () => {
     const root = join(work, 'nagios');
-    const v = join(root, 'var');
-    mkdirSync(join(v, 'checkresults'), { recursive: true });
-    writeFileSync(join(root, 'base.cfg'), NAGIOS_BASE);
-    writeFileSync(join(root, 'vms.cfg'), await discover('nagios'));
-    writeFileSync(join(root, 'resource.cfg'), `$USER1$=${DIST}\n`);
-    let group = userInfo().username;
-    try {
-      group = execFileSync('id', ['-gn'], { encoding: 'utf8' }).trim();
-    } catch {
-      // the user name as the group
-    }
-    const main = join(root, 'nagios.cfg');
-    writeFileSync(
-      main,
-      [
-        `log_file=${join(v, 'nagios.log')}`,
-        `cfg_file=${join(root, 'base.cfg')}`,
-        `cfg_file=${join(REPO, 'contrib/nagios/commands.cfg')}`,
-        `cfg_file=${join(REPO, 'contrib/nagios/vm-discovery.cfg')}`,
-        `cfg_file=${join(root, 'vms.cfg')}`,
-        `object_cache_file=${join(v, 'objects.cache')}`,
-        `precached_object_file=${join(v, 'objects.precache')}`,
-        `resource_file=${join(root, 'resource.cfg')}`,
-        `status_file=${join(v, 'status.dat')}`,
-        `temp_file=${join(v, 'nagios.tmp')}`,
-        `temp_path=${v}`,
-        `command_file=${join(v, 'nagios.cmd')}`,
-        `lock_file=${join(v, 'nagios.lock')}`,
-        `check_result_path=${join(v, 'checkresults')}`,
-        `state_retention_file=${join(v, 'retention.dat')}`,
-        `nagios_user=${userInfo().username}`,
-        `nagios_group=${group}`,
-        'illegal_macro_output_chars=`~$&|\'"<>',
-        '',
-      ].join('\n'),
-    );
-    let output: string;
-    let code = 0;
-    try {
-      output = execFileSync(nagios4!, ['-v', main], { encoding: 'utf8', timeout: 60_000 });
-    } catch (e) {
-      const err = e as { status?: number; stdout?: string };
-      output = err.stdout ?? '';
-      code = err.status ?? 1;
-    }
+    mkdirSync(root, { recursive: true });
+    const vms = join(root, 'vms.cfg');
+    writeFileSync(vms, await discover('nagios'));
+    const { code, output } = verifyNagiosConfig(nagios4!, root, [join(REPO, 'contrib/nagios/commands.cfg'), join(REPO, 'contrib/nagios/vm-discovery.cfg'), vms], 60_000);
     expect(output).toMatch(/Checked 6000 services\./);
     expect(output).toMatch(/Checked 2000 hosts\./);
     expect(output).toMatch(/Total Warnings: 0\s+Total Errors:\s+0/);

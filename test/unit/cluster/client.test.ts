@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listNodes, nodesUrl, type ClusterTarget } from '../../../lib/cluster/client';
 import { NodeTally } from '../../../lib/cluster/node-tally';
-import { CheckError } from '../../../lib/plugin/errors';
+import { checkErrorMessage, useNockBoundary } from '../../support/nock-boundary';
 
 const FIXTURES = join(__dirname, '../../fixtures/cluster');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -15,13 +15,7 @@ const json = { 'content-type': 'application/json' };
 const page1 = JSON.parse(fixture('nodelist-page1.json')) as { metadata: { continue: string } };
 const CONTINUE = page1.metadata.continue;
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending, 'every mocked request was made').toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+useNockBoundary();
 
 async function list(options: Parameters<typeof listNodes>[1] = {}) {
   const tally = new NodeTally();
@@ -29,16 +23,7 @@ async function list(options: Parameters<typeof listNodes>[1] = {}) {
   return { tally, stats };
 }
 
-async function failure(options: Parameters<typeof listNodes>[1] = {}): Promise<string> {
-  try {
-    await list(options);
-  } catch (e) {
-    expect(e).toBeInstanceOf(CheckError);
-    expect((e as Error).message).not.toContain(TOKEN);
-    return (e as Error).message;
-  }
-  throw new Error('expected a CheckError');
-}
+const failure = (options: Parameters<typeof listNodes>[1] = {}) => checkErrorMessage(list(options), TOKEN);
 
 describe('listNodes', () => {
   it('sends the bearer token and Accept: application/json, pages with limit=500 and continue', async () => {

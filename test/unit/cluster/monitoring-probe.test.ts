@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClusterTarget } from '../../../lib/cluster/client';
 import { listPods, probeClusterOperator, probeMonitoringConfig } from '../../../lib/cluster/monitoring-probe';
 import { DeadlineError, setRunDeadline } from '../../../lib/plugin/deadline';
-import { CheckError } from '../../../lib/plugin/errors';
+import { checkErrorMessage, useNockBoundary } from '../../support/nock-boundary';
 
 const FIXTURES = join(__dirname, '../../fixtures/cluster/monitoring');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -19,24 +19,9 @@ const UWM_PODS = '/api/v1/namespaces/openshift-user-workload-monitoring/pods';
 const CONTINUE = (JSON.parse(fixture('podlist-uwm-page1.json')) as { metadata: { continue: string } }).metadata.continue;
 const status = (code: number, reason: string, message: string) => JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending, 'every mocked request was made').toEqual([]);
-});
-afterAll(() => nock.enableNetConnect());
+useNockBoundary();
 
-async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(CheckError);
-    expect((e as Error).message).not.toContain(TOKEN);
-    return (e as Error).message;
-  }
-  throw new Error('expected a CheckError');
-}
+const failure = (p: Promise<unknown>) => checkErrorMessage(p, TOKEN);
 
 describe('probeClusterOperator', () => {
   it('GETs the monitoring ClusterOperator with the bearer token and judges it', async () => {

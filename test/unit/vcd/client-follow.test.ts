@@ -3,22 +3,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchMetrics } from '../../../lib/vcd/client';
 import type { VcdConnection } from '../../../lib/vcd/connection';
 import { parseVmRecord } from '../../../lib/vcd/vm-record';
+import { useNockBoundary } from '../../support/nock-boundary';
+import { testConnection } from '../../support/vcd-connection';
 
 const HOST = 'https://vcd.example.com';
 const VM = 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e';
 const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/vcd', name), 'utf8');
-const conn: VcdConnection = { base: new URL(HOST), apiVersion: '34.0', tls: {}, maxBytes: 1 << 20, addSecret: () => undefined, setPhase: () => undefined };
+const conn: VcdConnection = testConnection(HOST);
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+useNockBoundary();
 
 describe('fetchMetrics follow', () => {
   it('reads the VM record with the same session after a refusal, before logging out', async () => {

@@ -2,11 +2,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchMetrics, type MetricsRequest } from '../../../lib/vcd/client';
 import type { VcdConnection } from '../../../lib/vcd/connection';
 import { login, type Credentials } from '../../../lib/vcd/login';
 import { cacheKey, SessionCache } from '../../../lib/vcd/session-cache';
+import { useNockBoundary } from '../../support/nock-boundary';
+import { testConnection } from '../../support/vcd-connection';
 
 const HOST = 'https://vcd.example.com';
 const VM = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -18,7 +20,7 @@ const FORBIDDEN = readFileSync(join(__dirname, '../../fixtures/vcd/error-forbidd
 const POWERED_OFF = readFileSync(join(__dirname, '../../fixtures/vcd/error-powered-off.xml'), 'utf8');
 
 function connection(secrets: string[] = [], apiVersion = '34.0'): VcdConnection {
-  return { base: new URL(HOST), apiVersion, tls: {}, maxBytes: 1 << 20, addSecret: (s) => s && secrets.push(s), setPhase: () => undefined };
+  return testConnection(HOST, { apiVersion, addSecret: (s) => s && secrets.push(s) });
 }
 function request(overrides: Partial<MetricsRequest> = {}): MetricsRequest {
   // The version is forced: these cases are about login and sessions (negotiation: fleet-client.test.ts).
@@ -26,12 +28,7 @@ function request(overrides: Partial<MetricsRequest> = {}): MetricsRequest {
 }
 const cacheIn = () => new SessionCache(mkdtempSync(join(tmpdir(), 'cc-nock-')), cacheKey(new URL(HOST), creds), 10_000);
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+useNockBoundary();
 
 describe('login', () => {
   it('uses the CloudAPI session with Basic user@org and the JSON Accept, then Bearer', async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseApiVersion, parseSupportedVersions } from '../../../lib/vcd/api-version';
 import { fetchMetrics, listVms, type MetricsRequest } from '../../../lib/vcd/client';
 import type { VcdConnection } from '../../../lib/vcd/connection';
@@ -14,6 +14,8 @@ import { login, loginRefusalReason, type Credentials } from '../../../lib/vcd/lo
 import { cacheKey } from '../../../lib/vcd/session-cache';
 import { pickVmByName } from '../../../lib/vcd/vm-name';
 import { fiqlValue, parseVmRecords, queryAllVms, queryPath, type VmRecord } from '../../../lib/vcd/vm-query';
+import { useNockBoundary } from '../../support/nock-boundary';
+import { testConnection } from '../../support/vcd-connection';
 
 const FIXTURES = join(__dirname, '../../fixtures/vcd');
 const VERSIONS = readFileSync(join(FIXTURES, 'versions-10.4.xml'), 'utf8');
@@ -22,16 +24,9 @@ const CURRENT = readFileSync(join(FIXTURES, 'current-usage.xml'), 'utf8');
 const HOST = 'https://vcd.example.com';
 const creds: Credentials = { kind: 'password', user: 'monitor', org: 'acme', password: 'Tr1cky:p@ss' };
 
-function connection(): VcdConnection {
-  return { base: new URL(HOST), apiVersion: '34.0', tls: {}, maxBytes: 1 << 20, addSecret: () => undefined, setPhase: () => undefined };
-}
+const connection = (): VcdConnection => testConnection(HOST);
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+useNockBoundary();
 
 describe('API versions', () => {
   it('reads a 10.4 SupportedVersions document, deprecated flags and alpha versions included', () => {
