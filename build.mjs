@@ -21,7 +21,7 @@ for (const entry of entries) {
     outfile: join(outdir, entry.out),
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node18',
     format: 'cjs',
     minify: true,
     legalComments: 'none',

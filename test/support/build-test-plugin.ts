@@ -11,7 +11,7 @@ export async function buildTestPlugin(): Promise<string> {
     outfile: out,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node18',
     format: 'cjs',
     minify: true,
     banner: { js: '#!/usr/bin/env node' },
