@@ -44,10 +44,16 @@ suite('make install / uninstall', () => {
     }
   });
 
-  it('installs the simulator into BINDIR (PREFIX/bin)', () => {
-    run('install', ['PREFIX=/usr']);
+  it('installs only the plugins, and says that the simulator is make install-sim', () => {
+    const out = run('install', ['PREFIX=/usr', 'PLUGINDIR=/usr/lib/nagios/plugins']);
+    expect(existsSync(join(destdir, 'usr/bin/cloudchecks-sim'))).toBe(false);
+    expect(out).toMatch(/not the simulator: make install-sim puts it into \/usr\/bin/);
+  });
+
+  it('installs the simulator into BINDIR (PREFIX/bin) with make install-sim', () => {
+    run('install-sim', ['PREFIX=/usr']);
     expect(statSync(join(destdir, 'usr/bin/cloudchecks-sim')).mode & 0o777).toBe(0o755);
-    run('uninstall', ['PREFIX=/usr']);
+    run('uninstall-sim', ['PREFIX=/usr']);
     expect(existsSync(join(destdir, 'usr/bin/cloudchecks-sim'))).toBe(false);
   });
 
