@@ -74,7 +74,7 @@ uninstall-sim:
 	rm -f $(DESTDIR)$(BINDIR)/cloudchecks-sim
 
 # What the .deb and the .rpm install (packaging/): the plugins, the simulator, the Icinga 2
-# CheckCommands where `include <plugin-contrib>` finds them, the Nagios command definitions
+# CheckCommands where `include <plugins-contrib>` finds them, the Nagios command definitions
 # (NAGIOSCONFDIR, empty: not installed), every contrib/ file and the docs. Globs, not
 # names, so that a new plugin or contrib file is packaged without a change here.
 ICINGA2CONTRIBDIR ?= /usr/share/icinga2/include/plugins-contrib.d

@@ -68,7 +68,8 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
     if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.join('\n') + '\n';
     writeAll(1, redactor.redact(text));
-    if (verbose >= 3 && error instanceof Error && error.stack) writeAll(2, redactor.redact(error.stack) + '\n');
+    // An expected failure (CheckError, UsageError) is fully said by its line: a stack only for a bug.
+    if (verbose >= 3 && error instanceof Error && !(error instanceof CheckError) && error.stack) writeAll(2, redactor.redact(error.stack) + '\n');
     process.exit(result.state);
   };
   const fail = (error: unknown): never => {

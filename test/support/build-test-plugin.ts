@@ -13,7 +13,9 @@ export async function buildTestPlugin(): Promise<string> {
     platform: 'node',
     target: 'node18',
     format: 'cjs',
-    minify: true,
+    // As build.mjs: names kept, whitespace and syntax minified.
+    minifyWhitespace: true,
+    minifySyntax: true,
     banner: { js: '#!/usr/bin/env node' },
     define: { __CLOUDCHECKS_VERSION__: JSON.stringify('9.9.9') },
     logLevel: 'warning',
