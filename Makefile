@@ -41,7 +41,8 @@ test: deps lint check-dist integration-deps package-deps
 test-node-versions: deps
 	@sh scripts/run-tests --versions-only
 
-# Start-up cost and memory against bare node and peers; writes bench/RESULTS.md.
+# Start-up cost and memory against a bare https.get and peers, one table per tested Node.js
+# (fetched into .cache/node when missing); writes bench/RESULTS.md.
 bench:
 	python3 bench/bench.py
 
