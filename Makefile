@@ -107,4 +107,4 @@ package-deps:
 	@sh packaging/install-deps
 
 clean:
-	rm -rf node_modules
+	rm -rf node_modules build
