@@ -6,7 +6,7 @@ minify (names mangled) and without minifying names, run interleaved on this mach
 
 Builds both variants into a temporary directory (node build.mjs's options, only `minify`
 differs), then runs `check_nodes --version` and `check_vm_cpu --version` (the whole bundle
-is loaded and compiled; no network) round after round, A B A B, so that the drift of a
+is loaded and compiled; no network) round after round (A B, then B A), so that the drift of a
 shared machine hits both alike, and prints the medians and their difference. Public tools
 only: Python 3 and node.
 """
@@ -33,8 +33,10 @@ def main():
         env = dict(os.environ, CLOUDCHECKS_MINIFY_IDENTIFIERS="1" if d == "mangled" else "0")
         subprocess.run(["node", "build.mjs", out], cwd=ROOT, env=env, check=True)
     samples = {(label, p): [] for label in variants for p in ("check_nodes", "check_vm_cpu")}
-    for _ in range(rounds):
-        for (label, p), s in samples.items():
+    order = list(samples.items())
+    for i in range(rounds):
+        # A B B A: neither variant always runs first.
+        for (label, p), s in (order if i % 2 == 0 else order[::-1]):
             s.append(run([os.path.join(tmp, variants[label], p), "--version"]))
     node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     print(f"Node {node}, {rounds} interleaved rounds of `<plugin> --version`, medians (wall ms / CPU ms):")
