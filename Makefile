@@ -82,8 +82,10 @@ ICINGA2CONTRIBDIR ?= /usr/share/icinga2/include/plugins-contrib.d
 NAGIOSCONFDIR     ?= /etc/nagios-plugins/config
 DATADIR           ?= /usr/share/cloudchecks
 DOCDIR            ?= /usr/share/doc/cloudchecks
+MANDIR            ?= /usr/share/man
 install-package: install install-sim
-	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs
+	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 packaging/cloudchecks-sim.1 $(DESTDIR)$(MANDIR)/man1/
 	for f in contrib/icinga2/*.conf; do case $$f in */example-*) continue;; */commands.conf) n=cloudchecks.conf;; *) n=cloudchecks-$$(basename $$f);; esac; \
 		install -m 0644 $$f $(DESTDIR)$(ICINGA2CONTRIBDIR)/$$n; done
 	if [ -n "$(NAGIOSCONFDIR)" ]; then install -d $(DESTDIR)$(NAGIOSCONFDIR); \

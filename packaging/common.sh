@@ -32,6 +32,7 @@ stage() {
   [ -f dist/THIRD-PARTY-NOTICES ] && cp dist/THIRD-PARTY-NOTICES "$1/dist/"
   cp -R contrib docs "$1/"
   cp Makefile README.md LICENSE package.json "$1/"
+  mkdir -p "$1/packaging" && cp packaging/cloudchecks-sim.1 "$1/packaging/"
   find "$1" -exec touch -h -d "@$epoch" {} +
 }
 
