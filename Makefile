@@ -50,6 +50,7 @@ bench:
 # them in CI (CI=true), else says loudly that those tests will be skipped.
 integration-deps:
 	@sh test/integration/install-deps.sh
+	@sh test/integration/install-zabbix-deps.sh
 
 # Every plugin against the built-in simulator, healthy and sick. Needs only node and the
 # committed dist/ (no npm install).
@@ -77,7 +78,9 @@ uninstall-sim:
 # What the .deb and the .rpm install (packaging/): the plugins, the simulator, the Icinga 2
 # CheckCommands where `include <plugins-contrib>` finds them, the Nagios command definitions
 # (NAGIOSCONFDIR, empty: not installed), every contrib/ file and the docs. Globs, not
-# names, so that a new plugin or contrib file is packaged without a change here.
+# names, so that a new plugin or contrib file is packaged without a change here. Only the
+# command definitions (contrib/*/*commands*) go where the engines read them by themselves:
+# the other files (example services, discovery rules) are the admin's to include.
 ICINGA2CONTRIBDIR ?= /usr/share/icinga2/include/plugins-contrib.d
 NAGIOSCONFDIR     ?= /etc/nagios-plugins/config
 DATADIR           ?= /usr/share/cloudchecks
@@ -86,10 +89,10 @@ MANDIR            ?= /usr/share/man
 install-package: install install-sim
 	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 packaging/cloudchecks-sim.1 $(DESTDIR)$(MANDIR)/man1/
-	for f in contrib/icinga2/*.conf; do case $$f in */example-*) continue;; */commands.conf) n=cloudchecks.conf;; *) n=cloudchecks-$$(basename $$f);; esac; \
+	for f in contrib/icinga2/*commands*.conf; do case $$f in */commands.conf) n=cloudchecks.conf;; *) n=cloudchecks-$$(basename $$f);; esac; \
 		install -m 0644 $$f $(DESTDIR)$(ICINGA2CONTRIBDIR)/$$n; done
 	if [ -n "$(NAGIOSCONFDIR)" ]; then install -d $(DESTDIR)$(NAGIOSCONFDIR); \
-		for f in contrib/nagios/*.cfg; do case $$f in */example-*) continue;; */commands.cfg) n=cloudchecks.cfg;; *) n=cloudchecks-$$(basename $$f);; esac; \
+		for f in contrib/nagios/*commands*.cfg; do case $$f in */commands.cfg) n=cloudchecks.cfg;; *) n=cloudchecks-$$(basename $$f);; esac; \
 		install -m 0644 $$f $(DESTDIR)$(NAGIOSCONFDIR)/$$n; done; fi
 	cd contrib && find . -type f | LC_ALL=C sort | while read -r f; do install -D -m 0644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/

@@ -1,9 +1,9 @@
 // check_nodes: node health of a Kubernetes/OpenShift cluster (SPEC 3).
-import { listNodes } from '../lib/cluster/client';
+import { DEFAULT_MAX_NODES, listNodes } from '../lib/cluster/client';
 import { parseHealthRule } from '../lib/cluster/node';
 import { discoveryJson, evaluateNodes } from '../lib/cluster/node-report';
 import { compileNamePattern, NodeTally } from '../lib/cluster/node-tally';
-import { CLUSTER_OPTIONS, clusterTargetFrom, TOKEN_ENV } from '../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_OPTIONS, clusterTargetFrom, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
 import { UsageError } from '../lib/plugin/errors';
 import { parseRange } from '../lib/plugin/range';
@@ -30,14 +30,16 @@ void runPlugin({
     { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', default: '0', description: 'Range of failing nodes that is fine; CRITICAL outside it.' },
     { long: 'percent', type: 'boolean', description: '-w/-c are percentages of the checked nodes.' },
     { long: 'node', type: 'string', arg: 'NAME', description: 'Check one node (for Zabbix items per discovered node).' },
+    { long: 'max-nodes', type: 'number', arg: 'N', default: DEFAULT_MAX_NODES, description: 'UNKNOWN when the server lists more nodes than this (a broken or hostile server cannot exhaust memory).' },
     { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name"},...] and exit 0.' },
   ],
   examples: [
     'check_nodes --url https://api.cluster.example.com:6443 --token-file /etc/nagios/cluster.token --ca-file /etc/nagios/cluster-ca.pem',
     'check_nodes -H ocp.example.com --token-file /etc/nagios/cluster.token -l node-role.kubernetes.io/worker -w 0 -c 2',
     'check_nodes --kubeconfig /etc/nagios/kubeconfig --percent -w 10 -c 25 --ignore-cordoned',
+    'check_nodes --kubeconfig --context prod-eu1 --cache-dir /var/cache/nagios/cloudchecks',
   ],
-  notes: ['Token sources, first found wins: --token-file, --token, $KUBE_TOKEN, the kubeconfig user, the pod\'s service account.', HTTP_ENVIRONMENT_NOTE],
+  notes: ['Credentials, first found wins: --token-file, --token, $KUBE_TOKEN, --client-cert/--client-key, the kubeconfig user (token, tokenFile, client certificate, exec plugin), the pod\'s service account.', CLUSTER_CA_NOTE, HTTP_ENVIRONMENT_NOTE],
   async run(options, context) {
     const warnings: string[] = [];
     const target = await clusterTargetFrom(options, context, warnings);
@@ -54,9 +56,10 @@ void runPlugin({
       ignoreCordoned: options['ignore-cordoned'] as boolean,
     });
     const selector = options.selector as string | undefined;
-    context.log(2, `cluster: ${target.url.href}; token from ${target.tokenSource}; TLS: ${target.tls.insecure ? 'not verified (-k)' : target.tls.ca ? 'system CAs + given CA' : 'system CAs'}`);
+    context.log(2, describeTarget(target));
     context.setPhase(`listing nodes from ${target.url.origin}`);
-    const stats = await listNodes(target, { selector, maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l) => context.log(3, l) }, tally);
+    const listOptions = { selector, maxBytes: maxBytesFrom(options), maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'), signal: context.signal, trace: (l: string) => context.log(3, l) };
+    const stats = await withCredentialRenewal(target, (t) => (tally.reset(), listNodes(t, listOptions, tally)));
     if (options.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const result = evaluateNodes(tally, { warning, critical, percent: options.percent as boolean, minNodes, node });
     if (context.verbose >= 1) {
@@ -66,3 +69,8 @@ void runPlugin({
     return result;
   },
 });
+
+function positiveInteger(n: unknown, option: string): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
+  return n;
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `make demo` / `npm run demo`: starts the simulator (dist/cloudchecks-sim) with a healthy and
-// a sick scenario, runs every plugin in its main modes against them, prints each command
-// line with its output and exit code, and stops the simulators by their pids (on Ctrl-C too).
+// `make demo` / `npm run demo`: starts the simulator (dist/cloudchecks-sim) with a healthy, a
+// sick and (for the cluster's monitoring stack) an "off" scenario, runs every plugin in its main
+// modes against them, prints each command line with its output and exit code, and stops the
+// simulators by their pids (on Ctrl-C too).
 // Plain JavaScript on purpose: it needs only Node.js and the committed dist/, no npm install.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -144,6 +145,15 @@ function vcdArgs(sim, vm) {
   return ['--url', api.httpsUrl, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile, '--ca-file', sim.caFile, '--cache-dir', join(work, 'session-cache'), '--vm', vm];
 }
 
+/** A fleet without GUIDs: a VM checked by its name, and the VM list for Zabbix, Icinga 2 and Nagios. */
+async function fleetDemo(sim) {
+  const vcd = vcdArgs(sim, 'unused').slice(0, -2);
+  process.stdout.write(`\n${bold('=== Fleets: VMs by name, and discovery of every VM ===')}\n`);
+  await runPlugin('A VM by its name (resolved once through the query service, then cached)', 'check_vm_disk', [...vcd, '--vm', 'db-03', '-v']);
+  await runPlugin('Every VM the account sees, as Zabbix low-level discovery', 'check_vm_cpu', [...vcd, '--discovery']);
+  await runPlugin('The same list as Icinga 2 hosts for contrib/icinga2/vm-discovery.conf (one vApp)', 'check_vm_cpu', [...vcd, '--discovery', '--discovery-format', 'icinga2', '--vapp', 'shop']);
+}
+
 async function main() {
   if (!existsSync(join(dist, 'cloudchecks-sim'))) throw new Error(`${join(dist, 'cloudchecks-sim')} is missing: run 'make' (or 'node build.mjs dist') first`);
   const help = await simulatorOptions();
@@ -155,6 +165,9 @@ async function main() {
   const scenario = (which) => [...(hasCluster ? ['--cluster-scenario', which] : []), ...(hasVcd ? ['--vcd-scenario', which === 'healthy' ? 'healthy' : 'default'] : [])];
   const healthy = await startSimulator('healthy', scenario('healthy'));
   const sick = await startSimulator('sick', scenario('sick'));
+  // A cluster whose workload monitoring was never switched on (no cluster-monitoring-config).
+  const hasMonitoring = help.includes('--cluster-monitoring');
+  const off = hasCluster && hasMonitoring ? await startSimulator('off', ['--cluster-scenario', 'off']) : undefined;
 
   if (hasCluster) {
     process.stdout.write(`\n${bold('=== check_nodes: Kubernetes/OpenShift node health ===')}\n`);
@@ -164,6 +177,13 @@ async function main() {
     await runPlugin('One node, with the details of -v', 'check_nodes', [...clusterArgs(sick), '--node', 'worker-1', '-v']);
     await runPlugin('Zabbix low-level discovery', 'check_nodes', [...clusterArgs(sick), '--discovery']);
     await runPlugin('JSON for scripts and Zabbix dependent items', 'check_nodes', [...clusterArgs(sick), '--output', 'json']);
+    if (off) {
+      process.stdout.write(`\n${bold("=== check_cluster_monitoring: the cluster's own monitoring stack ===")}\n`);
+      await runPlugin('Monitoring healthy, workload monitoring on with its three components', 'check_cluster_monitoring', clusterArgs(healthy));
+      await runPlugin('Operator degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing', 'check_cluster_monitoring', clusterArgs(sick));
+      await runPlugin('Workload monitoring off (no ConfigMap cluster-monitoring-config): fine by default, -v says why', 'check_cluster_monitoring', [...clusterArgs(off), '-v']);
+      await runPlugin('... but CRITICAL where workload monitoring is expected', 'check_cluster_monitoring', [...clusterArgs(off), '--expect-user-workload']);
+    }
   } else {
     process.stdout.write('\n(this simulator has no cluster API: check_nodes skipped)\n');
   }
@@ -183,6 +203,7 @@ async function main() {
     await runPlugin('A powered-off VM: no current metrics', 'check_vm_mem', vcdArgs(sick, bad['powered-off']));
     await runPlugin('A VM whose metrics stopped an hour ago', 'check_vm_cpu', [...vcdArgs(sick, bad.stale), '--window', '1h']);
     await runPlugin('JSON for scripts and Zabbix dependent items', 'check_vm_mem', [...vcdArgs(healthy, calm), '--output', 'json']);
+    await fleetDemo(sick);
   } else {
     process.stdout.write('\n(this simulator has no cloud-director API: VM checks skipped)\n');
   }

@@ -9,9 +9,13 @@ export interface Fault {
    * delay: wait `ms` before answering; hang: never answer; reset: destroy the connection;
    * status: answer `status` with `body`; body: answer 200 with `body` and `contentType`;
    * empty: 200 with no body; truncate: send half the real body, then cut the connection;
-   * delay-body: send half the real body, wait `ms`, send the rest.
+   * delay-body: send half the real body, wait `ms`, send the rest; chunked: send the real
+   * body (or `body`, when given) chunked, without a content-length; endless-list: a node list
+   * page of `count` new nodes (default 500) with a new continue token, every time.
    */
-  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body';
+  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body' | 'chunked' | 'endless-list';
+  /** Nodes per page of endless-list. */
+  count?: number;
   ms?: number;
   status?: number;
   body?: string;
@@ -28,6 +32,14 @@ interface ActiveFault extends Fault {
 }
 
 const pending = new WeakMap<ServerResponse, Fault>();
+let endlessPages = 0;
+
+/** Writes a body with Transfer-Encoding: chunked (no content-length), in 16 KiB chunks. */
+function sendChunked(res: ServerResponse, status: number, headers: Record<string, string>, bytes: Buffer): void {
+  res.writeHead(status, headers);
+  for (let i = 0; i < bytes.length; i += 16384) res.write(bytes.subarray(i, i + 16384));
+  res.end();
+}
 
 /** Holds the active faults of one server and applies them to requests. */
 export class FaultInjector {
@@ -78,6 +90,23 @@ export class FaultInjector {
         res.writeHead(200, { 'content-length': '0' });
         res.end();
         return true;
+      case 'endless-list': {
+        // A broken or hostile API server: the list never ends, and each page is new.
+        const page = endlessPages++;
+        const count = fault.count ?? 500;
+        const items = Array.from({ length: count }, (_, i) => `{"metadata":{"name":"endless-${page}-${i}"},"status":{"conditions":[{"type":"Ready","status":"True"}]}}`);
+        const body = `{"kind":"NodeList","apiVersion":"v1","metadata":{"continue":"page-${page}-${Math.random().toString(36).slice(2)}"},"items":[${items.join(',')}]}`;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+        return true;
+      }
+      case 'chunked':
+        if (fault.body === undefined) {
+          pending.set(res, fault);
+          return false;
+        }
+        sendChunked(res, fault.status ?? 200, { 'content-type': fault.contentType ?? 'application/json' }, Buffer.from(fault.body));
+        return true;
       default:
         pending.set(res, fault);
         return false;
@@ -91,8 +120,12 @@ export class FaultInjector {
  */
 export function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  res.writeHead(status, { ...headers, 'content-length': String(bytes.length) });
   const fault = pending.get(res);
+  if (fault?.kind === 'chunked') {
+    sendChunked(res, status, headers, bytes);
+    return;
+  }
+  res.writeHead(status, { ...headers, 'content-length': String(bytes.length) });
   if (!fault || bytes.length < 2) {
     res.end(bytes);
     return;

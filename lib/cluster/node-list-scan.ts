@@ -6,11 +6,29 @@
 //
 // It checks the structure it walks (objects, arrays, strings, the end of the document), so a
 // truncated or non-JSON body is refused; inside the parts it skips it only tracks nesting.
+// It also checks the shape of the parts it reads against the API's own (a node has a string
+// name, conditions are an array of objects with string type and status, ...): an item that
+// breaks it is refused with the first bad field named, never given a health verdict.
 
+import { checkDeadline } from '../plugin/deadline';
 import type { Node, NodeAddress, NodeCondition } from './node';
 
 /** The page is not well-formed JSON (or was cut short). */
 export class NodeListSyntaxError extends Error {}
+
+/**
+ * The page is JSON but an item does not have the shape of a v1 Node (the API server never
+ * sends that: a broken proxy, another API, a hostile server). `field` is a path such as
+ * `items[3].metadata.name`.
+ */
+export class NodeListShapeError extends Error {
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${field} ${problem}`);
+  }
+}
 
 /** What the scan found besides the nodes. */
 export interface NodeListPage {
@@ -29,6 +47,25 @@ const RBRACE = 125;
 const LBRACKET = 91;
 const RBRACKET = 93;
 const LITERAL = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+const LETTER_N = 110;
+const LETTER_T = 116;
+const LETTER_F = 102;
+
+/** A node name is a DNS subdomain: at most 253 characters. */
+const MAX_NAME = 253;
+/** Condition types (qualified names, up to 316), statuses, address types and addresses. */
+const MAX_TEXT = 316;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** What a JSON value is, by its first byte, in words: "a number", "an array"... */
+function kindOf(c: number): string {
+  if (c === QUOTE) return 'a string';
+  if (c === LBRACE) return 'an object';
+  if (c === LBRACKET) return 'an array';
+  if (c === LETTER_N) return 'null';
+  if (c === LETTER_T || c === LETTER_F) return 'a boolean';
+  return 'a number';
+}
 
 class Scanner {
   p = 0;
@@ -164,84 +201,125 @@ class Scanner {
     return false;
   }
 
-  /** A string value, or whatever JSON value stands there (null, a number...). */
-  text(): unknown {
-    if (this.peek() !== QUOTE) return this.value();
+  /** Refuses the value at the cursor unless it is of the kind wanted (skipping it to report a syntax error first). */
+  private shape(field: string, want: number, wanted: string, nullable = false): boolean {
+    const c = this.peek();
+    if (c === want) return true;
+    if (nullable && c === LETTER_N) {
+      this.skip();
+      return false;
+    }
+    const found = kindOf(c);
+    this.skip(); // a syntax error in the value itself is reported as such
+    throw new NodeListShapeError(field, `is ${found}, not ${wanted}`);
+  }
+
+  /** A string member, required to be a string. */
+  string(field: string): string {
+    this.shape(field, QUOTE, 'a string');
     const start = this.p + 1;
     this.p = this.stringEnd(this.p);
-    if (this.escaped) return JSON.parse(this.b.toString('utf8', start - 1, this.p));
+    if (this.escaped) return JSON.parse(this.b.toString('utf8', start - 1, this.p)) as string;
     return this.b.toString('utf8', start, this.p - 1);
   }
 
   /**
-   * A list of small objects of which only two string members matter (conditions: type and
-   * status; addresses: type and address): the rest (messages, timestamps) is skipped.
+   * A string the check prints (a name, a condition type or status, an address): bounded,
+   * and free of control and line-separator characters, which would split or forge lines of
+   * the plugin's output. The API server's own validation never lets such a value through.
    */
-  pairs(first: string, second: string): Array<Record<string, unknown>> | unknown {
-    if (this.peek() !== LBRACKET) return this.value();
-    const out: Array<Record<string, unknown>> = [];
+  printable(field: string, max: number): string {
+    const value = this.string(field);
+    if (value.length > max) throw new NodeListShapeError(field, `is ${value.length} characters long, more than the API allows (${max})`);
+    if (UNPRINTABLE.test(value)) throw new NodeListShapeError(field, 'holds control or line-separator characters');
+    return value;
+  }
+
+  /**
+   * A list of small objects of which only two string members matter (conditions: type and
+   * status; addresses: type and address): the rest (messages, timestamps) is skipped. Both
+   * members are required, as in the API's schema. Null (a nil list) reads as absent.
+   */
+  pairs(field: string, first: string, second: string): Array<Record<string, string>> | undefined {
+    if (!this.shape(field, LBRACKET, 'an array', true)) return undefined;
+    const out: Array<Record<string, string>> = [];
     this.p++;
     if (this.peek() === RBRACKET) {
       this.p++;
       return out;
     }
     do {
-      if (this.peek() !== LBRACE) {
-        out.push(this.value() as Record<string, unknown>);
-        continue;
-      }
-      const entry: Record<string, unknown> = {};
+      const at = `${field}[${out.length}]`;
+      this.shape(at, LBRACE, 'an object');
+      const entry: Record<string, string> = {};
       if (this.open()) {
         do {
           this.readKey();
-          if (this.key(first)) entry[first] = this.text();
-          else if (this.key(second)) entry[second] = this.text();
+          if (this.key(first)) entry[first] = this.printable(`${at}.${first}`, MAX_TEXT);
+          else if (this.key(second)) entry[second] = this.printable(`${at}.${second}`, MAX_TEXT);
           else this.skip();
         } while (this.more(RBRACE));
       }
+      if (entry[first] === undefined) throw new NodeListShapeError(`${at}.${first}`, 'is missing');
+      if (entry[second] === undefined) throw new NodeListShapeError(`${at}.${second}`, 'is missing');
       out.push(entry);
     } while (this.more(RBRACKET));
     return out;
   }
 
-  /** One item, reduced to the fields of `Node`. */
-  node(): Node {
-    if (this.peek() !== LBRACE) this.fail('expected a node object');
+  /** One item, reduced to the fields of `Node`; `at` is its path (`items[3]`) for errors. */
+  node(at: string): Node {
+    this.shape(at, LBRACE, 'an object (a node)');
     const node: Node = {};
-    if (!this.open()) return node;
-    do {
-      this.readKey();
-      const c = this.peek();
-      if (c === LBRACE && this.key('metadata')) {
-        const metadata: NonNullable<Node['metadata']> = (node.metadata = {});
-        if (this.open()) {
-          do {
-            this.readKey();
-            if (this.key('name')) metadata.name = this.text() as string;
-            else this.skip();
-          } while (this.more(RBRACE));
-        }
-      } else if (c === LBRACE && this.key('spec')) {
-        const spec: NonNullable<Node['spec']> = (node.spec = {});
-        if (this.open()) {
-          do {
-            this.readKey();
-            if (this.key('unschedulable')) spec.unschedulable = this.value() as boolean;
-            else this.skip();
-          } while (this.more(RBRACE));
-        }
-      } else if (c === LBRACE && this.key('status')) {
-        const status: NonNullable<Node['status']> = (node.status = {});
-        if (this.open()) {
-          do {
-            this.readKey();
-            if (this.key('conditions')) status.conditions = this.pairs('type', 'status') as NodeCondition[];
-            else if (this.key('addresses')) status.addresses = this.pairs('type', 'address') as NodeAddress[];
-            else this.skip();
-          } while (this.more(RBRACE));
-        }
-      } else this.skip();
-    } while (this.more(RBRACE));
+    if (this.open()) {
+      do {
+        this.readKey();
+        if (this.key('metadata')) {
+          this.shape(`${at}.metadata`, LBRACE, 'an object');
+          const metadata: NonNullable<Node['metadata']> = (node.metadata = {});
+          if (this.open()) {
+            do {
+              this.readKey();
+              if (this.key('name')) metadata.name = this.printable(`${at}.metadata.name`, MAX_NAME);
+              else this.skip();
+            } while (this.more(RBRACE));
+          }
+        } else if (this.key('spec')) {
+          if (!this.shape(`${at}.spec`, LBRACE, 'an object', true)) continue;
+          const spec: NonNullable<Node['spec']> = (node.spec = {});
+          if (this.open()) {
+            do {
+              this.readKey();
+              if (this.key('unschedulable')) {
+                const c = this.peek();
+                if (c !== LETTER_T && c !== LETTER_F && c !== LETTER_N) this.shape(`${at}.spec.unschedulable`, LETTER_T, 'a boolean');
+                const v = this.value();
+                if (v !== null) spec.unschedulable = v as boolean;
+              } else this.skip();
+            } while (this.more(RBRACE));
+          }
+        } else if (this.key('status')) {
+          if (!this.shape(`${at}.status`, LBRACE, 'an object', true)) continue;
+          const status: NonNullable<Node['status']> = (node.status = {});
+          if (this.open()) {
+            do {
+              this.readKey();
+              if (this.key('conditions')) {
+                const list = this.pairs(`${at}.status.conditions`, 'type', 'status');
+                if (list) status.conditions = list as unknown as NodeCondition[];
+              } else if (this.key('addresses')) {
+                const list = this.pairs(`${at}.status.addresses`, 'type', 'address');
+                if (list) status.addresses = list as unknown as NodeAddress[];
+              } else this.skip();
+            } while (this.more(RBRACE));
+          }
+        } else this.skip();
+      } while (this.more(RBRACE));
+    }
+    // Every object the API server lists has a name; without one there is nothing to report.
+    if (!node.metadata) throw new NodeListShapeError(`${at}.metadata`, 'is missing');
+    if (node.metadata.name === undefined) throw new NodeListShapeError(`${at}.metadata.name`, 'is missing');
+    if (node.metadata.name === '') throw new NodeListShapeError(`${at}.metadata.name`, 'is empty');
     return node;
   }
 
@@ -259,9 +337,9 @@ class Scanner {
           do {
             this.readKey();
             if (!this.key('continue')) this.skip();
-            else {
-              const token = this.text();
-              if (typeof token === 'string' && token !== '') page.continue = token;
+            else if (this.shape('metadata.continue', QUOTE, 'a string', true)) {
+              const token = this.string('metadata.continue');
+              if (token !== '') page.continue = token;
             }
           } while (this.more(RBRACE));
         }
@@ -278,9 +356,10 @@ class Scanner {
       return;
     }
     do {
-      const node = this.node();
+      const node = this.node(`items[${page.items}]`);
       visit?.(node);
-      page.items++;
+      // Scanning is synchronous: let -t interrupt a page that takes long.
+      if ((++page.items & 4095) === 0) checkDeadline('reading the node list');
     } while (this.more(RBRACKET));
   }
 }
@@ -290,7 +369,7 @@ class Scanner {
  * fields the check reads. `onHead` gets the page's continue token as soon as it is read,
  * when the server sends the list metadata before the items (the API server does), so that
  * the next page can be requested while this one is scanned. Throws NodeListSyntaxError when
- * the body is not well-formed.
+ * the body is not well-formed, NodeListShapeError when an item is not shaped like a Node.
  */
 export function scanNodeList(body: Buffer, visit: (node: Node) => void, onHead?: (head: NodeListPage) => void): NodeListPage {
   const sc = new Scanner(body);

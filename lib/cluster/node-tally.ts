@@ -1,4 +1,4 @@
-import { UsageError } from '../plugin/errors';
+import { compileLinearRegExp } from '../plugin/linear-regexp';
 import { classifyNode, DEFAULT_HEALTH_RULE, type HealthRule, type Node, type NodeHealth } from './node';
 
 /** Which listed nodes the check looks at (SPEC 3.3, 3.5). */
@@ -12,12 +12,7 @@ export interface NodeSelection {
 
 /** Compiles `--include`/`--exclude`, naming the option when a pattern is invalid. */
 export function compileNamePattern(pattern: string | undefined, option: string): RegExp | undefined {
-  if (pattern === undefined) return undefined;
-  try {
-    return new RegExp(pattern);
-  } catch (e) {
-    throw new UsageError(`invalid ${option} ${JSON.stringify(pattern)}: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
-  }
+  return pattern === undefined ? undefined : compileLinearRegExp(pattern, option); // linear time: -t wins over any pattern
 }
 
 /** Receives the nodes of a list as pages are read; `reset` when the list restarts from the beginning. */

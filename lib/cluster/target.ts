@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { tlsSettingsFrom } from '../http/options';
 import type { TlsSettings } from '../http/request';
@@ -6,17 +9,26 @@ import type { RunContext } from '../plugin/context';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
 import { readSecretFile } from '../plugin/secret-file';
-import type { ClusterTarget } from './client';
+import { HttpStatusError, type ClusterTarget } from './client';
 
-/** Options that say where the cluster is and which token to use. */
+/** Options that say where the cluster is and which credentials to use. */
 export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
   { long: 'url', type: 'string', arg: 'URL', description: 'API server URL, e.g. https://api.cluster.example.com:6443.' },
-  { long: 'hostname', short: 'H', type: 'string', arg: 'HOST', description: 'API server host, used as https://HOST:PORT.' },
+  { long: 'hostname', short: 'H', type: 'string', arg: 'HOST', description: 'API server host name or IP address (IPv6 as ::1 or [::1]), used as https://HOST:PORT.' },
   { long: 'port', short: 'p', type: 'number', arg: 'PORT', description: 'API server port with -H (default: 8443 when HOST begins "ocp.", else 6443).' },
-  { long: 'kubeconfig', type: 'string', arg: '[PATH]', optionalValue: true, description: 'Take server, token and CA from the current context of a kubeconfig (default: $KUBECONFIG, else ~/.kube/config).' },
+  { long: 'kubeconfig', type: 'string', arg: '[PATH]', optionalValue: true, description: 'Take server, CA and credentials (token, tokenFile, client certificate, exec plugin) from a kubeconfig (default: the files of $KUBECONFIG, merged as kubectl does, else ~/.kube/config). Without --url or -H, a set $KUBECONFIG is used as if --kubeconfig were given.' },
+  { long: 'context', type: 'string', arg: 'NAME', description: 'The kubeconfig context to use instead of its current-context (implies --kubeconfig).' },
   { long: 'token-file', type: 'string', arg: 'PATH', description: 'File holding the bearer token of the monitoring service account (read on every run).' },
   { long: 'token', type: 'string', arg: 'TOKEN', secret: true, description: 'Bearer token (discouraged: visible in the process list; prefer --token-file or $KUBE_TOKEN).' },
+  { long: 'client-cert', type: 'string', arg: 'FILE', description: 'PEM client certificate to authenticate with (with --client-key), instead of a token.' },
+  { long: 'client-key', type: 'string', arg: 'FILE', description: 'PEM private key of --client-cert (keep it mode 0600).' },
+  { long: 'cache-dir', type: 'string', arg: 'DIR', description: 'Where credentials of kubeconfig exec plugins are kept until they expire (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).' },
+  { long: 'no-cache', type: 'boolean', description: 'Run the kubeconfig exec plugin on every check instead of keeping its credential.' },
 ];
+
+/** What --ca-file means for a cluster: the only CA trusted, as kubectl --certificate-authority and curl --cacert. */
+export const CLUSTER_CA_NOTE =
+  'Trust: a CA from --ca-file, the kubeconfig (certificate-authority[-data]) or the pod\'s service account is the only CA trusted for the cluster, as with kubectl; without one, the system CAs are.';
 
 /** Environment variables that may carry the token. */
 export const TOKEN_ENV = 'KUBE_TOKEN';
@@ -32,19 +44,51 @@ export function readTokenFile(path: string, label: string, warnings: string[]): 
 }
 
 function readCaFile(path: string, label: string): string {
+  let text: string;
   try {
-    return readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new CheckError(`cannot read ${label} ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path, or give the CA with --ca-file`);
   }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new CheckError(`${label} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----); check the file`);
+  return text;
 }
 
-/** The API server URL of `-H HOST [-p PORT]`: 8443 for v3 `ocp.` hosts, else 6443. */
+/**
+ * The API server URL of `-H HOST [-p PORT]`: 8443 for v3 `ocp.` hosts, else 6443. A URL, a
+ * host with a port or anything else that is no host is a usage error saying what to write.
+ */
 export function urlFromHost(host: string, port?: number): URL {
-  if (/[/\s]/.test(host) || host.includes('://')) throw new UsageError(`invalid -H/--hostname ${JSON.stringify(host)}: give a host name (or use --url for a full URL)`);
+  const shown = JSON.stringify(host);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host.trim())) throw new UsageError(`invalid -H/--hostname ${shown}: -H takes a host name, not a URL; use --url ${host.trim()}`);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new UsageError(`invalid -p/--port ${port}: expected 1-65535`);
-  const p = port ?? (host.toLowerCase().startsWith('ocp.') ? 8443 : 6443);
-  return new URL(`https://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${p}`);
+  let name = host.trim();
+  let withPort: string | undefined;
+  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(name);
+  if (bracketed) {
+    name = bracketed[1];
+    withPort = bracketed[2];
+    if (isIP(name) !== 6) throw new UsageError(`invalid -H/--hostname ${shown}: brackets hold an IPv6 address, e.g. -H ::1 or -H [::1]`);
+  } else if (isIP(name) !== 6 && name.includes(':')) {
+    const at = name.lastIndexOf(':');
+    withPort = name.slice(at + 1);
+    name = name.slice(0, at);
+  }
+  const v6 = isIP(name) === 6;
+  if (withPort !== undefined) {
+    const p = /^\d{1,5}$/.test(withPort) ? withPort : 'PORT';
+    const h = v6 ? `[${name}]` : name;
+    throw new UsageError(`invalid -H/--hostname ${shown}: give the port with -p, as -H ${v6 ? name : name || 'HOST'} -p ${p} (or use --url https://${h || 'HOST'}:${p})`);
+  }
+  if (!v6 && !/^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(name)) {
+    throw new UsageError(`invalid -H/--hostname ${shown}: give a host name or IP address such as api.cluster.example.com, 10.0.0.5 or ::1 (or use --url for a full URL)`);
+  }
+  const p = port ?? (name.toLowerCase().startsWith('ocp.') ? 8443 : 6443);
+  try {
+    return new URL(`https://${v6 ? `[${name}]` : name}:${p}`);
+  } catch {
+    throw new UsageError(`invalid -H/--hostname ${shown}: not a host name; use --url https://HOST:PORT`);
+  }
 }
 
 function parseUrl(text: string, from: string): URL {
@@ -58,13 +102,23 @@ function parseUrl(text: string, from: string): URL {
   return url;
 }
 
+function readPem(path: string, label: string, kind: 'CERTIFICATE' | 'PRIVATE KEY', warnings: string[]): string {
+  const text = kind === 'PRIVATE KEY' ? readSecretFile(path, label, warnings) : readCaFile(path, label);
+  const marker = kind === 'PRIVATE KEY' ? /-----BEGIN [A-Z ]*PRIVATE KEY-----/ : /-----BEGIN CERTIFICATE-----/;
+  if (!marker.test(text)) throw new CheckError(`${label} ${path} holds no PEM ${kind.toLowerCase()} (-----BEGIN ${kind}-----); check the file`);
+  return text;
+}
+
+/** The runtime a cluster target needs: secrets, and for exec plugins the deadline and log. */
+export type TargetContext = Pick<RunContext, 'addSecret'> & Partial<Pick<RunContext, 'deadline' | 'signal' | 'setPhase'>>;
+
 /**
- * Works out the cluster URL, token and TLS trust from the options, the environment, a
- * kubeconfig or the pod's service account. The token is registered as a secret at once.
+ * Works out the cluster URL, credentials and TLS trust from the options, the environment, a
+ * kubeconfig or the pod's service account. Every secret is registered at once.
  */
 export async function clusterTargetFrom(
   options: ParsedOptions,
-  context: Pick<RunContext, 'addSecret'>,
+  context: TargetContext,
   warnings: string[],
   env: NodeJS.ProcessEnv = process.env,
   serviceAccountDir = SERVICE_ACCOUNT_DIR,
@@ -74,12 +128,20 @@ export async function clusterTargetFrom(
   if (host !== undefined && urlText !== undefined) throw new UsageError('give either --url or -H/--hostname, not both');
   if (options.port !== undefined && host === undefined) throw new UsageError('-p/--port needs -H/--hostname (or use --url)');
   if (options['token-file'] !== undefined && options.token !== undefined) throw new UsageError('give either --token-file or --token, not both');
+  const certFile = options['client-cert'] as string | undefined;
+  const keyFile = options['client-key'] as string | undefined;
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--client-cert and --client-key go together: give both');
 
   let url = urlText !== undefined ? parseUrl(urlText, '--url') : host !== undefined ? urlFromHost(host, options.port as number | undefined) : undefined;
-  let tls: TlsSettings = tlsSettingsFrom(options);
+  // --ca-file is the cluster's CA: the only trust anchor, as kubectl --certificate-authority.
+  let tls: TlsSettings = { ...tlsSettingsFrom(options) };
   const explicitTls = tls.insecure === true || tls.ca !== undefined;
+  let trustSource = tls.insecure ? 'not verified (-k)' : tls.ca ? `only --ca-file ${options['ca-file'] as string}` : 'the system CAs';
+  if (tls.ca) tls.caOnly = true;
   let token: string | undefined;
   let tokenSource = '';
+  let credential: ClusterTarget['credential'] = 'token';
+  let renew: ClusterTarget['renew'];
 
   if (options['token-file'] !== undefined) {
     tokenSource = `--token-file ${options['token-file'] as string}`;
@@ -92,27 +154,87 @@ export async function clusterTargetFrom(
     tokenSource = `$${TOKEN_ENV}`;
   }
   context.addSecret(token);
-
-  if (options.kubeconfig !== undefined) {
-    // Loaded only when asked for: most runs never pay for the YAML parser.
-    const { defaultKubeconfigPath, loadKubeconfig } = await import('./kubeconfig');
-    const kc = loadKubeconfig((options.kubeconfig as string) || defaultKubeconfigPath(env));
-    context.addSecret(kc.token);
-    url ??= parseUrl(kc.server, `server of kubeconfig ${kc.file}`);
-    if (!explicitTls) {
-      if (kc.insecure) tls = { insecure: true };
-      else if (kc.caPem) tls = { ca: kc.caPem };
-      else if (kc.caFile) tls = { ca: readCaFile(kc.caFile, `certificate-authority of kubeconfig ${kc.file}`) };
-    }
+  let haveCert = false;
+  if (certFile !== undefined && keyFile !== undefined) {
+    tls.cert = readPem(certFile, '--client-cert', 'CERTIFICATE', warnings);
+    tls.key = readPem(keyFile, '--client-key', 'PRIVATE KEY', warnings);
+    context.addSecret(tls.key);
+    haveCert = true;
     if (token === undefined) {
-      if (kc.token) {
-        token = kc.token;
-        tokenSource = `the token of context "${kc.context}" in ${kc.file}`;
-      } else if (kc.tokenFile) {
-        token = readTokenFile(kc.tokenFile, `tokenFile of kubeconfig ${kc.file}`, warnings);
-        tokenSource = `the tokenFile ${kc.tokenFile} of kubeconfig ${kc.file}`;
-      } else if (kc.unsupportedAuth) {
-        throw new CheckError(`kubeconfig ${kc.file}: ${kc.unsupportedAuth}, which check_nodes cannot use; give a service-account token with --token-file`);
+      credential = 'client certificate';
+      tokenSource = `--client-cert ${certFile} and --client-key ${keyFile}`;
+    }
+  }
+
+  // As kubectl: $KUBECONFIG names the cluster when nothing on the command line does.
+  const kubeconfigFromEnv = url === undefined && (env.KUBECONFIG ?? '').trim() !== '';
+  if (options.kubeconfig !== undefined || options.context !== undefined || kubeconfigFromEnv) {
+    // Loaded only when asked for: most runs never pay for the YAML parser.
+    const { kubeconfigPaths, loadKubeconfig } = await import('./kubeconfig');
+    const { paths, explicit } = kubeconfigPaths((options.kubeconfig as string | undefined) || undefined, env);
+    const kc = await loadKubeconfig(paths, { contextName: options.context as string | undefined, explicit });
+    const { cluster, user } = kc;
+    const where = `kubeconfig ${kc.file}`;
+    context.addSecret(user.token);
+    context.addSecret(user.keyPem);
+    for (const v of user.exec?.env ?? []) context.addSecret(v.value);
+    for (const f of kc.looseFiles) warnings.push(`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`);
+    url ??= parseUrl(cluster.server, `server of cluster "${cluster.name}" in ${where}`);
+    if (!explicitTls) {
+      if (cluster.insecure) {
+        tls = { ...tls, insecure: true, ca: undefined, caOnly: undefined };
+        trustSource = `not verified (insecure-skip-tls-verify in ${where})`;
+      } else if (cluster.caPem) {
+        tls = { ...tls, ca: cluster.caPem, caOnly: true };
+        trustSource = `only the certificate-authority-data of cluster "${cluster.name}"`;
+      } else if (cluster.caFile) {
+        tls = { ...tls, ca: readCaFile(cluster.caFile, `certificate-authority of ${where}`), caOnly: true };
+        trustSource = `only the certificate-authority ${cluster.caFile}`;
+      }
+    }
+    if (cluster.tlsServerName) tls.serverName = cluster.tlsServerName;
+    if (cluster.proxyUrl) tls.proxy = proxyFromKubeconfig(cluster.proxyUrl, `proxy-url of cluster "${cluster.name}" in ${where}`);
+    if (token === undefined && !haveCert) {
+      const who = `user "${user.name}" of context "${kc.context}" in ${kc.file}`;
+      if (user.certPem !== undefined || user.certFile !== undefined) {
+        tls.cert = user.certPem ?? readPem(user.certFile!, `client-certificate of ${where}`, 'CERTIFICATE', warnings);
+        tls.key = user.keyPem ?? readPem(user.keyFile!, `client-key of ${where}`, 'PRIVATE KEY', warnings);
+        context.addSecret(tls.key);
+        haveCert = true;
+      }
+      if (user.token) {
+        token = user.token;
+        tokenSource = `the token of ${who}`;
+      } else if (user.tokenFile) {
+        token = readTokenFile(user.tokenFile, `tokenFile of ${where}`, warnings);
+        tokenSource = `the tokenFile ${user.tokenFile} of ${who}`;
+      } else if (haveCert) {
+        credential = 'client certificate';
+        tokenSource = `the client certificate of ${who}`;
+      } else if (user.exec) {
+        const { execCredentialFor } = await import('./exec-credential-cache');
+        const { defaultCacheDir } = await import('../plugin/private-cache');
+        context.setPhase?.(`running the exec credential plugin "${user.exec.command}" of ${who}`);
+        const obtained = await execCredentialFor(kc, {
+          cacheDir: options['no-cache'] ? undefined : ((options['cache-dir'] as string | undefined) ?? defaultCacheDir(env)),
+          deadline: context.deadline ?? Date.now() + 10_000,
+          signal: context.signal,
+          env,
+          addSecret: (s) => context.addSecret(s),
+          notes: warnings,
+        });
+        tokenSource = `the exec credential plugin "${user.exec.command}" of ${who}`;
+        ({ token, cert: tls.cert, key: tls.key } = obtained.credential);
+        haveCert = tls.cert !== undefined;
+        credential = token === undefined ? 'client certificate' : 'token';
+        renew = async () => {
+          const fresh = await obtained.renew();
+          if (!fresh) return undefined;
+          const t = { ...target, token: fresh.token, credential: fresh.token === undefined ? ('client certificate' as const) : ('token' as const), tls: { ...target.tls, cert: fresh.cert, key: fresh.key } };
+          return checkedToken(t);
+        };
+      } else if (user.name) {
+        throw new CheckError(`kubeconfig ${kc.file}: ${who} has no credentials this check can use (token, tokenFile, client certificate or exec); give a service-account token with --token-file`);
       }
     }
   }
@@ -120,15 +242,90 @@ export async function clusterTargetFrom(
   const inPod = env.KUBERNETES_SERVICE_HOST;
   if (url === undefined && inPod) {
     url = urlFromHost(inPod, Number(env.KUBERNETES_SERVICE_PORT || 443));
-    if (!explicitTls) tls = { ca: readCaFile(join(serviceAccountDir, 'ca.crt'), "the pod's service-account CA") };
+    if (!explicitTls) {
+      tls = { ...tls, ca: readCaFile(join(serviceAccountDir, 'ca.crt'), "the pod's service-account CA"), caOnly: true };
+      trustSource = `only the pod's service-account CA ${join(serviceAccountDir, 'ca.crt')}`;
+    }
   }
   if (url === undefined) throw new UsageError('no cluster given: use --url URL, -H HOST [-p PORT] or --kubeconfig [PATH]');
   if (token === undefined && inPod) {
-    token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);
-    tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;
+    if (!haveCert) {
+      token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);
+      tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;
+    }
   }
-  if (token === undefined) throw new UsageError(`no token given: use --token-file PATH, $${TOKEN_ENV}, --token or --kubeconfig`);
-  context.addSecret(token);
-  if (!/^[\x21-\x7e]+$/.test(token)) throw new CheckError(`the token from ${tokenSource} holds spaces or control characters; it must be the bare token on one line`);
-  return { url, token, tokenSource, tls };
+  if (token === undefined && !haveCert) throw new UsageError(`no credentials given: use --token-file PATH, $${TOKEN_ENV}, --token, --client-cert with --client-key, or --kubeconfig`);
+  if (token !== undefined) credential = 'token';
+  const target: ClusterTarget = { url, token, tokenSource, credential, tls, trustSource, renew };
+  return checkedToken(target);
+}
+
+function checkedToken(target: ClusterTarget): ClusterTarget {
+  if (target.token !== undefined && !/^[\x21-\x7e]+$/.test(target.token)) {
+    throw new CheckError(`the token from ${target.tokenSource} holds spaces or control characters; it must be the bare token on one line`);
+  }
+  checkTlsMaterial(target);
+  return target;
+}
+
+/**
+ * Loads the CA and the client certificate pair once here, so that a broken PEM block or a key
+ * that does not belong to its certificate is one message naming where they came from, not a
+ * TLS library error in the middle of a request.
+ */
+function checkTlsMaterial(target: ClusterTarget): void {
+  const { tls } = target;
+  const why = (e: unknown) => String((e as Error).message ?? e).replace(/^error:[0-9A-F]+:/, '');
+  if (tls.ca !== undefined && !tls.insecure) {
+    try {
+      // A CA Node cannot parse is silently dropped (and every server then "unknown"): parse each block.
+      const blocks = tls.ca.match(/-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g) ?? [];
+      if (blocks.length === 0) throw new Error('no PEM certificate');
+      for (const block of blocks) new X509Certificate(block);
+    } catch (e) {
+      throw new CheckError(`cannot use the CA (${target.trustSource ?? 'given'}): ${why(e)}; check that it is a PEM certificate`);
+    }
+  }
+  if (tls.cert !== undefined && tls.key !== undefined) {
+    try {
+      createSecureContext({ cert: tls.cert, key: tls.key });
+    } catch (e) {
+      throw new CheckError(`cannot use the client certificate and key of ${target.tokenSource}: ${why(e)}; check that the key is the PEM private key of that certificate`);
+    }
+  }
+}
+
+function proxyFromKubeconfig(text: string, label: string): URL {
+  let proxy: URL;
+  try {
+    proxy = new URL(text);
+  } catch {
+    throw new CheckError(`${label} ${JSON.stringify(text)} is not a URL; check the kubeconfig`);
+  }
+  if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
+    throw new CheckError(`${label} is a ${proxy.protocol.replace(/:$/, '')} proxy, which cluster checks do not support; use an http:// proxy (or an SSH tunnel and --url)`);
+  }
+  return proxy;
+}
+
+/**
+ * Runs `attempt` with the target; when the server answers 401 and the credential can be
+ * renewed (a cached exec credential), renews it once and runs `attempt` again.
+ */
+export async function withCredentialRenewal<T>(target: ClusterTarget, attempt: (target: ClusterTarget) => Promise<T>): Promise<T> {
+  try {
+    return await attempt(target);
+  } catch (error) {
+    if (!(error instanceof HttpStatusError) || error.status !== 401 || !target.renew) throw error;
+    const renewed = await target.renew();
+    if (!renewed) throw error;
+    return attempt(renewed);
+  }
+}
+
+/** One -vv line: where the cluster is, what authenticates, whom TLS trusts. */
+export function describeTarget(target: ClusterTarget): string {
+  const tls = target.tls;
+  const extra = [tls.serverName ? `server name ${tls.serverName}` : '', tls.proxy ? `proxy ${tls.proxy.host}` : ''].filter(Boolean).join(', ');
+  return `cluster: ${target.url.href}; ${target.credential ?? 'token'} from ${target.tokenSource}; TLS: ${target.trustSource ?? (tls.insecure ? 'not verified' : tls.ca ? 'given CA' : 'the system CAs')}${extra ? ` (${extra})` : ''}`;
 }

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_BYTES, type TlsSettings } from './request';
 
 /** Options every plugin that speaks HTTPS has. */
 export const HTTP_OPTIONS: readonly OptionSpec[] = [
-  { long: 'ca-file', type: 'string', arg: 'PATH', description: 'PEM file with the CA that signed the server certificate, trusted in addition to the system CAs.' },
+  { long: 'ca-file', type: 'string', arg: 'PATH', description: 'PEM file with the CA that signed the server certificate. Cluster checks: the only CA trusted (as kubectl --certificate-authority, curl --cacert). VM checks: trusted in addition to the system CAs.' },
   { long: 'insecure', short: 'k', type: 'boolean', description: 'Do not verify the server certificate (not recommended: prefer --ca-file).' },
   { long: 'max-bytes', type: 'number', arg: 'BYTES', default: DEFAULT_MAX_BYTES, description: 'Refuse responses larger than this.' },
 ];

@@ -6,10 +6,23 @@ import { CheckError } from '../plugin/errors';
 import { describeNetworkError } from './network-errors';
 import { proxyFor } from './proxy';
 
-/** How to trust the server: extra CA PEM text, or no verification at all. */
+/** How to trust the server, how to prove who we are, and (kubeconfig proxy-url) the route. */
 export interface TlsSettings {
+  /** PEM text of the CA(s) that may sign the server certificate. */
   ca?: string;
+  /**
+   * `ca` is the only trust anchor (a cluster CA, as in kubectl and curl --cacert); otherwise
+   * it is trusted in addition to the system roots.
+   */
+  caOnly?: boolean;
   insecure?: boolean;
+  /** Client certificate and key (PEM) for servers that authenticate clients by certificate. */
+  cert?: string;
+  key?: string;
+  /** The name sent by SNI and checked in the server certificate, instead of the URL's host. */
+  serverName?: string;
+  /** A proxy for this server only, in place of HTTPS_PROXY/NO_PROXY (kubeconfig proxy-url). */
+  proxy?: URL;
 }
 
 export interface HttpRequest {
@@ -48,10 +61,12 @@ export function redactHeaders(headers: Record<string, unknown>): string[] {
   return Object.entries(headers).map(([k, v]) => `${k}: ${SECRET_HEADERS.test(k) ? '<redacted>' : String(v)}`);
 }
 
-// One keep-alive agent per TLS setting: the pages of a node list reuse one connection.
+// One keep-alive agent per TLS setting: the pages of a node list reuse one connection. The key
+// holds every setting, so that a connection made with one CA or client certificate is never
+// reused for a request that asked for another.
 const agents = new Map<string, http.Agent>();
 function agentFor(url: URL, settings: TlsSettings): http.Agent {
-  const key = `${url.protocol}|${settings.insecure ? 1 : 0}|${settings.ca ?? ''}`;
+  const key = JSON.stringify([url.protocol, settings.insecure === true, settings.caOnly === true, settings.ca ?? '', settings.cert ?? '', settings.key ?? '', settings.serverName ?? '']);
   let agent = agents.get(key);
   if (!agent) {
     agent =
@@ -64,10 +79,17 @@ function agentFor(url: URL, settings: TlsSettings): http.Agent {
 }
 
 function tlsOptions(settings: TlsSettings): tls.ConnectionOptions {
+  const client: tls.ConnectionOptions = settings.cert !== undefined && settings.key !== undefined ? { cert: settings.cert, key: settings.key } : {};
+  if (settings.serverName !== undefined) client.servername = settings.serverName;
   // Nothing is verified: an empty CA list spares loading Node's root store (~25 ms a run).
-  if (settings.insecure) return { rejectUnauthorized: false, ca: [] };
-  // --ca-file adds to the system trust store rather than replacing it.
-  return settings.ca ? { rejectUnauthorized: true, secureContext: trustStoreWith(settings.ca) } : { rejectUnauthorized: true };
+  if (settings.insecure) return { rejectUnauthorized: false, ca: [], ...client };
+  // The only trust anchor: a server certificate from any public CA is refused, as kubectl does.
+  if (settings.ca && settings.caOnly) return { rejectUnauthorized: true, ca: settings.ca, ...client };
+  if (!settings.ca) return { rejectUnauthorized: true, ...client };
+  // An extra CA adds to the system trust store rather than replacing it (a secureContext
+  // would make Node ignore the client certificate: then the slower full list it is).
+  if (client.cert !== undefined) return { rejectUnauthorized: true, ca: [...tls.rootCertificates, settings.ca], ...client };
+  return { rejectUnauthorized: true, secureContext: trustStoreWith(settings.ca), ...client };
 }
 
 // `ca: [...tls.rootCertificates, ca]` re-parses some 140 PEM certificates on every run (about
@@ -89,7 +111,8 @@ function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<S
     if (proxy.username) {
       headers['proxy-authorization'] = 'Basic ' + Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
     }
-    const req = http.request({ host: proxy.hostname, port: proxy.port || 80, method: 'CONNECT', path: `${target.hostname}:${port}`, headers, signal });
+    const transport = proxy.protocol === 'https:' ? https : http;
+    const req = transport.request({ host: proxy.hostname, port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: `${target.hostname}:${port}`, headers, signal });
     req.once('connect', (res, socket) => {
       if (res.statusCode === 200) resolve(socket);
       else {
@@ -113,7 +136,7 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   const method = req.method ?? 'GET';
   const headers: Record<string, string> = { 'user-agent': 'cloudchecks', ...req.headers };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-  const proxy = proxyFor(url);
+  const proxy = settings.proxy ?? proxyFor(url);
   const options: https.RequestOptions = { method, headers, signal: req.signal };
   let target: URL | string = url;
 
@@ -160,8 +183,10 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxBytes) {
-          res.destroy();
+          // Rejected before destroy(): destroying a chunked response emits 'aborted' at once,
+          // which would report the cut we make as a truncated body.
           reject(tooLarge(url, maxBytes));
+          res.destroy();
           return;
         }
         if (!into) chunks.push(chunk);

@@ -1,4 +1,4 @@
-import { formatDecimal } from './number-format';
+import { formatDecimal, isPlainNumber } from './number-format';
 import { formatRange, type Range } from './range';
 
 /** Units allowed by the guidelines; rates carry their unit in the label instead. */
@@ -23,13 +23,13 @@ export function formatLabel(label: string): string {
 
 /** Formats one item as `label=value[UOM];[warn];[crit];[min];[max]`, trailing empties dropped. */
 export function formatMetric(m: Metric): string {
-  const value = m.value === null || !Number.isFinite(m.value) ? 'U' : formatDecimal(m.value) + (m.uom ?? '');
+  const value = m.value === null || !isPlainNumber(m.value) ? 'U' : formatDecimal(m.value) + (m.uom ?? '');
   const fields = [
     value,
     m.warning ? formatRange(m.warning) : '',
     m.critical ? formatRange(m.critical) : '',
-    m.min === undefined ? '' : formatDecimal(m.min),
-    m.max === undefined ? '' : formatDecimal(m.max),
+    m.min === undefined || !isPlainNumber(m.min) ? '' : formatDecimal(m.min),
+    m.max === undefined || !isPlainNumber(m.max) ? '' : formatDecimal(m.max),
   ];
   while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
   return `${formatLabel(m.label)}=${fields.join(';')}`;

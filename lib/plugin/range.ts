@@ -1,5 +1,5 @@
 import { UsageError } from './errors';
-import { formatDecimal } from './number-format';
+import { formatDecimal, isPlainNumber } from './number-format';
 
 /**
  * A threshold range of the Monitoring Plugins Development Guidelines. An alert is raised
@@ -46,6 +46,7 @@ export function parseRange(text: string, option: string, parseValue: ValueParser
   function value(part: string, which: string): number {
     const n = parseValue(part);
     if (n === undefined || Number.isNaN(n)) throw bad(`${which} ${JSON.stringify(part)} is not a number`);
+    if (!isPlainNumber(n)) throw bad(`${which} ${JSON.stringify(part)} is too large`);
     return n;
   }
 }

@@ -1,10 +1,11 @@
 import { writeSync } from 'node:fs';
 import { VERSION } from './version';
 import type { RunContext } from './context';
+import { setRunDeadline } from './deadline';
 import { CheckError, UsageError } from './errors';
 import { expandExtraOpts, takeExtraOpts } from './extra-opts';
 import { COMMON_OPTIONS, parseOptions, parseTimeout, renderHelp, type OptionSpec, type ParsedOptions } from './options';
-import { Redactor } from './redact';
+import { redactResult, runRedactor } from './redact';
 import { renderJson, renderNagios, type Result } from './result';
 import { State } from './state';
 
@@ -47,7 +48,7 @@ function writeAll(fd: number, text: string): void {
  * one result, exit 0-3. This is the only place that prints or exits.
  */
 export async function runPlugin(def: PluginDefinition, argv: readonly string[] = process.argv.slice(2)): Promise<never> {
-  const redactor = new Redactor();
+  const redactor = runRedactor;
   for (const name of def.secretEnv ?? []) redactor.add(process.env[name]);
   let verbose = 0;
   // Known before the options are parsed, so that even a usage error reaches a JSON consumer
@@ -62,10 +63,15 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   }) as typeof process.emitWarning;
   let phase = 'starting';
 
-  const finish = (result: Result, error?: unknown): never => {
+  const finish = (result: Result, error?: unknown, timedOut = false): never => {
     if (finished) return undefined as never; // a probe that resolves after the timeout printed is ignored
+    // Synchronous work that ran past the deadline (the timer could not fire) must not print
+    // a late result: -t wins.
+    if (!timedOut && Date.now() >= started + timeout.seconds * 1000) return onTimeout();
     finished = true;
-    let text = output === 'json' ? renderJson(def.name, result) : renderNagios(def.name, result);
+    // Redacted before rendering rewrites (`|` to `/`) and escapes (JSON) the texts, then again.
+    const clean = redactResult(result, redactor);
+    let text = output === 'json' ? renderJson(def.name, clean) : renderNagios(def.name, clean);
     if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.join('\n') + '\n';
     writeAll(1, redactor.redact(text));
     // An expected failure (CheckError, UsageError) is fully said by its line: a stack only for a bug.
@@ -85,23 +91,32 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   const controller = new AbortController();
   let timeout = { seconds: DEFAULT_TIMEOUT_SECONDS, state: State.UNKNOWN };
   let guard = setTimeout(onTimeout, started + timeout.seconds * 1000 - Date.now());
-  function onTimeout(): void {
+  setRunDeadline(started + timeout.seconds * 1000);
+  function onTimeout(): never {
     controller.abort();
-    finish({
-      state: timeout.state,
-      summary: `timed out after ${timeout.seconds}s while ${phase}; raise -t/--timeout or check the network path to the server`,
-    });
+    return finish(
+      {
+        state: timeout.state,
+        summary: `timed out after ${timeout.seconds}s while ${phase}; raise -t/--timeout or check the network path to the server`,
+      },
+      undefined,
+      true,
+    );
   }
 
   const specs = [...COMMON_OPTIONS, ...def.options];
   let options: ParsedOptions;
   try {
     const { specs: extra, rest } = takeExtraOpts(argv);
-    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command));
+    const iniWarnings: string[] = [];
+    const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command, process.env, iniWarnings));
     options = parseOptions([...fromFiles, ...rest], specs);
     verbose = Math.min(3, options.verbose as number);
+    if (verbose >= 1) details.push(...iniWarnings);
     output = options.output as string;
     for (const spec of specs) if (spec.secret) redactor.add(options[spec.long] as string | undefined);
+    // Printed on purpose: a password equal to the user name must not blank it (and so reveal itself).
+    for (const name of ['user', 'org']) if (typeof options[name] === 'string') redactor.addPublic(options[name] as string);
     if (options.help) {
       writeAll(1, renderHelp({ command: def.command, version: VERSION, description: def.description, usage: def.usage, specs, examples: def.examples, notes: def.notes }));
       process.exit(State.UNKNOWN);
@@ -113,6 +128,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     timeout = parseTimeout(options.timeout as string);
     clearTimeout(guard);
     guard = setTimeout(onTimeout, started + timeout.seconds * 1000 - Date.now());
+    setRunDeadline(started + timeout.seconds * 1000);
   } catch (error) {
     return fail(error instanceof CheckError ? error : new UsageError(String(error)));
   }

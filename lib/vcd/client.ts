@@ -1,90 +1,338 @@
+import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
+import { negotiateApiVersion, refusedForcedVersion } from './api-version';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
-import { login, logout, principal, sessionHeaders, type Credentials, type VcdSession } from './login';
+import { nameKey, type FleetCache } from './fleet-cache';
+import { login, logout, principal, sessionHeaders, VersionRefusedError, type Credentials, type VcdSession } from './login';
 import type { SessionCache } from './session-cache';
+import { pickVmByName } from './vm-name';
+import type { VmTarget } from './vm-id';
+import { queryAllVms, queryPath, type VmRecord } from './vm-query';
 
 export type MetricsKind = 'current' | 'historic';
 
-/** A metrics document as received, or the server's refusal of current metrics (powered off). */
+/** A metrics document as received, or the server's refusal (HTTP 400) of current metrics. */
 export type MetricsResponse =
   | { kind: 'document'; body: string; serverTime?: number }
   | { kind: 'refused'; detail: string };
 
-export interface MetricsRequest {
+/** The VM a check read: its id, and its name and vApp when it was given by name. */
+export interface VmIdentity {
+  id: string;
+  name?: string;
+  vapp?: string;
+}
+
+/** What every request with a session needs. */
+export interface SessionRequest {
   conn: VcdConnection;
   creds: Credentials;
-  vm: string;
-  which: MetricsKind;
   /** Undefined with --no-cache: log in, then log out at the end. */
   cache?: SessionCache;
+  /** The negotiated version and resolved names, kept beside the session; undefined with --no-cache. */
+  fleet?: FleetCache;
+  /** --api-version: used as given, never negotiated. */
+  forcedVersion?: string;
   deadline: number;
   log(message: string): void;
+  /** Facts for the first line at -v (the version and why, the VM's name and id). */
+  facts?: string[];
+}
+
+export interface MetricsRequest extends SessionRequest {
+  vm: VmTarget;
+  /** --vapp: narrows a name to one vApp. */
+  vapp?: string;
+  /** How long a resolved name is reused (--resolve-ttl), in ms. */
+  resolveTtlMs?: number;
+  which: MetricsKind;
+  /**
+   * Called with the answer while the session is still open (a --no-cache logout waits for it),
+   * for reads the answer calls for: the VM's record when metrics are refused or stop.
+   */
+  follow?(response: MetricsResponse & { vm: VmIdentity }, get: (path: string, phase: string) => Promise<HttpResponse>): Promise<void>;
 }
 
 /**
- * Gets `/api/vApp/<vm>/metrics/<which>` with a session from the cache (or a new login), logs
- * in once more when a cached session has expired (401), and maps HTTP failures to CheckErrors.
+ * A version problem met while logging in. Not a CheckError on purpose: the session cache holds
+ * failed logins for a while to spare the account a lockout, and a version is not a credential
+ * (after fixing --api-version the next run must log in). Unwrapped outside the cache.
  */
-export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse> {
-  const { conn, creds, cache } = req;
-  const doLogin = async () => {
-    const session = await login(conn, creds);
-    req.log(`logged in as ${principal(creds)} (${session.auth === 'bearer' ? 'bearer token' : 'x-vcloud-authorization'})`);
-    return session;
-  };
-  let session: VcdSession | undefined = cache?.read();
-  if (session) {
-    conn.addSecret(session.token);
-    req.log(`reusing the cached session in ${cache?.file}`);
-  } else {
-    session = cache ? await cache.obtain(doLogin, { deadline: req.deadline }) : await doLogin();
-    conn.addSecret(session.token);
+class VersionProblem extends Error {
+  constructor(readonly error: unknown) {
+    super('API version refused at login');
   }
-  try {
-    let res = await getMetrics(req, session);
-    if (res.status === 401 && cache) {
-      req.log(`session rejected (HTTP 401, expired?): logging in again`);
-      session = await cache.obtain(doLogin, { deadline: req.deadline, staleToken: session.token });
-      conn.addSecret(session.token);
-      res = await getMetrics(req, session);
+}
+
+/**
+ * One run's use of the vCD API: the API version (forced, remembered, or asked for at
+ * /api/versions), a session from the cache or a new login, requests that log in again once
+ * on 401 and negotiate again once on 406, and the logout when nothing keeps the session.
+ */
+class VcdSessionRunner {
+  private session?: VcdSession;
+  /** The version was read from /api/versions in this run: a 406 is not worth asking again. */
+  private negotiatedNow = false;
+
+  constructor(private readonly req: SessionRequest) {}
+
+  /** A fact for -v (the caller prints the facts in long output too); logged when nobody collects them. */
+  private fact(text: string): void {
+    if (this.req.facts) this.req.facts.push(text);
+    else this.req.log(text);
+  }
+
+  async start(): Promise<void> {
+    const { req } = this;
+    if (req.forcedVersion !== undefined) {
+      req.conn.apiVersion = req.forcedVersion;
+      this.fact(`API version ${req.forcedVersion} (forced by --api-version)`);
+    } else {
+      const remembered = req.fleet?.read().apiVersion;
+      if (remembered) {
+        req.conn.apiVersion = remembered.version;
+        this.fact(`API version ${remembered.version} (${remembered.reason}; remembered)`);
+        req.log(`API version ${remembered.version} remembered from /api/versions of ${new Date(remembered.time).toISOString()}`);
+      } else {
+        await this.negotiate();
+      }
     }
-    const path = `/api/vApp/${req.vm}/metrics/${req.which}`;
+    const cached = req.cache?.read();
+    if (cached) {
+      req.conn.addSecret(cached.token);
+      req.log(`reusing the cached session in ${req.cache?.file}`);
+      this.session = cached;
+    } else {
+      this.session = await this.obtain();
+      req.conn.addSecret(this.session.token);
+    }
+  }
+
+  /** A session from the cache's lock-protected login (or a plain login without a cache). */
+  private async obtain(staleToken?: string): Promise<VcdSession> {
+    const { req } = this;
+    try {
+      return req.cache ? await req.cache.obtain(() => this.login(), { deadline: req.deadline, staleToken }) : await this.login();
+    } catch (error) {
+      throw error instanceof VersionProblem ? error.error : error;
+    }
+  }
+
+  /** Asks /api/versions and remembers the choice with the session. */
+  private async negotiate(): Promise<void> {
+    const { req } = this;
+    const chosen = await negotiateApiVersion(req.conn);
+    this.negotiatedNow = true;
+    req.conn.apiVersion = chosen.version;
+    this.fact(`API version ${chosen.version} (${chosen.reason}; from /api/versions)`);
+    req.fleet?.update((r) => {
+      r.apiVersion = { ...chosen, time: Date.now() };
+    });
+  }
+
+  /**
+   * The server refused the version (406): with --api-version, one UNKNOWN listing what it
+   * offers; else ask again once (the server was upgraded since the version was remembered).
+   */
+  private async versionRefused(detail: string): Promise<void> {
+    const { req } = this;
+    if (req.forcedVersion !== undefined) throw await refusedForcedVersion(req.conn, detail);
+    const before = req.conn.apiVersion;
+    if (this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before}, which its /api/versions offers (${detail}); force another with --api-version`);
+    req.log(`API version ${before} refused (${detail}): asking the server again`);
+    await this.negotiate();
+  }
+
+  private async login(): Promise<VcdSession> {
+    const { req } = this;
+    const once = async () => {
+      const session = await login(req.conn, req.creds);
+      req.log(`logged in as ${principal(req.creds)} (${session.auth === 'bearer' ? 'bearer token' : 'x-vcloud-authorization'})`);
+      return session;
+    };
+    try {
+      return await once();
+    } catch (error) {
+      if (!(error instanceof VersionRefusedError)) throw error;
+      try {
+        await this.versionRefused(error.detail);
+      } catch (problem) {
+        throw new VersionProblem(problem);
+      }
+    }
+    try {
+      return await once();
+    } catch (error) {
+      if (!(error instanceof VersionRefusedError)) throw error;
+      throw new VersionProblem(new CheckError(`${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}); force another with --api-version`));
+    }
+  }
+
+  /** GET with the session at the current version: one new login on 401, one new negotiation on 406. */
+  async get(path: string, accept: () => string = () => xmlAccept(this.req.conn)): Promise<HttpResponse> {
+    const { req } = this;
+    const send = () => vcdRequest(req.conn, 'GET', path, { ...sessionHeaders(this.session!), accept: accept() });
+    let res = await send();
+    if (res.status === 401 && req.cache) {
+      req.log('session rejected (HTTP 401, expired?): logging in again');
+      this.session = await this.obtain(this.session!.token);
+      req.conn.addSecret(this.session.token);
+      res = await send();
+    }
+    if (res.status === 406) {
+      await this.versionRefused(describeResponse(res));
+      res = await send();
+    }
+    return res;
+  }
+
+  /** Without a cache (--no-cache, or one that could not be written) the session is closed. */
+  async close(): Promise<void> {
+    const { req, session } = this;
+    if (!session || (req.cache && req.cache.keepsSessions)) return;
+    // A slow logout must not turn a result into a timeout: wait for it at most 2 s.
+    const limit = Math.max(0, Math.min(2000, req.deadline - Date.now() - 500));
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`logout not confirmed within ${limit} ms`), limit)));
+    const problem = await Promise.race([logout(req.conn, session), gaveUp]);
+    clearTimeout(timer);
+    req.log(problem ?? `logged out (${req.cache ? 'session cache unusable' : '--no-cache'})`);
+  }
+}
+
+/**
+ * Runs `work` with a session and always closes it as the cache requires. A session nobody
+ * keeps must be closed even when the server stalls: its requests are stopped early enough
+ * to leave the logout its time, and the run then ends at -t as any timeout does.
+ */
+async function withSession<T>(req: SessionRequest, work: (runner: VcdSessionRunner) => Promise<T>): Promise<T> {
+  const runner = new VcdSessionRunner(req);
+  let stoppedEarly = false;
+  let phase = '';
+  let stoppedWhile = '';
+  const setPhase = req.conn.setPhase;
+  req.conn.setPhase = (text) => setPhase((phase = text));
+  try {
+    await runner.start();
+    const stop = req.cache && req.cache.keepsSessions ? undefined : stopBeforeLogout(req);
+    try {
+      return await work(runner);
+    } catch (error) {
+      stoppedEarly = stop?.fired() ?? false;
+      stoppedWhile = phase;
+      throw error;
+    } finally {
+      stop?.restore();
+    }
+  } finally {
+    await runner.close();
+    req.conn.setPhase = setPhase;
+    if (stoppedEarly) {
+      // What timed out is the request, not the logout: the runtime's timer says so.
+      setPhase(`${stoppedWhile} (the session was closed)`);
+      await new Promise<never>(() => undefined);
+    }
+  }
+}
+
+/** Aborts the requests of `req` a logout's time before the deadline; `restore` undoes it. */
+function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): void } {
+  const original = req.conn.signal;
+  const controller = new AbortController();
+  let fired = false;
+  const onAbort = () => controller.abort();
+  original?.addEventListener('abort', onAbort);
+  const reserve = Math.min(2000, (req.deadline - Date.now()) / 3);
+  const timer = setTimeout(() => {
+    fired = true;
+    controller.abort();
+  }, Math.max(0, req.deadline - reserve - Date.now()));
+  req.conn.signal = controller.signal;
+  return {
+    fired: () => fired,
+    restore() {
+      clearTimeout(timer);
+      original?.removeEventListener('abort', onAbort);
+      req.conn.signal = original;
+    },
+  };
+}
+
+/** Resolves a VM name (SPEC 4): the cached answer while younger than the TTL, else the query service. */
+async function resolveName(req: MetricsRequest, runner: VcdSessionRunner, name: string, useCache: boolean): Promise<VmIdentity & { cached: boolean }> {
+  const key = nameKey(name, req.vapp);
+  const now = Date.now();
+  const hit = req.fleet?.read().names?.[key];
+  const ttl = req.resolveTtlMs ?? 3600_000;
+  if (useCache && hit && now >= hit.time && now - hit.time < ttl) {
+    req.log(`${hit.name} is ${hit.id} (vApp ${hit.vapp}; resolved ${Math.round((now - hit.time) / 1000)}s ago, kept for --resolve-ttl)`);
+    return { id: hit.id, name: hit.name, vapp: hit.vapp, cached: true };
+  }
+  const records = await queryAllVms(req.conn, (p) => runner.get(p), queryPath({ name, vapp: req.vapp }));
+  const vm = pickVmByName(records, name, req.vapp, { account: principal(req.creds), origin: req.conn.base.origin });
+  req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}; from the query service)`);
+  req.fleet?.update((r) => {
+    r.names = { ...r.names, [key]: { ...vm, time: Date.now() } };
+  });
+  return { ...vm, cached: false };
+}
+
+/**
+ * Gets `/api/vApp/<vm>/metrics/<which>` (resolving a VM name first), with a session from the
+ * cache or a new login, and maps HTTP failures to CheckErrors. A name resolved from the cache
+ * whose id now answers 403/404 (the VM was deleted and re-created) is resolved again at once.
+ */
+export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse & { vm: VmIdentity }> {
+  const { conn, creds } = req;
+  return withSession(req, async (runner) => {
+    let vm: VmIdentity & { cached?: boolean } = req.vm.kind === 'id' ? { id: req.vm.id } : await resolveName(req, runner, req.vm.name, true);
+    const get = () => {
+      conn.setPhase(`reading ${req.which} metrics of ${vm.id}`);
+      return runner.get(`/api/vApp/${vm.id}/metrics/${req.which}`);
+    };
+    let res = await get();
+    if ((res.status === 403 || res.status === 404) && vm.cached && req.vm.kind === 'name') {
+      req.log(`${vm.id} answered HTTP ${res.status}: resolving ${JSON.stringify(req.vm.name)} again (deleted and re-created?)`);
+      vm = await resolveName(req, runner, req.vm.name, false);
+      res = await get();
+    }
+    const identity: VmIdentity = { id: vm.id, name: vm.name, vapp: vm.vapp };
+    const path = `/api/vApp/${vm.id}/metrics/${req.which}`;
+    const label = vm.name !== undefined ? `${vm.id} (${vm.name})` : vm.id;
+    const answered = async (response: MetricsResponse & { vm: VmIdentity }) => {
+      await req.follow?.(response, (p, phase) => {
+        conn.setPhase(phase);
+        return runner.get(p);
+      });
+      return response;
+    };
     if (res.status >= 200 && res.status < 300) {
       const date = Date.parse(String(res.headers.date ?? ''));
-      return { kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date };
+      return answered({ kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date, vm: identity });
     }
     const detail = describeResponse(res);
-    // vCD refuses current metrics of a VM that is not running with 400 and an Error document.
-    if (res.status === 400 && req.which === 'current') return { kind: 'refused', detail };
+    // vCD refuses current metrics of a VM that is not running with 400, but also for other
+    // reasons (operation limits, validation): the caller decides with the VM's record.
+    if (res.status === 400 && req.which === 'current') return answered({ kind: 'refused', detail, vm: identity });
     switch (res.status) {
       case 401:
         throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login; check the account's rights`);
       case 403:
         // vCD answers 403, not 404, for ids it does not know, so as not to reveal them.
-        throw new CheckError(`${req.vm}: VM not found or not visible to this user ${principal(creds)} (${detail}); check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`);
+        throw new CheckError(`${label}: VM not found or not visible to this user ${principal(creds)} (${detail}); check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`);
       case 404:
         throw new CheckError(`${conn.base.origin}${path} not found (${detail}); check that --url is the vCD API host of the VM's region`);
-      case 406:
-        throw new CheckError(`${conn.base.origin} does not accept API version ${conn.apiVersion} (${detail}); set --api-version to one it supports`);
       default:
         throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? '; the vCD cells may be overloaded or down, retry later' : ''}`);
     }
-  } finally {
-    // Without a cache (--no-cache, or a cache that could not be written) nothing will reuse
-    // the session: close it, or every run leaves one more session open on vCD.
-    if (!cache || !cache.keepsSessions) {
-      // A slow logout must not turn a result into a timeout: wait for it at most 2 s.
-      const limit = Math.max(0, Math.min(2000, req.deadline - Date.now() - 500));
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`logout not confirmed within ${limit} ms`), limit)));
-      const problem = await Promise.race([logout(conn, session), gaveUp]);
-      clearTimeout(timer);
-      req.log(problem ?? `logged out (${cache ? 'session cache unusable' : '--no-cache'})`);
-    }
-  }
+  });
 }
 
-function getMetrics(req: MetricsRequest, session: VcdSession) {
-  req.conn.setPhase(`reading ${req.which} metrics of ${req.vm}`);
-  return vcdRequest(req.conn, 'GET', `/api/vApp/${req.vm}/metrics/${req.which}`, { ...sessionHeaders(session), accept: xmlAccept(req.conn) });
+/** Every VM the account sees (templates included: the caller selects), through the query service. */
+export async function listVms(req: SessionRequest, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+  return withSession(req, async (runner) => {
+    let pages = 0;
+    const records = await queryAllVms(req.conn, (p) => runner.get(p), queryPath({ vapp: filter.vapp }), (n) => (pages = n));
+    return { records, pages };
+  });
 }

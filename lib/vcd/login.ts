@@ -32,9 +32,57 @@ function header(value: string | string[] | undefined): string | undefined {
   return v && v.trim() !== '' ? v.trim() : undefined;
 }
 
+/** A 406 at login: the server does not speak the version asked for (the caller renegotiates). */
+export class VersionRefusedError extends CheckError {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `vcloud-token` cookie of a legacy login (servers that send the token only there). */
+function cookieToken(value: string | string[] | undefined): string | undefined {
+  for (const cookie of Array.isArray(value) ? value : value ? [value] : []) {
+    const m = /^\s*vcloud-token\s*=\s*"?([^";]*)"?/i.exec(cookie);
+    if (m && m[1].trim() !== '') return m[1].trim();
+  }
+  return undefined;
+}
+
+/**
+ * Why the server refused a login, from its own words (CloudAPI JSON error or vCD Error
+ * message): the wording and the fix follow the reason, not the status code alone.
+ */
+export function loginRefusalReason(message: string): 'locked' | 'expired' | 'disabled' | 'org' | 'rights' | undefined {
+  if (/\blocked\b|\block(ed)?[ -]?out\b/i.test(message)) return 'locked';
+  if (/password[^.]*expire|expired[^.]*password|credentials[^.]*expired/i.test(message)) return 'expired';
+  if (/\bdisabled\b|\bnot enabled\b|\binactive\b/i.test(message)) return 'disabled';
+  if (/\borg(ani[sz]ation)?\b[^.]*(not found|does ?n[o']t exist|unknown|invalid|no such)|no such org|unknown org/i.test(message)) return 'org';
+  if (/\bno (access )?rights?\b|\bright[s]? to\b|not (authori[sz]ed|allowed|permitted)|permission|privilege/i.test(message)) return 'rights';
+  return undefined;
+}
+
 function rejected(conn: VcdConnection, creds: Credentials, status: number, detail: string): CheckError {
   const who = principal(creds);
   const fix = creds.kind === 'password' ? 'check --user, --org and --password-file' : 'check --api-token-file (revoked or expired token?) and --org';
+  const reason = status >= 400 && status < 500 ? loginRefusalReason(detail) : undefined;
+  const head = `login to ${conn.base.origin} as ${who} refused (${detail})`;
+  switch (reason) {
+    case 'locked':
+      return new CheckError(`${head}: the account is locked out (too many failed logins?); ask the vCD administrator to unlock it, and check the password in ${creds.kind === 'password' ? '--password-file' : '--api-token-file'} before it is tried again`);
+    case 'expired':
+      return new CheckError(`${head}: the password has expired; set a new one for ${who} (tenant portal or administrator) and put it in --password-file`);
+    case 'disabled':
+      return new CheckError(`${head}: the account is disabled; ask the vCD administrator to enable ${who}`);
+    case 'org':
+      return new CheckError(`${head}: this vCD has no organisation ${JSON.stringify(creds.org)}; check --org (its name as in the tenant portal URL; System for a provider account)`);
+    case 'rights':
+      return new CheckError(`${head}: the account has no right to log in to the API here; give ${who} a role that may (e.g. vApp Author), or ${isProvider(creds.org) ? 'use the tenant org with --org' : 'check --org'}`);
+    default:
+      break;
+  }
   if (status === 401 || status === 400) {
     const why = creds.kind === 'password' ? 'wrong user, org or password' : 'token not accepted';
     return new CheckError(`login to ${conn.base.origin} as ${who} rejected (${detail}): ${why}; ${fix}`);
@@ -58,6 +106,7 @@ export async function login(conn: VcdConnection, creds: Credentials): Promise<Vc
   conn.setPhase(`logging in to ${conn.base.origin} as ${creds.user}@${creds.org}`);
   const path = isProvider(creds.org) ? '/cloudapi/1.0.0/sessions/provider' : '/cloudapi/1.0.0/sessions';
   const res = await vcdRequest(conn, 'POST', path, { authorization: basic, accept: `application/json;version=${conn.apiVersion}` });
+  if (res.status === 406) throw new VersionRefusedError(`login to ${conn.base.origin} refused API version ${conn.apiVersion} (${describeResponse(res)})`, describeResponse(res));
   if (res.status !== 404) {
     const token = header(res.headers['x-vmware-vcloud-access-token']);
     conn.addSecret(token);
@@ -71,10 +120,13 @@ export async function login(conn: VcdConnection, creds: Credentials): Promise<Vc
   // vCD before 9.7 (or a proxy that hides /cloudapi): the XML API's own session.
   conn.setPhase(`logging in to ${conn.base.origin} as ${creds.user}@${creds.org} (POST /api/sessions)`);
   const legacy = await vcdRequest(conn, 'POST', '/api/sessions', { authorization: basic, accept: xmlAccept(conn) });
-  const token = header(legacy.headers['x-vcloud-authorization']);
+  if (legacy.status === 406) throw new VersionRefusedError(`login to ${conn.base.origin} refused API version ${conn.apiVersion} (${describeResponse(legacy)})`, describeResponse(legacy));
+  // Servers send the token in x-vcloud-authorization, some only in the vcloud-token cookie;
+  // either way it goes back verbatim (base64 tokens carry + / =) in x-vcloud-authorization.
+  const token = header(legacy.headers['x-vcloud-authorization']) ?? cookieToken(legacy.headers['set-cookie']);
   conn.addSecret(token);
   if (legacy.status >= 200 && legacy.status < 300) {
-    if (!token) throw new CheckError(`login to ${conn.base.origin} answered HTTP ${legacy.status} without an x-vcloud-authorization header; is --url a vCD API host?`);
+    if (!token) throw new CheckError(`login to ${conn.base.origin} answered HTTP ${legacy.status} without an x-vcloud-authorization header or vcloud-token cookie; is --url a vCD API host?`);
     return { auth: 'legacy', token };
   }
   if (legacy.status === 404) throw new CheckError(`no vCD login endpoint at ${conn.base.origin} (HTTP 404 for /cloudapi/1.0.0/sessions and /api/sessions); check --url`);

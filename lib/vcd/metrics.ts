@@ -1,7 +1,8 @@
 import { CheckError } from '../plugin/errors';
+import { boundedExcerpt } from '../plugin/server-text';
 import { parseXml, VCLOUD_NS, type XmlElement } from './xml';
 
-/** The metric names of seed 2.7; anything else the server sends (per-disk, extra) is ignored. */
+/** The metric names of seed 2.7; anything else the server sends (extra names) is ignored. */
 export const METRIC_NAMES = [
   'cpu.usage.average',
   'cpu.usage.maximum',
@@ -16,9 +17,29 @@ export type MetricName = (typeof METRIC_NAMES)[number];
 
 const KNOWN = new Set<string>(METRIC_NAMES);
 
+/**
+ * Per-disk names (`disk.used.latest.0`, `disk.read.average.2001`): some tenants' servers send
+ * only these, without the whole-VM names, so they are read and summed when the whole is missing.
+ */
+const PER_DISK = /^(disk\.(?:used|provisioned)\.latest|disk\.(?:read|write)\.average)\.(\d{1,6})$/;
+
+/** Values no VM produces (a KILOBYTE count beyond an exabyte, a MHz beyond any host). */
+const IMPLAUSIBLE = 1e15;
+
+/** The metric a name stands for: its seed 2.7 name, and the disk it is of (per-disk names). */
+export function classifyMetricName(name: string): { base: MetricName; disk?: string } | undefined {
+  if (KNOWN.has(name)) return { base: name as MetricName };
+  const m = PER_DISK.exec(name);
+  return m ? { base: m[1] as MetricName, disk: m[2] } : undefined;
+}
+
 /** One current value (`Metric` of CurrentUsage). */
 export interface Metric {
-  name: MetricName;
+  /** The name as sent: `disk.used.latest`, or per disk `disk.used.latest.0`. */
+  name: string;
+  base: MetricName;
+  /** The disk's number for a per-disk name. */
+  disk?: string;
   unit: string;
   value: number;
 }
@@ -31,15 +52,20 @@ export interface Sample {
 
 /** One `MetricSeries` of HistoricUsage, samples sorted oldest first. */
 export interface MetricSeries {
-  name: MetricName;
+  name: string;
+  base: MetricName;
+  disk?: string;
   unit: string;
-  /** Seconds between samples, as the server announces it. */
-  expectedInterval: number;
+  /**
+   * The interval between samples as the server announces it: seconds by the schema reference,
+   * milliseconds by the programming guide (see seriesInterval); undefined when absent.
+   */
+  expectedInterval?: number;
   samples: Sample[];
 }
 
-export type CurrentUsage = Map<MetricName, Metric>;
-export type HistoricUsage = Map<MetricName, MetricSeries>;
+export type CurrentUsage = Map<string, Metric>;
+export type HistoricUsage = Map<string, MetricSeries>;
 
 /** A vCD `Error` document. */
 export interface VcdError {
@@ -64,14 +90,21 @@ function parseRoot(text: string, expected: string, what: string): XmlElement {
   return root;
 }
 
-function decimal(text: string | undefined, where: string): number {
+function decimal(text: string | undefined, where: string, unit = ''): number {
   // vCD writes plain decimals; anything else (empty, NaN, a unit suffix) is a broken document.
   if (text === undefined || !/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text)) {
     throw new CheckError(`${where} has no valid decimal value (${JSON.stringify(text ?? null)})`);
   }
   const value = Number(text);
-  // `1e400` or 400 digits are decimals in form but not numbers a check can compare.
-  if (!Number.isFinite(value)) throw new CheckError(`${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)})`);
+  // `1e308` or 400 digits are decimals in form but not measurements a check can compare or print.
+  if (!Number.isFinite(value) || Math.abs(value) >= IMPLAUSIBLE) {
+    throw new CheckError(`${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}): the server's metrics are broken`);
+  }
+  // A percentage outside 0-100 is a broken collector, not a load: judging it (or clamping it
+  // to 100) would page or reassure on a number that means nothing.
+  if (unit.toUpperCase() === 'PERCENT' && (value < 0 || value > 100)) {
+    throw new CheckError(`${where} is ${text.trim()}%, outside 0-100: the server's metrics are broken (ask the vCD provider)`);
+  }
   return value;
 }
 
@@ -79,44 +112,51 @@ function vcloudChildren(el: XmlElement, local: string): XmlElement[] {
   return el.children.filter((c) => c.local === local && c.uri === VCLOUD_NS);
 }
 
-/** Parses a `CurrentUsage` document into its known metrics (seed 2.5). Throws a CheckError if it is not one. */
-export function parseCurrentUsage(text: string, what = 'current metrics response'): CurrentUsage {
+/**
+ * Parses a `CurrentUsage` document into its known metrics, whole-VM and per disk (seed 2.5).
+ * With `wanted` (seed names), other metrics are not read. Throws a CheckError if it is not one,
+ * and for a metric sent twice: which of two values is right cannot be known.
+ */
+export function parseCurrentUsage(text: string, what = 'current metrics response', wanted?: ReadonlySet<string>): CurrentUsage {
   const root = parseRoot(text, 'CurrentUsage', what);
   const out: CurrentUsage = new Map();
   for (const m of vcloudChildren(root, 'Metric')) {
     const name = m.attributes.name;
-    if (!KNOWN.has(name)) continue;
-    out.set(name as MetricName, { name: name as MetricName, unit: m.attributes.unit ?? '', value: decimal(m.attributes.value, `metric ${name}`) });
+    const kind = classifyMetricName(name);
+    if (!kind || (wanted && !wanted.has(kind.base))) continue;
+    const unit = m.attributes.unit ?? '';
+    const value = decimal(m.attributes.value, `metric ${name}`, unit);
+    const before = out.get(name);
+    if (before) throw new CheckError(`the ${what} has metric ${name} twice (${before.value} and ${value}): cannot tell which is right`);
+    out.set(name, { name, ...kind, unit, value });
   }
   return out;
 }
 
 /**
  * Parses a `HistoricUsage` document into its known series (seed 2.6); series may come in any
- * order. With `wanted`, the samples of other series are not read (a check needs three or four
- * of the eight, and a day of samples of each).
+ * order. With `wanted` (seed names), the samples of other series are not read (a check needs
+ * three or four of the eight, and a day of samples of each). A series sent twice is refused.
  */
 export function parseHistoricUsage(text: string, what = 'historic metrics response', wanted?: ReadonlySet<string>): HistoricUsage {
   const root = parseRoot(text, 'HistoricUsage', what);
   const out: HistoricUsage = new Map();
   for (const s of vcloudChildren(root, 'MetricSeries')) {
     const name = s.attributes.name;
-    if (!KNOWN.has(name) || (wanted && !wanted.has(name))) continue;
+    const kind = classifyMetricName(name);
+    if (!kind || (wanted && !wanted.has(kind.base))) continue;
+    if (out.has(name)) throw new CheckError(`the ${what} has series ${name} twice: cannot tell which is right`);
+    const unit = s.attributes.unit ?? '';
     const interval = Number(s.attributes.expectedInterval);
     const samples: Sample[] = [];
     for (const sample of vcloudChildren(s, 'Sample')) {
       const time = Date.parse(sample.attributes.timestamp ?? '');
       if (Number.isNaN(time)) throw new CheckError(`series ${name} has a sample with an invalid timestamp ${JSON.stringify(sample.attributes.timestamp ?? null)}`);
-      samples.push({ time, value: decimal(sample.attributes.value, `a sample of ${name}`) });
+      samples.push({ time, value: decimal(sample.attributes.value, `a sample of ${name} (${sample.attributes.timestamp})`, unit) });
     }
     // The seed promises chronological order; sorting costs little and guards against proxies that merge pages.
     samples.sort((a, b) => a.time - b.time);
-    out.set(name as MetricName, {
-      name: name as MetricName,
-      unit: s.attributes.unit ?? '',
-      expectedInterval: Number.isFinite(interval) && interval > 0 ? interval : 300,
-      samples,
-    });
+    out.set(name, { name, ...kind, unit, expectedInterval: s.attributes.expectedInterval !== undefined && Number.isFinite(interval) && interval > 0 ? interval : undefined, samples });
   }
   return out;
 }
@@ -153,8 +193,9 @@ export function parseVcdError(text: string): VcdError | undefined {
 /** The error in one phrase: `message (minorErrorCode)`. */
 export function describeVcdError(e: VcdError): string {
   const code = e.minorErrorCode ?? e.majorErrorCode;
-  // vCD starts messages with a request id, `[ 5f0e... ] `: noise on a plugin line.
-  const message = e.message?.replace(/^\[\s*[\w-]+\s*\]\s*/, '');
+  // vCD starts messages with a request id, `[ 5f0e... ] `: noise on a plugin line. The rest
+  // is server text: an excerpt of it, so that a flood of it never becomes the status line.
+  const message = e.message === undefined ? undefined : boundedExcerpt(e.message.replace(/^\[\s*[\w-]+\s*\]\s*/, ''));
   if (message && code) return `${message} (${code})`;
   return message || code || 'no details';
 }

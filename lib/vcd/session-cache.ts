@@ -1,114 +1,124 @@
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { homedir, hostname } from 'node:os';
-import { join } from 'node:path';
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { CheckError } from '../plugin/errors';
+import { PrivateCache, entryName, type CacheBinding } from '../plugin/private-cache';
+import { Redactor } from '../plugin/redact';
+import { boundedExcerpt } from '../plugin/server-text';
 import type { Credentials, VcdSession } from './login';
 
-/** The default cache directory: $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'cloudchecks');
-}
+export { defaultCacheDir } from '../plugin/private-cache';
 
 /**
- * The file stem of the cache entry of one url+user+org (and API token): a hash, so that
- * neither the name nor a directory listing reveals a secret.
+ * What a cache entry belongs to: its file stem (a hash, so that neither the name nor a
+ * directory listing reveals anything), its binding (url, login kind, user, org and, for an
+ * API token, the token's hash: stored in the entry and checked on every read) and the
+ * credential itself, kept in a private field: it only ever leaves as a salted slow hash
+ * (the failure hold) or as text to redact.
  */
-export function cacheKey(base: URL, creds: Credentials): string {
-  const token = creds.kind === 'api-token' ? createHash('sha256').update(creds.refreshToken).digest('hex') : '';
-  const material = JSON.stringify([base.origin, creds.kind, creds.user ?? '', creds.org.toLowerCase(), token]);
-  return 'vcd-' + createHash('sha256').update(material).digest('hex').slice(0, 40);
+export class VcdCacheKey {
+  readonly stem: string;
+  readonly binding: CacheBinding;
+  readonly #secrets: string[];
+
+  constructor(base: URL, creds: Credentials) {
+    const token = creds.kind === 'api-token' ? createHash('sha256').update(creds.refreshToken).digest('hex') : '';
+    this.binding = { url: base.origin, kind: creds.kind, user: creds.user ?? '', org: creds.org.toLowerCase(), token };
+    this.stem = entryName('vcd', this.binding);
+    const secret = creds.kind === 'api-token' ? creds.refreshToken : creds.password;
+    this.#secrets = [secret];
+    if (creds.kind === 'password') this.#secrets.push(Buffer.from(`${creds.user}@${creds.org}:${creds.password}`).toString('base64'));
+  }
+
+  /** A salted, deliberately slow hash of the credential: tells "the same password" apart without keeping it. */
+  fingerprint(salt: string): string {
+    return scryptSync(this.#secrets[0], `cloudchecks-vcd-login:${salt}`, 24, { N: 4096, r: 8, p: 1 }).toString('hex');
+  }
+
+  /** `text` with the credential (in all the forms it could be echoed in) redacted. */
+  redact(text: string): string {
+    const redactor = new Redactor();
+    for (const s of this.#secrets) redactor.add(s);
+    return redactor.redact(text);
+  }
 }
 
-interface LockInfo {
-  pid: number;
-  host: string;
-  time: number;
+/** The cache key of one url+user+org (and API token); see VcdCacheKey. */
+export function cacheKey(base: URL, creds: Credentials): VcdCacheKey {
+  return new VcdCacheKey(base, creds);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+function acceptSession(data: unknown): VcdSession | undefined {
+  const d = data as Partial<VcdSession> | null;
+  return d && (d.auth === 'bearer' || d.auth === 'legacy') && typeof d.token === 'string' && d.token !== '' && d.token.length <= 16384
+    ? { auth: d.auth, token: d.token }
+    : undefined;
+}
+
+interface FailureRecord {
+  salt: string;
+  fingerprint: string;
+  message: string;
+}
+
+function acceptFailure(data: unknown): FailureRecord | undefined {
+  const d = data as Partial<FailureRecord> | null;
+  return d && typeof d.salt === 'string' && typeof d.fingerprint === 'string' && typeof d.message === 'string'
+    ? { salt: d.salt, fingerprint: d.fingerprint, message: d.message }
+    : undefined;
+}
+
 /**
- * One session kept between runs (SPEC 4.2): a 0600 file in a 0700 directory, replaced
- * atomically, and a lock so that concurrent checks with no valid session make one login.
- * The cache never fails a check: every problem becomes a note and a fresh login.
+ * One session kept between runs (SPEC 4.2) in a PrivateCache (see lib/plugin/private-cache.ts
+ * for what makes it safe), and a lock so that concurrent checks with no valid session make
+ * one login. The cache never fails a check: every problem becomes a note and a fresh login.
  */
 export class SessionCache {
-  readonly file: string;
-  readonly lockFile: string;
-  /** The last failed login (time and message), shared with the checks that waited for it. */
-  readonly failureFile: string;
-  /** What went wrong with the cache, for -v. */
-  readonly notes: string[] = [];
-  private usable = true;
-
-  /** False once the cache could not be written: the session will not be kept for later runs. */
-  get keepsSessions(): boolean {
-    return this.usable;
-  }
+  private readonly cache: PrivateCache;
+  private readonly entry: string;
+  private readonly lock: string;
+  private readonly failure: string;
 
   constructor(
     readonly dir: string,
-    key: string,
-    /** A lock older than this is abandoned (its holder's timeout has long expired). */
+    private readonly key: VcdCacheKey,
+    /** A lock older than this is abandoned, and a failed login is not repeated within it. */
     private readonly lockTimeoutMs: number,
   ) {
-    this.file = join(dir, `${key}.json`);
-    this.lockFile = join(dir, `${key}.lock`);
-    this.failureFile = join(dir, `${key}.failed`);
+    this.cache = new PrivateCache(dir, { label: 'session cache', fallback: 'logging in without it' });
+    this.entry = `${key.stem}.json`;
+    this.lock = `${key.stem}.lock`;
+    this.failure = `${key.stem}.failed`;
+  }
+
+  /** The session file, for messages. */
+  get file(): string {
+    return this.cache.path(this.entry);
+  }
+  get lockFile(): string {
+    return this.cache.path(this.lock);
+  }
+  /** The last failed login of this credential, shared with the checks that come soon after it. */
+  get failureFile(): string {
+    return this.cache.path(this.failure);
+  }
+  /** What went wrong with the cache, for -v. */
+  get notes(): string[] {
+    return this.cache.notes;
+  }
+  /** False once the cache could not be used: the session will not be kept for later runs. */
+  get keepsSessions(): boolean {
+    return this.cache.usable;
   }
 
   /** The cached session, or undefined when there is none or it cannot be trusted. */
   read(): VcdSession | undefined {
-    let fd: number;
-    try {
-      fd = openSync(this.file, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.note(`cannot read ${this.file} (${(error as NodeJS.ErrnoException).code})`);
-      return undefined;
-    }
-    try {
-      const st = fstatSync(fd);
-      // Someone else's file, or one others may write, could hand us a session of their choosing.
-      if (typeof process.getuid === 'function' && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) {
-        this.note(`ignoring ${this.file}: not owned by this user or writable by others`);
-        return undefined;
-      }
-      const data = JSON.parse(readFileSync(fd, 'utf8')) as Partial<VcdSession>;
-      if ((data.auth === 'bearer' || data.auth === 'legacy') && typeof data.token === 'string' && data.token !== '') {
-        return { auth: data.auth, token: data.token };
-      }
-      this.note(`ignoring ${this.file}: not a session entry`);
-    } catch {
-      this.note(`ignoring ${this.file}: corrupt`);
-    } finally {
-      closeSync(fd);
-    }
-    return undefined;
+    return this.cache.read(this.entry, this.key.binding, acceptSession)?.value;
   }
 
-  /** Stores a session: temp file then rename, so a reader never sees half a file. */
+  /** Stores a session for later runs (atomically; see PrivateCache.write). */
   write(session: VcdSession): void {
-    if (!this.usable) return;
-    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      this.ensureDir();
-      const fd = openSync(tmp, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ auth: session.auth, token: session.token, created: new Date().toISOString() }));
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.file);
-    } catch (error) {
-      this.unusable(error);
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // nothing was written
-      }
-    }
+    this.cache.write(this.entry, this.key.binding, { auth: session.auth, token: session.token });
   }
 
   /**
@@ -118,11 +128,11 @@ export class SessionCache {
   async obtain(login: () => Promise<VcdSession>, options: { deadline: number; staleToken?: string }): Promise<VcdSession> {
     // Leave time for the metrics request after waiting for another process's login.
     const waitUntil = options.deadline - Math.min(2000, (options.deadline - Date.now()) / 4);
-    while (this.usable) {
+    while (this.cache.usable) {
       const cached = this.read();
       if (cached && cached.token !== options.staleToken) return cached;
       this.throwSharedFailure();
-      if (this.tryLock()) {
+      if (this.cache.tryLock(this.lock)) {
         try {
           const again = this.read(); // another process may have finished between our read and our lock
           if (again && again.token !== options.staleToken) return again;
@@ -135,18 +145,18 @@ export class SessionCache {
             throw error;
           }
           this.write(session);
-          this.forget(this.failureFile);
+          this.cache.remove(this.failure);
           return session;
         } finally {
-          this.unlock();
+          this.cache.unlock(this.lock);
         }
       }
-      if (!this.usable) break;
+      if (!this.cache.usable) break;
       if (Date.now() >= waitUntil) {
-        this.note('gave up waiting for another check to log in');
+        this.cache.note('gave up waiting for another check to log in');
         break;
       }
-      this.breakStaleLock();
+      this.cache.breakStaleLock(this.lock, this.lockTimeoutMs);
       await sleep(25 + Math.floor(Math.random() * 25));
     }
     const session = await login();
@@ -155,113 +165,36 @@ export class SessionCache {
   }
 
   /**
-   * A login that failed a moment ago (within the lock timeout) is not repeated: twenty checks
-   * rejected at once would trip vCD's account lockout. They report the same failure instead.
+   * A login with these very credentials that failed a moment ago (within the lock timeout)
+   * is not repeated: twenty checks rejected at once would trip vCD's account lockout. They
+   * report the same failure instead. Other credentials (the password was just fixed) are
+   * not held back by it.
    */
   private throwSharedFailure(): void {
-    let failure: { time?: number; message?: string };
-    try {
-      failure = JSON.parse(readFileSync(this.failureFile, 'utf8')) as typeof failure;
-    } catch {
+    const hit = this.cache.read(this.failure, this.key.binding, acceptFailure);
+    if (!hit) return;
+    const age = Date.now() - hit.created;
+    if (age < 0 || age >= this.lockTimeoutMs) return;
+    if (!sameHex(hit.value.fingerprint, this.key.fingerprint(hit.value.salt))) {
+      this.cache.note('the last failed login used other credentials: trying these');
       return;
     }
-    const age = Date.now() - (failure.time ?? 0);
-    if (typeof failure.message === 'string' && age >= 0 && age < this.lockTimeoutMs) {
-      const window = Math.round(this.lockTimeoutMs / 1000);
-      throw new CheckError(`${failure.message} (a login ${(age / 1000).toFixed(1)}s ago by another check; not retried for ${window}s, to spare the account a lockout)`);
-    }
+    const window = Math.round(this.lockTimeoutMs / 1000);
+    // Written by this user into a private directory, but still text a server once sent:
+    // only a bounded, one-line excerpt is ever printed.
+    throw new CheckError(
+      `${boundedExcerpt(this.key.redact(hit.value.message))} (the same credentials failed ${(age / 1000).toFixed(1)}s ago, in this or another check; not retried for ${window}s, to spare the account a lockout)`,
+    );
   }
 
   private recordFailure(error: unknown): void {
     if (!(error instanceof CheckError)) return;
-    const tmp = `${this.failureFile}.${process.pid}.tmp`;
-    try {
-      writeFileSync(tmp, JSON.stringify({ time: Date.now(), message: error.message }), { mode: 0o600 });
-      renameSync(tmp, this.failureFile);
-    } catch {
-      // only an optimisation for concurrent checks
-    }
-  }
-
-  private tryLock(): boolean {
-    try {
-      this.ensureDir();
-      const fd = openSync(this.lockFile, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), time: Date.now() } satisfies LockInfo));
-      } catch (error) {
-        // A lock nobody can read (a full disk) would hold every other check up until it aged.
-        this.forget(this.lockFile);
-        throw error;
-      } finally {
-        closeSync(fd);
-      }
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') this.unusable(error);
-      return false;
-    }
-  }
-
-  private unlock(): void {
-    this.forget(this.lockFile); // unless another process broke it already
-  }
-
-  private forget(file: string): void {
-    try {
-      unlinkSync(file);
-    } catch {
-      // not there
-    }
-  }
-
-  /** Removes a lock whose holder died or has held it longer than any check may run. */
-  private breakStaleLock(): void {
-    let age: number;
-    let info: Partial<LockInfo> = {};
-    try {
-      age = Date.now() - statSync(this.lockFile).mtimeMs;
-    } catch {
-      return; // released meanwhile
-    }
-    try {
-      info = JSON.parse(readFileSync(this.lockFile, 'utf8')) as Partial<LockInfo>;
-    } catch {
-      // still being written, or released: judged by its age alone
-    }
-    const dead = typeof info.pid === 'number' && info.host === hostname() && !processAlive(info.pid);
-    // A holder writes its pid the moment it creates the lock: one still without it after a
-    // second was left by a process that could not write (full disk) and will never release it.
-    const orphan = info.pid === undefined && age > 1000;
-    if (dead || orphan || age > this.lockTimeoutMs) {
-      try {
-        unlinkSync(this.lockFile);
-        this.note(`broke a stale lock ${this.lockFile} (${dead ? `holder pid ${info.pid} is gone` : orphan ? 'it names no holder' : `older than ${Math.round(age / 1000)}s`})`);
-      } catch {
-        // another waiter broke it first
-      }
-    }
-  }
-
-  private ensureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-  }
-
-  private unusable(error: unknown): void {
-    this.usable = false;
-    this.note(`session cache ${this.dir} unusable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); logging in without it`);
-  }
-
-  private note(text: string): void {
-    if (!this.notes.includes(text)) this.notes.push(text);
+    const salt = randomBytes(16).toString('hex');
+    // Redacted before it is written: the server's message may echo what it was sent.
+    this.cache.write(this.failure, this.key.binding, { salt, fingerprint: this.key.fingerprint(salt), message: boundedExcerpt(this.key.redact(error.message), 1000) });
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function sameHex(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }

@@ -9,14 +9,16 @@ import { parseState, State } from '../plugin/state';
 import type { Thresholds } from '../plugin/threshold';
 import type { RunContext } from '../plugin/context';
 import { readSecretFile } from '../plugin/secret-file';
-import { fetchMetrics } from './client';
+import { fetchMetrics, type MetricsResponse } from './client';
 import type { VcdConnection } from './connection';
 import { formatDuration, parseDuration } from './duration';
 import type { Credentials } from './login';
-import { parseCurrentUsage, parseHistoricUsage, type MetricName } from './metrics';
+import { parseCurrentUsage, parseHistoricUsage, type MetricName, type MetricSeries } from './metrics';
 import { cacheKey, defaultCacheDir, SessionCache } from './session-cache';
-import { parseVmId } from './vm-id';
-import { AGGREGATES, aggregateWindow, checkStaleness, type Aggregate } from './window';
+import { parseVmTarget, type VmTarget } from './vm-id';
+import { API_VERSION_OPTION, FLEET_OPTIONS, fleetCacheFor, forcedVersionFrom, resolveTtlFrom, runDiscovery } from './fleet-options';
+import { notRunning, readVmRecord, type SessionGet } from './vm-record';
+import { AGGREGATES, aggregateWindow, dropFutureSamples, seriesInterval, stalenessOf, type Aggregate } from './window';
 
 /** What a profile is given to word its result. */
 export interface Measurements {
@@ -29,6 +31,12 @@ export interface Measurements {
   vm: string;
   /** `current`, or e.g. `avg 15m`. */
   mode: string;
+  /** Per-disk values by disk number (as the server numbers them), for the profiles that read disks. */
+  disks: ReadonlyMap<string, ReadonlyMap<MetricName, number>>;
+  /** Whole-VM names the server did not send, summed from its per-disk values. */
+  summed: readonly MetricName[];
+  /** --per-disk: thresholds apply to each disk, the worst decides. */
+  perDisk: boolean;
 }
 
 /** What one VM check reads and how it words its result (SPEC 4.5); the rest is shared. */
@@ -50,24 +58,28 @@ export interface VmCheckProfile {
   thresholdHelp?: string;
   /** Turns the measurements into state, summary and perfdata. */
   evaluate(m: Measurements): Result;
+  /** What to tell the admin when a needed metric is missing (e.g. memory needs VMware Tools). */
+  missingHint?(name: MetricName): string | undefined;
+  /** The profile offers --per-disk (per-disk thresholds). */
+  perDisk?: boolean;
   examples: readonly string[];
 }
 
 const VCD_OPTIONS: readonly OptionSpec[] = [
   { long: 'url', short: 'u', type: 'string', arg: 'URL', description: "The vCD API host of the VM's region, e.g. https://vcd.example.com (any path is ignored)." },
-  { long: 'vm', type: 'string', arg: 'ID', description: "The VM: vm-<guid>, the bare GUID, or the URL of the VM's page in the vCD web console." },
+  { long: 'vm', type: 'string', arg: 'ID|NAME', description: "The VM: vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, the URL of the VM's page in the vCD web console, or the VM's name (resolved through the query service; see --vapp)." },
   { long: 'user', short: 'U', type: 'string', arg: 'NAME', description: 'vCD user name (without @org).' },
   { long: 'org', short: 'o', type: 'string', arg: 'ORG', description: 'vCD organisation of the user; System for a provider account.' },
   { long: 'password-file', type: 'string', arg: 'PATH', description: 'File holding the password (one line). Else env VCD_PASSWORD, else --password from an --extra-opts file.' },
   { long: 'password', type: 'string', arg: 'TEXT', secret: true, description: 'The password; only for --extra-opts files (on the command line it shows in the process list).' },
   { long: 'api-token-file', type: 'string', arg: 'PATH', description: 'File holding a vCD API token (OAuth refresh token), used instead of a password; needs --org.' },
-  { long: 'api-version', type: 'string', arg: 'VERSION', default: '34.0', description: 'vCD API version asked for in the Accept header.' },
+  API_VERSION_OPTION,
   { long: 'cache-dir', type: 'string', arg: 'DIR', description: 'Where sessions are kept between runs (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).' },
   { long: 'no-cache', type: 'boolean', description: 'Do not keep the session: log in and log out on every run (vCD counts sessions; prefer the cache).' },
-  { long: 'window', type: 'string', arg: 'DURATION', description: 'Use the historic series over the last DURATION (e.g. 15m, 1h; at most 24h) instead of current values.' },
-  { long: 'aggregate', type: 'string', arg: 'FUNC', default: 'avg', choices: AGGREGATES, description: 'How --window reduces samples to one value: avg, max, min or last.' },
+  { long: 'window', type: 'string', arg: 'DURATION', description: "Use the historic series over the last DURATION (with a unit: 900s, 15m, 1h; at least the series' interval, at most 24h) instead of current values." },
+  { long: 'aggregate', type: 'string', arg: 'FUNC', choices: AGGREGATES, description: 'With --window: how the samples are reduced to one value: avg (default), max, min or last.' },
   { long: 'max-age', type: 'string', arg: 'DURATION', description: "With --window: UNKNOWN when a needed series' newest sample is older (default 3 × the series' interval: 15m, or 90m for disk sizes)." },
-  { long: 'powered-off-state', type: 'string', arg: 'STATE', default: 'UNKNOWN', description: 'State when the VM is powered off and vCD refuses current metrics (OK, WARNING, CRITICAL, UNKNOWN).' },
+  { long: 'powered-off-state', type: 'string', arg: 'STATE', description: "State when the VM's record says it is powered off or suspended (OK, WARNING, CRITICAL, UNKNOWN; default UNKNOWN)." },
 ];
 
 const MAX_WINDOW_SECONDS = 24 * 3600;
@@ -122,11 +134,20 @@ function configure(profile: VmCheckProfile, options: ParsedOptions) {
   if (window !== undefined && window > MAX_WINDOW_SECONDS) throw new UsageError(`--window ${windowText} is longer than the 24h of history vCD returns`);
   const maxAgeText = options['max-age'] as string | undefined;
   const maxAge = maxAgeText === undefined ? undefined : parseDuration(maxAgeText, '--max-age');
-  const poweredOff = parseState(options['powered-off-state'] as string);
-  if (poweredOff === undefined) throw new UsageError(`invalid --powered-off-state ${JSON.stringify(options['powered-off-state'])}: expected OK, WARNING, CRITICAL or UNKNOWN`);
-  if (!options.vm) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, or the URL of the VM page)');
-  const vm = parseVmId(options.vm as string);
-  return { metric, thresholds, window, maxAge, poweredOff, vm, aggregate: options.aggregate as Aggregate };
+  // Options that only mean something with --window are refused without it, not ignored.
+  for (const o of ['aggregate', 'max-age'] as const) {
+    if (options[o] !== undefined && window === undefined) throw new UsageError(`--${o} needs --window (current values are one sample each)`);
+  }
+  const poweredOffText = options['powered-off-state'] as string | undefined;
+  const poweredOff = parseState(poweredOffText ?? 'UNKNOWN');
+  if (poweredOff === undefined) throw new UsageError(`invalid --powered-off-state ${JSON.stringify(poweredOffText)}: expected OK, WARNING, CRITICAL or UNKNOWN`);
+  if (!options.vm && !options.discovery) throw new UsageError('missing --vm (vm-<guid>, the bare GUID, the URL of the VM page, or the VM name), or --discovery');
+  const target: VmTarget = options.discovery ? { kind: 'id', id: '' } : parseVmTarget(options.vm as string);
+  // The id once known (a name is resolved with the session), and how results name the VM.
+  const vm = target.kind === 'id' ? target.id : '';
+  const vmLabel = target.kind === 'id' ? target.id : target.name;
+  const aggregate = (options.aggregate as Aggregate | undefined) ?? 'avg';
+  return { metric, thresholds, window, maxAge, poweredOff, poweredOffGiven: poweredOffText !== undefined, vm, vmLabel, target, aggregate, perDisk: Boolean(options['per-disk']) };
 }
 
 /** The plugin of one profile: options, login, metrics, measurements, result (SPEC 4). */
@@ -134,13 +155,17 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
   const metricOption: OptionSpec[] = profile.metrics
     ? [{ long: 'metric', short: 'm', type: 'string', arg: 'NAME', default: profile.metrics[0], choices: profile.metrics, description: profile.metricHelp ?? 'What the thresholds apply to.' }]
     : [];
+  if (profile.perDisk) {
+    metricOption.push({ long: 'per-disk', type: 'boolean', description: 'Apply -w/-c to each disk (as vCD numbers them) instead of the whole VM; the worst disk decides. Per-disk perfdata is added.' });
+  }
   return {
     name: profile.name,
     command: profile.command,
     description: profile.description,
-    usage: `${profile.command} -u URL --vm ID -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
+    usage: `${profile.command} -u URL (--vm ID|NAME [--vapp NAME] | --discovery) -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
     options: [
       ...VCD_OPTIONS,
+      ...FLEET_OPTIONS,
       ...metricOption,
       { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: profile.thresholdHelp ?? 'Warning range (default 80).' },
       { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', description: 'Critical range (default 90 for percentages).' },
@@ -149,7 +174,8 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     examples: profile.examples,
     notes: [
       'Sessions are cached (one file per url+user+org, mode 0600) so that checks do not flood vCD with logins; concurrent checks share one login.',
-      'vCD answers 403 for VM ids it does not know; a powered-off VM has no current metrics (see --powered-off-state, or use --window).',
+      "vCD answers 403 for VM ids it does not know. When current metrics are refused, or the samples of --window stop, the VM's own record tells whether it is powered off: then --powered-off-state applies; any other refusal is UNKNOWN with the server's message.",
+      "Fleets: --vm web-01 --vapp shop checks a VM by name (resolved once, then cached); --discovery [--discovery-format icinga2|nagios] lists every VM the account sees, e.g. check_vm_cpu --discovery --discovery-format icinga2 -u URL -U USER -o ORG --password-file PATH > vms.conf",
       HTTP_ENVIRONMENT_NOTE,
     ],
     secretEnv: ['VCD_PASSWORD'],
@@ -164,7 +190,7 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,
-    apiVersion: options['api-version'] as string,
+    apiVersion: '34.0', // until negotiated (or forced by --api-version)
     tls: tlsSettingsFrom(options),
     maxBytes: maxBytesFrom(options),
     signal: context.signal,
@@ -175,67 +201,205 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const cache = options['no-cache']
     ? undefined
     : new SessionCache((options['cache-dir'] as string | undefined) ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
+  const fleet = fleetCacheFor(cache ? cache.dir : undefined, cacheKey(base, creds));
+  if (options.vapp !== undefined && !options.discovery && cfg.target.kind === 'id') warnings.push('--vapp is ignored: --vm gives the id');
+  const facts: string[] = [];
+  const session = { conn, creds, cache, fleet, forcedVersion: forcedVersionFrom(options), deadline: context.deadline, log: (m: string) => context.log(2, m), facts };
+  if (options.discovery) return runDiscovery(profile.command, options, session);
   const mode = cfg.window === undefined ? 'current' : `${cfg.aggregate} ${formatDuration(cfg.window)}`;
-  context.log(2, `url=${base.origin} vm=${cfg.vm} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`);
+  context.log(2, `url=${base.origin} vm=${cfg.target.kind === 'id' ? cfg.target.id : JSON.stringify(cfg.target.name)} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`);
   context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
 
-  const response = await fetchMetrics({
-    conn,
-    creds,
-    vm: cfg.vm,
-    which: cfg.window === undefined ? 'current' : 'historic',
-    cache,
-    deadline: context.deadline,
-    log: (m) => context.log(2, m),
-  });
-  const notes = [...warnings, ...(cache?.notes ?? [])];
+  let result: Result | undefined;
+  const notes = [...warnings];
+  const withNotes = (text: string) => (context.verbose >= 1 && notes.length > 0 ? `${text} (${notes.join('; ')})` : text);
+  try {
+    await fetchMetrics({
+      ...session,
+      vm: cfg.target,
+      vapp: options.vapp as string | undefined,
+      resolveTtlMs: resolveTtlFrom(options),
+      which: cfg.window === undefined ? 'current' : 'historic',
+      follow: async (response, get) => {
+        notes.push(...(cache?.notes ?? []), ...(fleet?.notes ?? []), ...facts);
+        // A VM checked by name is named in the result, with its id beside it.
+        const { id, name, vapp } = response.vm;
+        const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
+        result = await judge(profile, named, context, response, get, notes, `${base.origin}/api/vApp/${id}/metrics/current`);
+        if (name !== undefined) result.items = [{ name: 'vm', state: State.OK, text: `VM ${name} = ${id} in vApp ${vapp ?? '?'}` }, ...(result.items ?? [])];
+      },
+    });
+  } catch (error) {
+    // What was noticed on the way (samples from the future, the interval's unit) explains an
+    // UNKNOWN as much as a result: at -v it goes with either.
+    if (error instanceof CheckError && !(error instanceof UsageError) && notes.length > 0 && context.verbose >= 1) {
+      throw new CheckError(withNotes(error.message), { state: error.state, cause: error });
+    }
+    throw error;
+  }
+  if (!result) throw new CheckError(`no answer was judged for ${cfg.vmLabel}`);
+  // A cache that cannot be written makes every run log in and out, silently but for this
+  // item: JSON consumers (Zabbix) and the long output see it without -v.
+  if (cache && !cache.keepsSessions) result.items = [...(result.items ?? []), { name: 'session-cache', state: State.OK, text: cache.notes.join('; ') }];
   for (const n of notes) context.log(2, n);
-  if (response.kind === 'refused') {
-    throw new CheckError(
-      `${cfg.vm} is powered off: no current metrics (use --window for historic data, or --powered-off-state OK to accept)${context.verbose >= 1 ? `; server said ${response.detail}` : ''}`,
-      { state: cfg.poweredOff },
-    );
+  return { ...result, summary: withNotes(result.summary) };
+}
+
+type Config = ReturnType<typeof configure>;
+
+/** One metric as read: a current value, or a window's aggregate, whole-VM or of one disk. */
+interface Reading {
+  name: string;
+  base: MetricName;
+  disk?: string;
+  unit: string;
+  value: number;
+  /** How the value came about, for the long output. */
+  detail?: string;
+}
+
+/** Rounds for the long output, where values are read, not parsed. */
+const shown = (v: number) => String(Math.round(v * 1000) / 1000);
+
+/** From the server's answer to the result: refusal, current values, or the window. */
+async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, response: MetricsResponse, get: SessionGet, notes: string[], currentUrl: string): Promise<Result> {
+  if (response.kind === 'refused') return judgeRefusal(cfg, response.detail, get, currentUrl);
+  context.setPhase('parsing the metrics');
+  const wanted = new Set<string>(profile.reads);
+  if (cfg.window === undefined) {
+    const usage = parseCurrentUsage(response.body, undefined, wanted);
+    const readings: Reading[] = [...usage.values()].map((m) => ({ ...m }));
+    return measure(profile, cfg, readings, 'current');
   }
 
-  context.setPhase('parsing the metrics');
-  const needed = profile.needs(cfg.metric);
-  const values = new Map<MetricName, number>();
-  const items: Item[] = [];
-  if (cfg.window === undefined) {
-    const usage = parseCurrentUsage(response.body);
-    for (const name of profile.reads) {
-      const m = usage.get(name);
-      if (m) {
-        values.set(name, m.value);
-        items.push({ name, state: State.OK, text: `${name} = ${m.value} ${m.unit}` });
-      }
+  const history = parseHistoricUsage(response.body, undefined, wanted);
+  const now = response.serverTime ?? Date.now();
+  const needed = new Set<string>(profile.needs(cfg.metric));
+  const series: MetricSeries[] = [];
+  const future = { count: 0, series: 0, latest: 0 };
+  for (const s of history.values()) {
+    const { series: kept, dropped } = dropFutureSamples(s, now);
+    if (dropped.length > 0) {
+      future.count += dropped.length;
+      future.series++;
+      future.latest = Math.max(future.latest, dropped[dropped.length - 1].time);
     }
-  } else {
-    const history = parseHistoricUsage(response.body, undefined, new Set(profile.reads));
-    const now = response.serverTime ?? Date.now();
-    for (const name of needed) {
-      const series = history.get(name);
-      if (series) checkStaleness(series, now, cfg.maxAge);
-    }
-    for (const name of profile.reads) {
-      const series = history.get(name);
-      const w = series && aggregateWindow(series, cfg.window, cfg.aggregate, now);
-      if (!w) continue;
-      values.set(name, w.value);
-      const span = w.fellBack ? `newest sample, none in the last ${formatDuration(cfg.window)}` : `${cfg.aggregate} of ${w.count} samples`;
-      items.push({ name, state: State.OK, text: `${name} = ${Math.round(w.value * 1000) / 1000} ${series.unit} (${span}, newest ${new Date(w.newest).toISOString()})` });
+    const interval = seriesInterval(kept);
+    context.log(2, interval.note);
+    if (needed.has(kept.base) && !notes.some((n) => n.startsWith('expectedInterval'))) notes.push(interval.note);
+    series.push({ ...kept, expectedInterval: interval.seconds });
+  }
+  for (const name of needed) {
+    const s = series.find((x) => x.name === name) ?? series.find((x) => x.base === name);
+    const every = s?.expectedInterval ?? 0;
+    if (s && cfg.window < every) {
+      throw new UsageError(`--window ${formatDuration(cfg.window)} is shorter than the ${formatDuration(every)} between samples of ${s.name}, so it may hold none: use --window ${formatDuration(every)} or longer`);
     }
   }
+  if (future.count > 0) {
+    notes.push(`ignored ${future.count} sample${future.count > 1 ? 's' : ''} of ${future.series} series dated after the server's time, up to ${new Date(future.latest).toISOString()}`);
+  }
+
+  // Samples that stopped: a powered-off VM (its record says so) or a collector that is stuck.
+  // Whole-VM series first: their name is the one the admin knows.
+  const judged = series.filter((s) => needed.has(s.base)).sort((a, b) => Number(a.disk !== undefined) - Number(b.disk !== undefined));
+  const stale = judged.map((s) => ({ s, problem: stalenessOf(s, now, cfg.maxAge) })).find((x) => x.problem !== undefined);
+  let anchor = now;
+  let offSince: { words: string; since: number } | undefined;
+  const advice = cfg.poweredOffGiven ? '' : ', --powered-off-state OK to accept';
+  if (stale) {
+    const power = await powerState(get, cfg.vm);
+    if (!power.words) throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
+    // The window before it stopped: what `--window 1h` of a powered-off VM shows.
+    anchor = Math.max(...judged.map((s) => s.samples[s.samples.length - 1]?.time ?? 0));
+    if (anchor === 0) throw new CheckError(`${cfg.vm} is ${power.words}: no sample in the 24 hours of history${advice ? ` (${advice.slice(2)})` : ''}`, { state: cfg.poweredOff });
+    offSince = { words: power.words, since: anchor };
+  }
+  const readings: Reading[] = [];
+  for (const s of series) {
+    const w = aggregateWindow(s, cfg.window, cfg.aggregate, anchor);
+    if (!w) continue;
+    const span = w.fellBack ? `newest sample, none in the last ${formatDuration(cfg.window)}` : `${cfg.aggregate} of ${w.count} samples`;
+    readings.push({ name: s.name, base: s.base, disk: s.disk, unit: s.unit, value: w.value, detail: `${span}, newest ${new Date(w.newest).toISOString()}` });
+  }
+  const mode = `${cfg.aggregate} ${formatDuration(cfg.window)}`;
+  const result = measure(profile, cfg, readings, mode);
+  if (!offSince) return result;
+  return {
+    ...result,
+    state: cfg.poweredOff,
+    summary: `${cfg.vmLabel} is ${offSince.words} since ${new Date(offSince.since).toISOString()} (its last sample${advice}). Before that: ${result.summary}`,
+    items: result.items?.map((i) => ({ ...i, state: cfg.poweredOff })),
+  };
+}
+
+/** The VM's power state from its record, or what kept us from knowing it. */
+async function powerState(get: SessionGet, vm: string): Promise<{ words?: string; said?: string }> {
+  try {
+    const record = await readVmRecord(get, vm);
+    const words = notRunning(record);
+    return { words, said: `its record says ${record.statusName}` };
+  } catch (error) {
+    if (!(error instanceof CheckError)) throw error;
+    return { said: `its power state could not be read: ${error.message}` };
+  }
+}
+
+/** Current metrics refused (HTTP 400): powered off only when the VM's record says so. */
+async function judgeRefusal(cfg: Config, detail: string, get: SessionGet, currentUrl: string): Promise<never> {
+  const power = await powerState(get, cfg.vm);
+  if (power.words) {
+    const advice = cfg.poweredOffGiven ? 'use --window for the last values' : 'use --window for the last values, or --powered-off-state OK to accept';
+    throw new CheckError(`${cfg.vmLabel} is ${power.words}: no current metrics (${advice})`, { state: cfg.poweredOff });
+  }
+  throw new CheckError(`${currentUrl} answered ${detail}, and ${power.said}`);
+}
+
+/** Readings → measurements (per-disk sums where the whole is missing) → the profile's result. */
+function measure(profile: VmCheckProfile, cfg: Config, readings: Reading[], mode: string): Result {
+  const values = new Map<MetricName, number>();
+  const disks = new Map<string, Map<MetricName, number>>();
+  const items: Item[] = [];
+  for (const r of readings) {
+    if (r.disk === undefined) {
+      values.set(r.base, r.value);
+    } else {
+      let disk = disks.get(r.disk);
+      if (!disk) disks.set(r.disk, (disk = new Map()));
+      disk.set(r.base, r.value);
+    }
+  }
+  const summed: MetricName[] = [];
+  for (const name of profile.reads) {
+    if (values.has(name)) continue;
+    const parts = readings.filter((r) => r.base === name && r.disk !== undefined);
+    if (parts.length === 0) continue;
+    values.set(name, parts.reduce((a, r) => a + r.value, 0));
+    summed.push(name);
+  }
+  // Per-disk readings stay out of the long output (perfdata has them); a sum says what it adds.
+  for (const r of readings) {
+    if (r.disk !== undefined) continue;
+    items.push({ name: r.name, state: State.OK, text: `${r.name} = ${shown(r.value)} ${r.unit}${r.detail ? ` (${r.detail})` : ''}` });
+  }
+  for (const name of summed) {
+    const parts = readings.filter((r) => r.base === name && r.disk !== undefined).sort((a, b) => Number(a.disk) - Number(b.disk));
+    items.push({ name, state: State.OK, text: `${name} = ${shown(values.get(name) as number)} ${parts[0].unit}: the server sends no whole-VM value, so the sum of disks ${parts.map((p) => p.disk).join(', ')}` });
+  }
+
+  const needed = profile.needs(cfg.metric);
   const missing = needed.filter((n) => !values.has(n));
   if (missing.length > 0) {
-    throw new CheckError(`the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vm} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})`);
+    const hints = [...new Set(missing.map((n) => profile.missingHint?.(n)).filter((h): h is string => h !== undefined))];
+    throw new CheckError(
+      `the ${cfg.window === undefined ? 'current' : 'historic'} metrics of ${cfg.vmLabel} lack ${missing.join(', ')} (the server sent no value for ${missing.length > 1 ? 'them' : 'it'})${hints.length > 0 ? `: ${hints.join(', ')}` : ''}`,
+    );
   }
-
-  const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vm, mode });
-  // The state belongs to the metric the thresholds judged, not to the ones it was derived from.
-  for (const item of items) if (item.name === needed[0]) item.state = result.state;
-  const summary = context.verbose >= 1 && notes.length > 0 ? `${result.summary} (${notes.join('; ')})` : result.summary;
-  return { ...result, summary, items };
+  const result = profile.evaluate({ values, metric: cfg.metric, thresholds: cfg.thresholds, vm: cfg.vmLabel, mode, disks, summed, perDisk: cfg.perDisk });
+  // The state belongs to the metric the thresholds judged, not to the ones it was derived from;
+  // with --per-disk the profile's own items carry each disk's state.
+  if (!cfg.perDisk) for (const item of items) if (item.name === needed[0]) item.state = result.state;
+  return { ...result, items: [...items, ...(result.items ?? [])] };
 }
 
 /** A perfdata item for a percentage with optional thresholds. */

@@ -1,3 +1,5 @@
+import { checkDeadline } from '../plugin/deadline';
+
 /** An XML element reduced to what the vCD documents use: its name, namespace, attributes, children. */
 export interface XmlElement {
   local: string;
@@ -19,6 +21,14 @@ const CLOSE_END = /\s*>/y;
 const ENTITY = /&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos));/g;
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+/** More attributes on one element than any vCD document has (a Metric has 3, a Sample 2). */
+export const MAX_ATTRIBUTES = 256;
+/**
+ * More elements than any vCD document this reads has (a 24-hour HistoricUsage with per-disk
+ * series holds some 150,000): beyond it the tree, not the body, would decide the memory used.
+ */
+export const MAX_ELEMENTS = 500_000;
+
 type Scope = Record<string, string>;
 
 interface Open {
@@ -30,7 +40,9 @@ interface Open {
 class XmlSyntaxError extends Error {}
 
 function fail(text: string, at: number, why: string): never {
-  const line = text.slice(0, at).split('\n').length;
+  // Counted in place: a 60 MB body of short lines must not become millions of strings here.
+  let line = 1;
+  for (let n = text.indexOf('\n'); n >= 0 && n < at; n = text.indexOf('\n', n + 1)) line++;
   throw new XmlSyntaxError(`${why} at line ${line}`);
 }
 
@@ -68,6 +80,7 @@ function scan(text: string): XmlElement {
   const stack: Open[] = [];
   let root: XmlElement | undefined;
   const rootScope: Scope = { xml: XML_URI };
+  let elements = 0;
 
   while (i < text.length) {
     const lt = text.indexOf('<', i);
@@ -116,16 +129,24 @@ function scan(text: string): XmlElement {
     const name = NAME.exec(text);
     if (!name) fail(text, i, 'bad start tag');
     if (stack.length === 0 && root) fail(text, i, 'more than one root element');
+    if (++elements > MAX_ELEMENTS) fail(text, i, `more than ${MAX_ELEMENTS} elements`);
+    // Parsing is synchronous: let -t interrupt a body that takes long.
+    if ((elements & 4095) === 0) checkDeadline('parsing an XML document');
     let pos = NAME.lastIndex;
     // Attributes as read (names still qualified); most elements have two or three.
     const names: string[] = [];
     const values: string[] = [];
+    // Duplicates are looked up in a set once there are more than a few (linear, not quadratic).
+    let seen: Set<string> | undefined;
     let declares = false;
     for (;;) {
       ATTRIBUTE.lastIndex = pos;
       const a = ATTRIBUTE.exec(text);
       if (!a) break;
-      if (names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
+      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${name[0]}>`);
+      if (seen ? seen.has(a[1]) : names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
+      if (seen) seen.add(a[1]);
+      else if (names.length === 8) seen = new Set([...names, a[1]]);
       names.push(a[1]);
       values.push(decode(a[2] ?? a[3], text, pos));
       if (a[1].startsWith('xmlns')) declares = true;

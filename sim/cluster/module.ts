@@ -7,9 +7,11 @@ import { send } from '../faults';
 import type { SimModule } from '../module';
 import { Stats } from '../server';
 import { parseLabelSelector } from './label-selector';
+import { createMonitoringApi, MONITORING_SCENARIOS, type MonitoringScenario } from './monitoring';
 import { decodeContinue, NodeStore } from './node-store';
 import { healthyNodes } from './scenarios/healthy';
 import { largeNodes } from './scenarios/large';
+import { realworldNodes } from './scenarios/realworld';
 import { sickNodes } from './scenarios/sick';
 
 /** The account of the second token: it authenticates but lacks the cluster-reader role. */
@@ -30,14 +32,15 @@ function newToken(): string {
 }
 
 function loadScenario(name: string, count: number): Iterable<Record<string, unknown>> {
-  if (name === 'healthy') return healthyNodes();
+  if (name === 'healthy' || name === 'off') return healthyNodes();
   if (name === 'sick') return sickNodes();
   if (name === 'large') return largeNodes(count);
+  if (name === 'realworld') return realworldNodes();
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(name, 'utf8'));
   } catch (e) {
-    throw new CheckError(`--cluster-scenario ${name}: not healthy, sick or large, and not a readable JSON file (${(e as Error).message})`);
+    throw new CheckError(`--cluster-scenario ${name}: not healthy, sick, off, large or realworld, and not a readable JSON file (${(e as Error).message})`);
   }
   const items = Array.isArray(doc) ? doc : (doc as { items?: unknown })?.items;
   if (!Array.isArray(items)) throw new CheckError(`--cluster-scenario ${name}: expected a NodeList or an array of nodes`);
@@ -54,15 +57,16 @@ export const CLUSTER_MODULE: SimModule = {
   name: 'cluster',
   description: 'cluster API (Kubernetes/OpenShift node list)',
   options: [
-    { long: 'cluster-scenario', type: 'string', arg: 'NAME|FILE', default: 'healthy', description: 'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), large (--cluster-nodes generated nodes), or a JSON file with a NodeList or an array of nodes.' },
+    { long: 'cluster-scenario', type: 'string', arg: 'NAME|FILE', default: 'healthy', description: 'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), realworld (6 nodes shaped like k3s, GKE, AKS, OpenShift 3.7 and fresh nodes, in pages of 2), or a JSON file with a NodeList or an array of nodes.' },
     { long: 'cluster-nodes', type: 'number', arg: 'N', default: 5000, description: 'How many nodes the large scenario has.' },
+    { long: 'cluster-monitoring', type: 'string', arg: 'NAME', choices: [...MONITORING_SCENARIOS], description: 'Monitoring stack served (ClusterOperator, cluster-monitoring-config, pods): healthy (workload monitoring on), sick (operator Degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing) or off (no ConfigMap). Default: sick with --cluster-scenario sick, off with off, else healthy.' },
     { long: 'cluster-token', type: 'string', arg: 'TOKEN', description: 'Bearer token the cluster API accepts (default: a new random 179-character token).' },
   ],
   create(options, stateDir) {
     const scenario = options['cluster-scenario'] as string;
     const count = options['cluster-nodes'] as number;
     if (!Number.isInteger(count) || count < 1) throw new CheckError(`--cluster-nodes ${count}: expected a whole number >= 1`);
-    const store = new NodeStore(loadScenario(scenario, count));
+    const store = new NodeStore(loadScenario(scenario, count), undefined, { pageCap: scenario === 'realworld' ? 2 : 0 });
     const token = (options['cluster-token'] as string | undefined) ?? newToken();
     const forbidden = newToken();
     const tokenFile = join(stateDir, 'cluster-token');
@@ -71,11 +75,14 @@ export const CLUSTER_MODULE: SimModule = {
     writeSecretFile(forbiddenFile, `${forbidden}\n`);
     const stats = new Stats();
     let expireNext = 0;
+    const monitoringScenario = (options['cluster-monitoring'] as MonitoringScenario | undefined) ?? (scenario === 'sick' || scenario === 'off' ? scenario : 'healthy');
+    const monitoring = createMonitoringApi(monitoringScenario, stats);
 
     return {
       stats,
       info: {
         scenario,
+        monitoring: monitoringScenario,
         nodes: String(store.nodes.length),
         listBytes: String(store.totalBytes),
         tokenFile,
@@ -92,6 +99,10 @@ export const CLUSTER_MODULE: SimModule = {
         if (!auth || (auth[1] !== token && auth[1] !== forbidden)) {
           stats.bump('unauthorized');
           sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+          return;
+        }
+        if (monitoring.handles(url.pathname)) {
+          monitoring.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
           return;
         }
         if (url.pathname !== '/api/v1/nodes') {

@@ -24,8 +24,12 @@ export interface NodeSpec {
   conditions?: Record<string, Partial<NodeCondition>>;
   /** Conditions added before the kubelet's (node-problem-detector, CSI drivers). */
   extraConditions?: NodeCondition[];
+  /** The whole condition list, replacing the kubelet's (old clusters, fresh or odd nodes); [] for none. */
+  conditionList?: NodeCondition[];
   unschedulable?: boolean;
   noHostname?: boolean;
+  /** No status.addresses at all (a node the kubelet registered but never updated). */
+  noAddresses?: boolean;
   /** How many container images the node reports (the bulk of a node's size). */
   images?: number;
 }
@@ -80,7 +84,8 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
   const config = `rendered-${master ? 'master' : 'worker'}-${hex(rand, 32)}`;
 
   const conditions: NodeCondition[] = [...(spec.extraConditions ?? [])];
-  for (const [t, reason, message] of KUBELET_CONDITIONS) {
+  if (spec.conditionList) conditions.push(...spec.conditionList);
+  else for (const [t, reason, message] of KUBELET_CONDITIONS) {
     const healthy = t === 'Ready' ? 'True' : 'False';
     conditions.push({ type: t, status: healthy, lastHeartbeatTime: HEARTBEAT, lastTransitionTime: CREATED, reason, message, ...spec.conditions?.[t] });
   }
@@ -158,10 +163,10 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
       ...(spec.unschedulable ? { unschedulable: true } : {}),
     },
     status: {
-      addresses,
+      ...(spec.noAddresses ? {} : { addresses }),
       allocatable: { cpu: master ? '7500m' : '15500m', 'ephemeral-storage': '114345831029', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${memory * 1024 * 1024 - 1_600_000}Ki`, pods: '250' },
       capacity: { cpu: master ? '8' : '16', 'ephemeral-storage': '125238252Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${memory * 1024 * 1024 - 480_000}Ki`, pods: '250' },
-      conditions,
+      ...(spec.conditionList?.length === 0 ? {} : { conditions }),
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       images,
       nodeInfo: {

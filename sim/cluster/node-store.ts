@@ -42,8 +42,12 @@ export class NodeStore {
   private readonly pages = new Map<string, Buffer>();
   private cachedBytes = 0;
 
-  constructor(nodes: Iterable<Record<string, unknown>>, resourceVersion = '47718239') {
+  /** At most this many nodes are looked at per page, whatever the limit (0: no cap). */
+  private readonly pageCap: number;
+
+  constructor(nodes: Iterable<Record<string, unknown>>, resourceVersion = '47718239', options: { pageCap?: number } = {}) {
     this.resourceVersion = resourceVersion;
+    this.pageCap = options.pageCap ?? 0;
     for (const node of nodes) {
       const meta = (node.metadata ?? {}) as { name?: string; labels?: Record<string, string> };
       const json = Buffer.from(JSON.stringify(node));
@@ -61,12 +65,14 @@ export class NodeStore {
     while (first < this.nodes.length && this.nodes[first].name < start) first++;
     const picked: StoredNode[] = [];
     let i = first;
-    for (; i < this.nodes.length && (limit <= 0 || picked.length < limit); i++) {
+    // A capped page may come back shorter than the limit, even empty, with a continue token:
+    // the API server does the same when it filters a page by a selector.
+    for (; i < this.nodes.length && (limit <= 0 || picked.length < limit) && (this.pageCap <= 0 || i - first < this.pageCap); i++) {
       if (!selector || selector.matches(this.nodes[i].labels)) picked.push(this.nodes[i]);
     }
     let more = false;
     for (let j = i; j < this.nodes.length && !more; j++) more = !selector || selector.matches(this.nodes[j].labels);
-    const next = more ? `${picked[picked.length - 1].name}\u0000` : undefined;
+    const next = more ? `${this.nodes[i - 1].name}\u0000` : undefined;
     const cached = this.pages.get(key);
     if (cached) return { body: cached, next };
 

@@ -1,6 +1,6 @@
 // XML documents as vCD writes them (CurrentUsage, HistoricUsage, Error, Session), with or
 // without a namespace prefix.
-import { intervalOf, metricNames, metricValue, sampleOffsetMs, type SimVm } from './vms';
+import { expectedIntervalAttribute, futureSamples, intervalOf, metricNames, metricValue, sampleOffsetMs, type SimVm } from './vms';
 
 const NS = 'http://www.vmware.com/vcloud/v1.5';
 const HISTORY_SECONDS = 24 * 3600;
@@ -65,13 +65,14 @@ function buildHistoricUsage(style: XmlStyle, vm: SimVm, now: number): string {
   const end = now - vm.historyStopsAgo * 1000 - PUBLISH_LAG_MS;
   for (const m of ordered) {
     const interval = intervalOf(m.name);
-    xml += `    <${tag(style, 'MetricSeries')} name="${m.name}" unit="${m.unit}" expectedInterval="${interval}">\n`;
+    xml += `    <${tag(style, 'MetricSeries')} name="${m.name}" unit="${m.unit}" expectedInterval="${expectedIntervalAttribute(vm, m.name)}">\n`;
     const first = Math.ceil((now - HISTORY_SECONDS * 1000) / 1000 / interval);
     for (let bucket = first; ; bucket++) {
       const time = bucket * interval * 1000 + sampleOffsetMs(vm, m.name, bucket);
       if (time > end) break;
       xml += `        <${tag(style, 'Sample')} timestamp="${new Date(time).toISOString()}" value="${metricValue(vm, m.name, bucket)}"/>\n`;
     }
+    for (const f of futureSamples(vm, now)) xml += `        <${tag(style, 'Sample')} timestamp="${new Date(f.time).toISOString()}" value="${metricValue(vm, m.name, first)}"/>\n`;
     xml += `    </${tag(style, 'MetricSeries')}>\n`;
   }
   return xml + `</${tag(style, 'HistoricUsage')}>\n`;

@@ -1,6 +1,22 @@
 // The VMs of the simulated cloud director and their metric values: deterministic (seeded by
 // VM, metric and time bucket) so that tests can rely on states, yet shaped like real data.
-export type Power = 'on' | 'off';
+export type Power = 'on' | 'off' | 'suspended';
+
+/** Shapes real servers send that a plain VM does not show (each one on its own VM). */
+export interface SimQuirks {
+  /** Disk metrics only per disk (`disk.used.latest.0..n`), no whole-VM disk names (a real tenant). */
+  perDiskOnly?: boolean;
+  /** Current metrics refused with HTTP 400 and this minorErrorCode/message although the VM runs. */
+  refuseCurrent?: { minor: string; message: string };
+  /** expectedInterval written in milliseconds (the programming guide's unit), not seconds. */
+  intervalInMs?: boolean;
+  /** One more sample of each series, dated this far ahead (ms): a server clock gone wrong. */
+  futureSampleMs?: number;
+  /** This metric sent twice, the second time with another value. */
+  duplicate?: string;
+  /** This metric's value, whatever its unit says (e.g. a percentage of 153.2). */
+  override?: { metric: string; value: string };
+}
 
 /** One simulated VM. Percentages and rates are the centre its values wander around. */
 export interface SimVm {
@@ -16,12 +32,15 @@ export interface SimVm {
   /** Per disk, provisioned KB (bus unit numbers 2000, 2001, ...). */
   disksKb: number[];
   diskUsedPct: number;
+  /** Per disk, used % (else every disk is diskUsedPct full). */
+  diskUsedPcts?: number[];
   readKBps: number;
   writeKBps: number;
   /** Seconds before now at which the historic series stop (powered off, collector stuck). */
   historyStopsAgo: number;
   /** Metric names this VM's documents leave out (VMware Tools not running). */
   omit?: readonly string[];
+  quirks?: SimQuirks;
 }
 
 const GIB_KB = 1024 * 1024;
@@ -34,12 +53,20 @@ const DEFAULT_VMS: SimVm[] = [
   { id: 'vm-5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9', name: 'batch-05', role: 'stale', power: 'on', cpuPct: 40, cpuCapacityMhz: 4 * 2600, memPct: 50, memKb: 8 * GIB_KB, disksKb: [80 * GIB_KB], diskUsedPct: 60, readKBps: 300, writeKBps: 450, historyStopsAgo: 3600 },
   { id: 'vm-9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a', name: 'appliance-06', role: 'no-disk', power: 'on', cpuPct: 5, cpuCapacityMhz: 1 * 2600, memPct: 20, memKb: 2 * GIB_KB, disksKb: [], diskUsedPct: 0, readKBps: 0, writeKBps: 0, historyStopsAgo: 0 },
   { id: 'vm-2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a', name: 'legacy-07', role: 'no-tools', power: 'on', cpuPct: 18, cpuCapacityMhz: 2 * 2600, memPct: 0, memKb: 4 * GIB_KB, disksKb: [30 * GIB_KB], diskUsedPct: 48, readKBps: 40, writeKBps: 60, historyStopsAgo: 0, omit: ['mem.usage.average', 'mem.consumed.average'] },
+  // Shapes seen on real servers (see SimQuirks); the default scenario has one VM of each.
+  { id: 'vm-7c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f', name: 'files-08', role: 'per-disk-only', power: 'on', cpuPct: 12, cpuCapacityMhz: 4 * 2600, memPct: 38, memKb: 16 * GIB_KB, disksKb: [50 * GIB_KB, 100 * GIB_KB, 20 * GIB_KB], diskUsedPct: 75, diskUsedPcts: [60, 95, 10], readKBps: 250, writeKBps: 360, historyStopsAgo: 0, quirks: { perDiskOnly: true } },
+  { id: 'vm-3a4b5c6d-7e8f-4a9b-8c0d-1e2f3a4b5c6d', name: 'api-09', role: 'operation-limits', power: 'on', cpuPct: 25, cpuCapacityMhz: 2 * 2600, memPct: 40, memKb: 8 * GIB_KB, disksKb: [40 * GIB_KB], diskUsedPct: 30, readKBps: 50, writeKBps: 80, historyStopsAgo: 0, quirks: { refuseCurrent: { minor: 'OPERATION_LIMITS_EXCEEDED', message: 'The maximum number of simultaneous operations for user "monitor" on organization "acme" has been reached.' } } },
+  { id: 'vm-6b7c8d9e-0f1a-4b2c-9d3e-4f5a6b7c8d9e', name: 'queue-10', role: 'interval-ms', power: 'on', cpuPct: 35, cpuCapacityMhz: 2 * 2600, memPct: 50, memKb: 8 * GIB_KB, disksKb: [40 * GIB_KB], diskUsedPct: 45, readKBps: 90, writeKBps: 120, historyStopsAgo: 2 * 3600, quirks: { intervalInMs: true } },
+  { id: 'vm-9d0e1f2a-3b4c-4d5e-8f6a-7b8c9d0e1f2a', name: 'clock-11', role: 'future-sample', power: 'on', cpuPct: 20, cpuCapacityMhz: 2 * 2600, memPct: 30, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 30, writeKBps: 40, historyStopsAgo: 2 * 3600, quirks: { futureSampleMs: Date.parse('2099-01-01T00:00:00Z') - Date.parse('2026-01-01T00:00:00Z') } },
+  { id: 'vm-1f2a3b4c-5d6e-4f7a-8b9c-0d1e2f3a4b5c', name: 'twice-12', role: 'duplicate-metric', power: 'on', cpuPct: 20, cpuCapacityMhz: 2 * 2600, memPct: 45, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 30, writeKBps: 40, historyStopsAgo: 0, quirks: { duplicate: 'mem.usage.average' } },
+  { id: 'vm-4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f', name: 'odd-13', role: 'bad-percent', power: 'on', cpuPct: 20, cpuCapacityMhz: 2 * 2600, memPct: 45, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 30, writeKBps: 40, historyStopsAgo: 0, quirks: { override: { metric: 'cpu.usage.average', value: '153.2' } } },
+  { id: 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b', name: 'paused-14', role: 'suspended', power: 'suspended', cpuPct: 10, cpuCapacityMhz: 2 * 2600, memPct: 20, memKb: 4 * GIB_KB, disksKb: [20 * GIB_KB], diskUsedPct: 40, readKBps: 10, writeKBps: 10, historyStopsAgo: 30 * 3600 },
 ];
 
 /** The VMs of a scenario: `default` has one of each kind; `healthy` only calm, running VMs. */
 export function scenarioVms(scenario: string): SimVm[] {
   if (scenario === 'healthy') {
-    return DEFAULT_VMS.filter((vm) => vm.power === 'on' && vm.historyStopsAgo === 0 && !vm.omit && vm.disksKb.length > 0).map((vm) => ({
+    return DEFAULT_VMS.filter((vm) => vm.power === 'on' && vm.historyStopsAgo === 0 && !vm.omit && !vm.quirks && vm.disksKb.length > 0).map((vm) => ({
       ...vm,
       cpuPct: Math.min(vm.cpuPct, 35),
       diskUsedPct: Math.min(vm.diskUsedPct, 60),
@@ -85,21 +112,28 @@ export function metricNames(vm: SimVm): Array<{ name: string; unit: string }> {
     { name: 'disk.provisioned.latest', unit: 'KILOBYTE' },
     { name: 'disk.used.latest', unit: 'KILOBYTE' },
   ];
+  // Per-disk sizes are numbered by the disk's unit number (2000, ...) on most servers, by its
+  // index on the tenant that sends nothing else.
+  const sizeId = (i: number) => (vm.quirks?.perDiskOnly ? i : 2000 + i);
   vm.disksKb.forEach((_, i) => {
     names.push(
       { name: `disk.read.average.${i}`, unit: 'KILOBYTES_PER_SECOND' },
       { name: `disk.write.average.${i}`, unit: 'KILOBYTES_PER_SECOND' },
-      { name: `disk.provisioned.latest.${2000 + i}`, unit: 'KILOBYTE' },
-      { name: `disk.used.latest.${2000 + i}`, unit: 'KILOBYTE' },
+      { name: `disk.provisioned.latest.${sizeId(i)}`, unit: 'KILOBYTE' },
+      { name: `disk.used.latest.${sizeId(i)}`, unit: 'KILOBYTE' },
     );
   });
-  return names.filter((n) => !vm.omit?.includes(n.name));
+  const wholeDisk = /^disk\.(read|write|used|provisioned)\.(average|latest)$/;
+  const kept = names.filter((n) => !vm.omit?.includes(n.name) && !(vm.quirks?.perDiskOnly && wholeDisk.test(n.name)));
+  const twice = vm.quirks?.duplicate && kept.find((n) => n.name === vm.quirks?.duplicate);
+  return twice ? [...kept, twice] : kept;
 }
 
 const clampPct = (v: number) => Math.min(100, Math.max(0, v));
 
 /** The value of a metric of a VM in the time bucket `bucket` (time / interval), as a decimal string. */
 export function metricValue(vm: SimVm, metric: string, bucket: number): string {
+  if (vm.quirks?.override?.metric === metric) return vm.quirks.override.value;
   const t = bucket * intervalOf(metric);
   const daily = Math.sin((2 * Math.PI * t) / 86400); // busier in the afternoon, quieter at night
   // Bounded so that a VM's state never flips: busy (85%) stays within 80.4-89.6.
@@ -110,6 +144,7 @@ export function metricValue(vm: SimVm, metric: string, bucket: number): string {
   if (perDisk) {
     const i = Number(perDisk[3]) >= 2000 ? Number(perDisk[3]) - 2000 : Number(perDisk[3]);
     const share = totalKb > 0 ? (vm.disksKb[i] ?? 0) / totalKb : 0;
+    if (perDisk[1] === 'used' && vm.diskUsedPcts) return usedOfDisk(vm, i, t).toFixed(0);
     const whole = metricValue(vm, `disk.${perDisk[1]}.${perDisk[2]}`, bucket);
     return perDisk[1] === 'provisioned' ? String(vm.disksKb[i] ?? 0) : (Number(whole) * share).toFixed(perDisk[2] === 'latest' ? 0 : 2);
   }
@@ -133,10 +168,27 @@ export function metricValue(vm: SimVm, metric: string, bucket: number): string {
     case 'disk.provisioned.latest':
       return String(totalKb);
     case 'disk.used.latest':
+      if (vm.diskUsedPcts) return vm.disksKb.reduce((a, _, i) => a + usedOfDisk(vm, i, t), 0).toFixed(0);
       return Math.round(totalKb * usedShare).toString();
     default:
       return '0';
   }
+}
+
+/** KB used on disk i of a VM with per-disk fill levels, at time t (s), growing slowly over the day. */
+function usedOfDisk(vm: SimVm, i: number, t: number): number {
+  const growth = 1 + 0.002 * (t / 86400 - Math.floor(t / 86400) - 0.5);
+  return Math.round((vm.disksKb[i] ?? 0) * ((vm.diskUsedPcts?.[i] ?? vm.diskUsedPct) / 100) * growth);
+}
+
+/** The expectedInterval attribute of a series: seconds (schema reference), or ms for a VM that says so. */
+export function expectedIntervalAttribute(vm: SimVm, metric: string): string {
+  return String(intervalOf(metric) * (vm.quirks?.intervalInMs ? 1000 : 1));
+}
+
+/** Samples a broken server clock adds after the real ones: (time, bucket) pairs. */
+export function futureSamples(vm: SimVm, now: number): Array<{ time: number }> {
+  return vm.quirks?.futureSampleMs ? [{ time: Math.floor(now / 1000) * 1000 + vm.quirks.futureSampleMs }] : [];
 }
 
 /** Jitter of a sample time: a few seconds and milliseconds after the interval boundary. */

@@ -166,7 +166,7 @@ describe('check_vm_mem', () => {
   it('UNKNOWN naming the metric a VM without tools lacks', async () => {
     const r = await run('mem', args(sim, VM.noTools));
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_MEM UNKNOWN - the current metrics of ${VM.noTools} lack mem.usage.average (the server sent no value for it)\n`);
+    expect(r.stdout).toBe(`VM_MEM UNKNOWN - the current metrics of ${VM.noTools} lack mem.usage.average (the server sent no value for it): memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)\n`);
   });
 
   it('aggregates the window with min', async () => {
@@ -177,24 +177,35 @@ describe('check_vm_mem', () => {
 });
 
 describe('powered-off, stale and unknown VMs', () => {
-  const OFF = `${VM.poweredOff} is powered off: no current metrics (use --window for historic data, or --powered-off-state OK to accept)`;
+  const OFF = `${VM.poweredOff} is powered off: no current metrics (use --window for the last values, or --powered-off-state OK to accept)`;
 
-  it('powered off: UNKNOWN by default, --powered-off-state otherwise', async () => {
+  it('powered off (its record says so): UNKNOWN by default, --powered-off-state otherwise, without repeating advice followed', async () => {
+    const before = counts(sim)['vm-record'] ?? 0;
     const r = await run('cpu', args(sim, VM.poweredOff));
     expect(r.code).toBe(3);
     expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${OFF}\n`);
+    expect((counts(sim)['vm-record'] ?? 0) - before).toBe(1);
     const ok = await run('mem', args(sim, VM.poweredOff, ['--powered-off-state', 'OK']));
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe(`VM_MEM OK - ${OFF}\n`);
-    const crit = await run('disk', args(sim, VM.poweredOff, ['--powered-off-state', 'critical', '-v']));
+    expect(ok.stdout).toBe(`VM_MEM OK - ${VM.poweredOff} is powered off: no current metrics (use --window for the last values)\n`);
+    const crit = await run('disk', args(sim, VM.poweredOff, ['--powered-off-state', 'critical']));
     expect(crit.code).toBe(2);
-    expect(crit.stdout).toMatch(/server said HTTP 400: The requested operation could not be executed since VM "old-04" is not running. \(BAD_REQUEST\)/);
+    expect(crit.stdout).not.toContain('--powered-off-state');
   });
 
-  it('powered off: the history stopped 3 h ago, stale for a short window', async () => {
+  it('powered off: the history stopped 3 h ago; --window 1h says since when, and shows the hour before', async () => {
     const r = await run('cpu', args(sim, VM.poweredOff, ['--window', '1h']));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\d.\d{3}Z \(older than --max-age 15m, 3 × its interval\); check that the VM is running/);
+    const { text, perf } = firstLine(r);
+    expect(text).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.poweredOff} is powered off since (20\\d\\d-\\d\\d-\\d\\dT[\\d:.]+Z) \\(its last sample, --powered-off-state OK to accept\\)\\. Before that: cpu usage 1\\d(\\.\\d)?% \\(avg 1h\\) on ${VM.poweredOff}$`));
+    const since = Date.parse(/since (\S+)/.exec(text)![1]);
+    expect(Date.now() - since).toBeGreaterThan(3 * 3600_000);
+    expect(Date.now() - since).toBeLessThan(3 * 3600_000 + 600_000);
+    expect(perf[0]).toMatchObject({ label: 'cpu_usage', uom: '%' });
+    expect(r.stdout).toMatch(/\n\[UNKNOWN\] cpu.usage.average = [\d.]+ PERCENT \(avg of 1[123] samples, newest /);
+    const ok = await run('cpu', args(sim, VM.poweredOff, ['--window', '15m', '--powered-off-state', 'OK']));
+    expect(ok.code).toBe(0);
+    expect(firstLine(ok).text).toMatch(/^VM_CPU OK - vm-\S+ is powered off since \S+ \(its last sample\)\. Before that: cpu usage/);
     const old = await run('cpu', args(sim, VM.poweredOff, ['--window', '24h', '--max-age', '4h']));
     expect(old.code).toBe(0);
     expect(firstLine(old).text).toMatch(/^VM_CPU OK - cpu usage 1\d(\.\d)?% \(avg 24h\) on /);
@@ -205,8 +216,8 @@ describe('powered-off, stale and unknown VMs', () => {
     expect((await run('cpu', args(sim, VM.stale, [], cache))).code).toBe(0);
     const r = await run('disk', args(sim, VM.stale, ['--window', '15m', '--metric', 'write'], cache));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_DISK UNKNOWN - no sample of disk.write.average since .* \(older than --max-age 15m, 3 × its interval\)/);
-    const ok = await run('disk', args(sim, VM.stale, ['--window', '15m', '--max-age', '2h'], cache));
+    expect(r.stdout).toMatch(/^VM_DISK UNKNOWN - no sample of disk.write.average since .* \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\)\n/);
+    const ok = await run('disk', args(sim, VM.stale, ['--window', '30m', '--max-age', '2h'], cache));
     expect(ok.code).toBe(0);
   });
 
@@ -227,8 +238,9 @@ describe('login and the session cache', () => {
     expect((await run('disk', args(sim, VM.healthy, ['--window', '1h'], cache))).code).toBe(0);
     const after = counts(sim);
     expect((after.login ?? 0) - (before.login ?? 0)).toBe(1);
-    const files = readdirSync(cache);
-    expect(files).toEqual([expect.stringMatching(/^vcd-[0-9a-f]{40}\.json$/)]);
+    // The session, and beside it the negotiated API version (and resolved VM names).
+    const files = readdirSync(cache).filter((f) => !f.endsWith('.fleet.json'));
+    expect(readdirSync(cache).sort()).toEqual([expect.stringMatching(/^vcd-[0-9a-f]{40}\.fleet\.json$/), expect.stringMatching(/^vcd-[0-9a-f]{40}\.json$/)]);
     const { statSync } = await import('node:fs');
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     expect(statSync(join(cache, files[0])).mode & 0o777).toBe(0o600);
@@ -311,12 +323,12 @@ describe('login and the session cache', () => {
   it('a corrupt or unwritable cache never fails the check (noted at -v)', async () => {
     const cache = newCacheDir();
     expect((await run('cpu', args(sim, VM.healthy, [], cache))).code).toBe(0);
-    const [file] = readdirSync(cache);
+    const [file] = readdirSync(cache).filter((f) => !f.endsWith('.fleet.json'));
     writeFileSync(join(cache, file), 'not json at all');
     const corrupt = await run('cpu', args(sim, VM.healthy, ['-v'], cache));
     expect(corrupt.code).toBe(0);
-    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt\)$/);
-    expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).auth).toBe('bearer');
+    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt; API version 34.0 \(.*\)\)$/);
+    expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).data.auth).toBe('bearer');
 
     const parent = newCacheDir();
     chmodSync(parent, 0o500);
@@ -407,7 +419,9 @@ describe('secrets and failures', () => {
   });
 
   it.each([
-    [['--vm', 'web-01'], /^VM_CPU UNKNOWN - invalid --vm "web-01": expected vm-<guid>, the bare GUID, or the URL of the VM's page in the vCD web console \(see --help\)\n$/],
+    [['--vm', 'https://vcd.example.com/tenant/acme/vdcs'], /^VM_CPU UNKNOWN - invalid --vm "https:\/\/vcd.example.com\/tenant\/acme\/vdcs": this URL holds no VM id \(vm-<guid>\); open the VM's own page in the web console and copy that URL, or give the VM's name \(see --help\)\n$/],
+    [['--api-version', '34'], /^VM_CPU UNKNOWN - invalid --api-version "34": expected a version such as 34.0 or 38.1 \(see --help\)\n$/],
+    [['--discovery-format', 'csv'], /^VM_CPU UNKNOWN - invalid --discovery-format "csv": expected one of zabbix, icinga2, nagios/],
     [['--window', '2d'], /^VM_CPU UNKNOWN - invalid --window "2d": expected a duration such as 900s, 15m or 1h \(see --help\)\n$/],
     [['--window', '25h'], /^VM_CPU UNKNOWN - --window 25h is longer than the 24h of history vCD returns \(see --help\)\n$/],
     [['--aggregate', 'median'], /^VM_CPU UNKNOWN - invalid --aggregate "median": expected one of avg, max, min, last/],

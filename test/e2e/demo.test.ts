@@ -64,7 +64,7 @@ async function gone(pids: number[]): Promise<number[]> {
 }
 
 describe('make demo', () => {
-  it('runs every plugin against a healthy and a sick simulator, exits 0, leaves no process', async () => {
+  it('runs every plugin against healthy, sick and off simulators, exits 0, leaves no process', async () => {
     const r = await run('make', ['-s', 'demo']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -74,6 +74,10 @@ describe('make demo', () => {
       /^NODES WARNING - /m,
       /^\[\{"\{#NODE\}":"/m,
       /^\{"name":"NODES","state":"CRITICAL","code":2,/m,
+      /^MONITORING OK - ClusterOperator monitoring [\d.]+ available; \d+ of \d+ pods ready; workload monitoring on \|/m,
+      /^MONITORING CRITICAL - ClusterOperator monitoring [\d.]+ Degraded=True .*prometheus-k8s-0 .*CrashLoopBackOff.*thanos-ruler-user-workload has no ready pod/m,
+      /^MONITORING OK - .*workload monitoring off \(no ConfigMap openshift-monitoring\/cluster-monitoring-config\)/m,
+      /^MONITORING CRITICAL - workload monitoring off .* but expected on; /m,
       /^VM_CPU OK - cpu usage [\d.]+% \(current\)/m,
       /^VM_CPU OK - cpu usage [\d.]+% \(avg 1h\)/m,
       /^VM_CPU WARNING - /m,
@@ -84,6 +88,10 @@ describe('make demo', () => {
       /^VM_MEM OK - memory usage [\d.]+% \(avg 1h\)/m,
       /^VM_MEM UNKNOWN - .*powered off/m,
       /^\{"name":"VM_MEM","state":"OK","code":0,/m,
+      // Fleets: a VM by name, and discovery.
+      /^VM_DISK CRITICAL - disk used .* on db-03 \(vm-[0-9a-f-]{36}\) \(/m,
+      /^\[\{"\{#VM\.ID\}":"vm-[0-9a-f-]{36}","\{#VM\.NAME\}":"/m,
+      /^object Host "vm-[0-9a-f-]{36}" \{$/m,
     ]) {
       expect(r.stdout).toMatch(first);
     }
@@ -94,14 +102,14 @@ describe('make demo', () => {
     expect(r.stdout).not.toMatch(/Sim-vcd-Passw0rd/);
     expect(r.stdout).not.toMatch(/--token /);
     const pids = simulatorPids(r.stdout);
-    expect(pids).toHaveLength(2);
+    expect(pids).toHaveLength(3);
     expect(await gone(pids)).toEqual([]);
   }, 120_000);
 
   it('stops its simulators by pid on Ctrl-C', async () => {
     let interrupted = false;
     const r = await run(process.execPath, [join(REPO, 'sim/demo.mjs')], (stdout, child) => {
-      if (!interrupted && simulatorPids(stdout).length === 2 && /^# /m.test(stdout)) {
+      if (!interrupted && simulatorPids(stdout).length >= 2 && /^# /m.test(stdout)) {
         interrupted = true;
         child.kill('SIGINT');
       }

@@ -1,52 +1,68 @@
-// The Zabbix template's dependent items read the plugins' JSON with JSONPath. Each path it
-// uses is evaluated here against what the built plugins really print for the simulator, so
-// a renamed metric or field breaks a test, not a production dashboard.
-import { readFileSync } from 'node:fs';
+// The Zabbix template's dependent items read the plugins' JSON with JSONPath (and one
+// JavaScript step). Each step it uses is evaluated here against what the built plugins really
+// print for the simulator, so a renamed metric or field breaks a test, not a production
+// dashboard. The whole template in a real Zabbix server: test/integration/zabbix.test.ts.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { runExecutable } from '../support/spawn';
 
 const REPO = resolve(__dirname, '../..');
-const TEMPLATE = readFileSync(join(REPO, 'contrib/zabbix/cloudchecks_templates.yaml'), 'utf8');
+const TEMPLATE = parse(readFileSync(join(REPO, 'contrib/zabbix/cloudchecks_templates.yaml'), 'utf8')) as {
+  zabbix_export: { templates: Array<{ template: string; items?: Item[]; discovery_rules?: Array<{ key: string; item_prototypes?: Item[] }> }> };
+};
 const VM = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
+
+interface Item {
+  key: string;
+  type?: string;
+  master_item?: { key: string };
+  preprocessing?: Array<{ type: string; parameters: string[]; error_handler?: string }>;
+}
+
 let sim: Simulator;
+/** Plugin output by plugin name: the JSON of a healthy run. */
 const outputs: Record<string, Record<string, unknown>> = {};
-let discovered: Array<Record<string, string>> = [];
+let nodeDiscovery: Array<Record<string, string>> = [];
+let vmDiscovery: Array<Record<string, string>> = [];
+let vmArgs: string[] = [];
 
 beforeAll(async () => {
   sim = await startSimulatorFromArgs(['--cluster-scenario', 'sick'], [CLUSTER_MODULE, VCD_MODULE]);
   const c = sim.apis.cluster;
   const v = sim.apis.vcd;
-  const nodes = ['--url', c.httpsUrl, '--token-file', c.info.tokenFile, '--ca-file', sim.caFile];
-  const vm = ['--url', v.httpsUrl, '--user', 'monitor', '--org', 'acme', '--password-file', v.info.passwordFile, '--ca-file', sim.caFile, '--vm', VM, '--no-cache'];
-  for (const [plugin, args] of [['check_nodes', nodes], ['check_vm_cpu', vm], ['check_vm_disk', vm], ['check_vm_mem', vm]] as const) {
+  const cluster = ['--url', c.httpsUrl, '--token-file', c.info.tokenFile, '--ca-file', sim.caFile];
+  vmArgs = ['--url', v.httpsUrl, '--user', 'monitor', '--org', 'acme', '--password-file', v.info.passwordFile, '--ca-file', sim.caFile];
+  const vm = [...vmArgs, '--vm', VM, '--no-cache'];
+  for (const [plugin, args] of [['check_nodes', cluster], ['check_cluster_monitoring', cluster], ['check_vm_cpu', vm], ['check_vm_disk', vm], ['check_vm_mem', vm]] as const) {
     const r = await runExecutable(join(REPO, 'dist', plugin), [...args, '--output', 'json']);
     outputs[plugin] = JSON.parse(r.stdout) as Record<string, unknown>;
   }
-  const d = await runExecutable(join(REPO, 'dist/check_nodes'), [...nodes, '--discovery']);
-  discovered = JSON.parse(d.stdout) as Array<Record<string, string>>;
+  nodeDiscovery = JSON.parse((await runExecutable(join(REPO, 'dist/check_nodes'), [...cluster, '--discovery'])).stdout) as typeof nodeDiscovery;
+  vmDiscovery = JSON.parse((await runExecutable(join(REPO, 'dist/check_vm_cpu'), [...vmArgs, '--no-cache', '--discovery'])).stdout) as typeof vmDiscovery;
 });
 afterAll(() => sim?.close());
 
-/** Each JSONPATH parameter with the plugin of the master item that follows it. */
-function jsonPaths(): Array<{ path: string; plugin: string }> {
-  const found: Array<{ path: string; plugin: string }> = [];
-  const lines = TEMPLATE.split('\n');
-  lines.forEach((line, i) => {
-    if (!/type: JSONPATH/.test(line)) return;
-    const path = lines[i + 2].trim().replace(/^- /, '').replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
-    const master = lines.slice(i).find((l) => /key: 'check_\w+\[/.test(l));
-    found.push({ path, plugin: /check_\w+/.exec(master ?? '')![0] });
-  });
+/** Every dependent item (and prototype) with the plugin of its master item. */
+function dependentItems(): Array<{ item: Item; plugin: string; proto: boolean }> {
+  const found: Array<{ item: Item; plugin: string; proto: boolean }> = [];
+  for (const t of TEMPLATE.zabbix_export.templates) {
+    const lists = [{ items: t.items ?? [], proto: false }, ...(t.discovery_rules ?? []).map((r) => ({ items: r.item_prototypes ?? [], proto: true }))];
+    for (const { items, proto } of lists) {
+      for (const item of items.filter((i) => i.type === 'DEPENDENT')) found.push({ item, plugin: /^check_\w+/.exec(item.master_item!.key)![0], proto });
+    }
+  }
   return found;
 }
 
 /** The few JSONPath forms the template uses: $.field, and $.list[?(@.key=='v')].field.first(). */
 function evaluate(doc: Record<string, unknown>, path: string, macros: Record<string, string>): unknown {
-  const p = path.replace(/\{#\w+\}/g, (m) => macros[m] ?? m);
+  const p = path.replace(/\{#[\w.]+\}/g, (m) => macros[m] ?? m);
   const simple = /^\$\.(\w+)$/.exec(p);
   if (simple) return doc[simple[1]];
   const filter = /^\$\.(\w+)\[\?\(@\.(\w+)=='([^']*)'\)\]\.(\w+)\.first\(\)$/.exec(p);
@@ -56,20 +72,59 @@ function evaluate(doc: Record<string, unknown>, path: string, macros: Record<str
   return hit?.[field];
 }
 
+/** A JAVASCRIPT step as Zabbix runs it: the parameter is a function body of `value`. */
+function runJavascript(body: string, value: string): unknown {
+  return new Function('value', body)(value) as unknown;
+}
+
 describe('contrib/zabbix template against real plugin output', () => {
-  it('uses JSONPaths that find a value in what each plugin prints', () => {
-    const paths = jsonPaths();
-    expect(paths.length).toBeGreaterThan(8);
-    const node = discovered[0]['{#NODE}'];
-    for (const { path, plugin } of paths) {
-      const value = evaluate(outputs[plugin], path, { '{#NODE}': node });
-      expect(value, `${plugin}: ${path}`).not.toBeUndefined();
-      expect(value, `${plugin}: ${path}`).not.toBeNull();
+  it('every JSONPath of every dependent item finds a value in what its plugin prints', () => {
+    const items = dependentItems();
+    expect(items.length).toBeGreaterThan(30);
+    const macros = { '{#NODE}': nodeDiscovery[0]['{#NODE}'], '{#VM.ID}': VM };
+    const plugins = new Set<string>();
+    for (const { item, plugin } of items) {
+      let value: unknown = JSON.stringify(outputs[plugin]);
+      for (const step of item.preprocessing ?? []) {
+        value = step.type === 'JSONPATH' ? evaluate(outputs[plugin], step.parameters[0], macros) : runJavascript(step.parameters[0], String(value));
+        expect(value, `${plugin}: ${item.key}: ${step.parameters[0]}`).not.toBeUndefined();
+        expect(value, `${plugin}: ${item.key}: ${step.parameters[0]}`).not.toBeNull();
+      }
+      plugins.add(plugin);
     }
+    expect([...plugins].sort()).toEqual(['check_cluster_monitoring', 'check_nodes', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem']);
   });
 
-  it('discovery names match the items the node prototypes look up', () => {
+  it('node discovery names match the items the node prototypes look up', () => {
     const names = (outputs.check_nodes.items as Array<{ name: string }>).map((i) => i.name).sort();
-    expect(discovered.map((d) => d['{#NODE}']).sort()).toEqual(names);
+    expect(nodeDiscovery.map((d) => d['{#NODE}']).sort()).toEqual(names);
+  });
+
+  it('VM discovery gives the macros the VM prototypes and the rule filter use', () => {
+    const rule = TEMPLATE.zabbix_export.templates.flatMap((t) => t.discovery_rules ?? []).find((r) => r.key.startsWith('check_vm_cpu['))!;
+    const used = new Set(JSON.stringify(rule).match(/\{#[\w.]+\}/g));
+    expect([...used].sort()).toEqual(['{#VM.ID}', '{#VM.NAME}', '{#VM.STATUS}', '{#VM.VAPP}']);
+    expect(vmDiscovery.length).toBeGreaterThan(3);
+    for (const vm of vmDiscovery) {
+      for (const m of used) expect(typeof vm[m], `${m} in ${JSON.stringify(vm)}`).toBe('string');
+      expect(vm['{#VM.ID}']).toMatch(/^vm-[0-9a-f-]{36}$/);
+    }
+    // The default status filter keeps the VMs that have current metrics.
+    expect(vmDiscovery.find((v) => v['{#VM.ID}'] === VM)?.['{#VM.STATUS}']).toMatch(/^POWERED_ON$/);
+  });
+
+  it('the session-cache item: 0 with a working cache, 1 when the cache cannot be written', async () => {
+    const step = dependentItems().find(({ item }) => item.key === 'cloudchecks.vm.session_cache_unusable')!.item.preprocessing![0];
+    expect(step.type).toBe('JAVASCRIPT');
+    const dir = mkdtempSync(join(tmpdir(), 'cc-zbx-cache-'));
+    const good = await runExecutable(join(REPO, 'dist/check_vm_cpu'), [...vmArgs, '--vm', VM, '--cache-dir', join(dir, 'cache'), '--output', 'json']);
+    writeFileSync(join(dir, 'file'), '');
+    const bad = await runExecutable(join(REPO, 'dist/check_vm_cpu'), [...vmArgs, '--vm', VM, '--cache-dir', join(dir, 'file', 'cache'), '--output', 'json']);
+    expect(good.code).toBe(0);
+    expect(bad.code).toBe(0);
+    expect(runJavascript(step.parameters[0], good.stdout)).toBe(0);
+    expect(runJavascript(step.parameters[0], bad.stdout)).toBe(1);
+    const item = (JSON.parse(bad.stdout) as { items: Array<{ name: string; text: string }> }).items.find((i) => i.name === 'session-cache');
+    expect(item?.text).toMatch(/session cache .*file\/cache unusable \(ENOTDIR\); logging in without it/);
   });
 });

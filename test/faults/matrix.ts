@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Fault } from '../../sim/faults';
 import type { Simulator } from '../../sim/simulator';
+import { HOSTILE_CASES } from './hostile';
 
 export const DIST = resolve(__dirname, '../../dist');
 
@@ -26,6 +27,8 @@ export interface Target {
   args(sim: Simulator, url: string, transport: Transport): string[];
   /** Secret values that must never be printed. */
   secrets(sim: Simulator): string[];
+  /** Cases that do not apply (their fault is no failure for this plugin), by id. */
+  skip?: readonly string[];
 }
 
 export const VM_ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -52,6 +55,17 @@ export const TARGETS: Target[] = [
     path: '/api/v1/nodes',
     args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : [])],
     secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+  },
+  {
+    // Faults aim at the platform pod list: the one read whose every failure must surface
+    // (a 404 of the ClusterOperator or the ConfigMap means "absent", not an error).
+    exe: 'check_cluster_monitoring',
+    family: 'nodes',
+    api: 'cluster',
+    path: '/api/v1/namespaces/openshift-monitoring/pods',
+    args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : [])],
+    secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+    skip: ['JSON/XML of the wrong kind'], // a PodList is the right kind here
   },
   vmTarget('check_vm_cpu'),
   vmTarget('check_vm_disk'),
@@ -175,8 +189,8 @@ export const CASES: FaultCase[] = [
 
 for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]) => [Number(c), r] as const)) {
   const named = new RegExp(`\\b${code}\\b`);
-  // VM checks: 400 on current metrics is how vCD says "powered off": the stated state applies.
-  const vmCause = code === 400 ? /powered off/ : named;
+  // VM checks: a 400 on current metrics of a VM whose record says it runs is a refusal like any other.
+  const vmCause = code === 400 ? /HTTP 400.*its record says POWERED_ON/ : named;
   CASES.push({
     id: `HTTP ${code} without a body`,
     faults: [{ kind: 'status', status: code, body: '' }],
@@ -190,9 +204,11 @@ for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]
       { kind: 'status', status: code, body: kubeStatus(code, reason), contentType: 'application/json' },
       { kind: 'status', status: code, body: vcdError(code, minor), contentType: 'application/vnd.vmware.vcloud.error+xml;version=34.0' },
     ],
-    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: code === 400 ? /powered off/ : new RegExp(`simulated ${code} failure`) },
+    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: new RegExp(`simulated ${code} failure`) },
   });
 }
+
+CASES.push(...HOSTILE_CASES);
 
 /** The faults of a case as the simulator of `target` must hold them (aimed at its path). */
 export function faultsFor(c: FaultCase, target: Target): Fault[] {

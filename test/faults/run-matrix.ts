@@ -30,7 +30,7 @@ export function registerMatrix(family: Family, module: SimModule): void {
   for (const target of TARGETS.filter((t) => t.family === family)) {
     for (const transport of ['http', 'https'] as Transport[]) {
       describe(`${target.exe} over ${transport}`, () => {
-        const cases = CASES.filter((c) => (!c.only || c.only === family) && (!c.transport || c.transport === transport));
+        const cases = CASES.filter((c) => (!c.only || c.only === family) && (!c.transport || c.transport === transport) && !target.skip?.includes(c.id));
         it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
           const sim = sims[c.sim ?? 'main'];
           const api = sim.apis[target.api];

@@ -39,9 +39,13 @@ function secretsIn(cacheDir: string | undefined, given: string[]): string[] {
   const found = [...given];
   if (cacheDir) {
     for (const f of readdirSync(cacheDir)) {
+      // The entry beside the session holds the API version and VM names: public, printed at -v.
+      if (f.endsWith('.fleet.json')) continue;
       try {
         const doc = JSON.parse(readFileSync(join(cacheDir, f), 'utf8')) as Record<string, unknown>;
-        for (const v of Object.values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
+        // Entries keep their data (the session token) one level down: { binding, data: { token } }.
+        const values = (o: unknown): unknown[] => (o && typeof o === 'object' ? Object.values(o).flatMap(values) : [o]);
+        for (const v of values(doc)) if (typeof v === 'string' && v.length >= 16 && !v.includes('/')) found.push(v);
       } catch {
         // lock or failure marker: not a session document
       }
@@ -82,6 +86,22 @@ describe('check_nodes never prints the token', () => {
     const loose = file('loose-token', TOKEN, 0o644);
     const r = await runExecutable(join(DIST, 'check_nodes'), [...base(), '--token-file', loose, '-v'], { env: env() });
     expect(r.stdout.split('\n')[0]).toMatch(/--token-file .*loose-token is readable by others \(mode 0644\); chmod 600 it/);
+  });
+});
+
+describe('check_cluster_monitoring never prints the token', () => {
+  const base = () => ['--url', sim.apis.cluster.httpsUrl, '--ca-file', sim.caFile];
+  it('from --token-file, KUBE_TOKEN, --extra-opts and --token; succeeding, rejected, failing, timing out', async () => {
+    const exe = 'check_cluster_monitoring';
+    await expectNoLeak(exe, [...base(), '--token-file', file('token', TOKEN)], env(), [TOKEN]);
+    await expectNoLeak(exe, base(), env({ KUBE_TOKEN: TOKEN }), [TOKEN]);
+    await expectNoLeak(exe, [...base(), '--extra-opts', `@${file('m.ini', `[${exe}]\ntoken=${TOKEN}`)}`], env(), [TOKEN]);
+    await expectNoLeak(exe, [...base(), '--token', WRONG_TOKEN], env(), [WRONG_TOKEN]);
+    sim.apis.cluster.faults.set([{ path: '/pods$', kind: 'status', status: 500, body: 'boom' }]);
+    await expectNoLeak(exe, [...base(), '--token-file', file('token', TOKEN)], env(), [TOKEN]);
+    sim.apis.cluster.faults.set([{ kind: 'hang' }]);
+    await expectNoLeak(exe, [...base(), '--token-file', file('token', TOKEN), '-t', '1'], env(), [TOKEN]);
+    sim.apis.cluster.faults.set([]);
   });
 });
 

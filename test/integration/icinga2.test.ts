@@ -28,6 +28,8 @@ interface Case {
   firstLine: RegExp;
   /** Options the command line Icinga built must hold (built from the vars). */
   argv: string[];
+  /** Options it must not hold (an empty variable leaves its option out). */
+  absent?: string[];
 }
 
 function icingaValue(v: string | number | boolean | string[] | null): string {
@@ -80,6 +82,26 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         state: 0,
         firstLine: /^NODES OK - 6 of 6 nodes healthy/,
         argv: ['--url'],
+      },
+      {
+        host: 'healthy',
+        service: 'cluster-monitoring',
+        command: 'cloudchecks-cluster-monitoring',
+        vars: { cloudchecks_monitoring_expect_user_workload: true, cloudchecks_monitoring_warning: '' },
+        state: 0,
+        firstLine: /^MONITORING OK - ClusterOperator monitoring 4\.14\.12 available; 28 of 28 pods ready; workload monitoring on/,
+        argv: ['--url', '--token-file', '--ca-file', '--expect-user-workload'],
+        absent: ['--warning', '--monitoring-namespace'],
+      },
+      {
+        // A number in a variable is passed too (0 is not "empty").
+        host: 'sick',
+        service: 'cluster-monitoring',
+        command: 'cloudchecks-cluster-monitoring',
+        vars: { cloudchecks_monitoring_warning: 0, cloudchecks_monitoring_critical: '5', cloudchecks_monitoring_namespace: 'openshift-monitoring' },
+        state: 2,
+        firstLine: /^MONITORING CRITICAL - ClusterOperator monitoring 4\.14\.12 Degraded=True \(UpdatingPrometheusK8SFailed\)/,
+        argv: ['--warning', '0', '--critical', '5', '--monitoring-namespace', 'openshift-monitoring'],
       },
       { host: 'healthy', service: 'cpu', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(current\)/, argv: ['--url', '--user', '--org', '--password-file', '--vm', '--cache-dir'] },
       { host: 'healthy', service: 'cpu-window', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h', cloudchecks_vm_aggregate: 'max' }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(max 1h\)/, argv: ['--window', '1h', '--aggregate', 'max'] },
@@ -170,6 +192,7 @@ ${Object.entries(c.vars)
       expect.soft({ service: `${c.host}!${c.service}`, state: r.state, exit: r.exit_status }).toEqual({ service: `${c.host}!${c.service}`, state: c.state, exit: c.state });
       const argv = r.command.slice(1);
       for (const a of c.argv) expect.soft(argv, `${c.host}!${c.service} command line`).toContain(a);
+      for (const a of c.absent ?? []) expect.soft(argv, `${c.host}!${c.service} command line`).not.toContain(a);
       expect.soft(r.command[0]).toBe(join(DIST, c.command.replace('cloudchecks-', 'check_').replace(/-/g, '_')));
     }
   }, 120_000);

@@ -112,8 +112,8 @@ suite('Nagios 4 accepts contrib/nagios', () => {
       output = err.stdout ?? '';
       code = err.status ?? 1;
     }
-    expect(output).toMatch(/Checked 9 commands\./);
-    expect(output).toMatch(/Checked 5 services\./);
+    expect(output).toMatch(/Checked 10 commands\./);
+    expect(output).toMatch(/Checked 6 services\./);
     expect(output).toMatch(/Total Warnings: 0\s+Total Errors:\s+0/);
     expect(code).toBe(0);
   });

@@ -10,6 +10,8 @@ export const MEM_PROFILE: VmCheckProfile = {
   needs: () => ['mem.usage.average'],
   reads: ['mem.usage.average'],
   defaultThresholds: () => ({ warning: '80', critical: '90' }),
+  // vCD has the guest's memory figures from VMware Tools; without Tools running it sends none.
+  missingHint: (name) => (name === 'mem.usage.average' ? 'memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)' : undefined),
   evaluate({ values, thresholds, vm, mode }) {
     const value = values.get('mem.usage.average') as number;
     return {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 export const REPO = resolve(__dirname, '../../..');
 // CLOUDCHECKS_DIST: test another build of the executables (default: the repository's dist/).
 export const DIST = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(REPO, 'dist');
-export const PLUGINS = ['check_nodes', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'] as const;
+export const PLUGINS = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'] as const;
 
 /** What dist/cloudchecks-sim writes to --ready-file. */
 export interface ReadyFile {

@@ -179,4 +179,42 @@ describe('listNodes errors: one line naming cause and fix, with the server\'s me
     reply(200, fixture('nodelist-page2.json').slice(0, 5000));
     expect(await failure()).toMatch(/^response from .* ends before its JSON does \(5000 bytes, cut short\); retry/);
   });
+
+  it('an item that is not a node: UNKNOWN naming the first bad field, never a verdict', async () => {
+    reply(200, JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'w1' } }, { metadata: { name: 7 }, status: { conditions: 'Ready' } }] }));
+    expect(await failure()).toBe(
+      'unexpected response from https://api.prod-eu1.example.com:6443/api/v1/nodes: items[1].metadata.name is a number, not a string (not a node as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers',
+    );
+    reply(200, JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'w1' }, status: { conditions: { Ready: 'True' } } }] }));
+    expect(await failure()).toMatch(/: items\[0\]\.status\.conditions is an object, not an array \(/);
+  });
+});
+
+describe('listNodes stays bounded whatever the server sends', () => {
+  const reply = (body: string) => nock(API).get('/api/v1/nodes').query(true).reply(200, body, json);
+  const nodes = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ metadata: { name: `w${from + i}` } }));
+
+  it('refuses more nodes than --max-nodes, in one page or in all', async () => {
+    reply(JSON.stringify({ kind: 'NodeList', metadata: {}, items: nodes(11) }));
+    expect(await failure({ maxNodes: 10 })).toBe('https://api.prod-eu1.example.com:6443/api/v1/nodes listed more than 10 nodes; raise --max-nodes if the cluster is really that large');
+    reply(JSON.stringify({ kind: 'NodeList', metadata: { continue: 'c1' }, items: nodes(6) }));
+    reply(JSON.stringify({ kind: 'NodeList', metadata: {}, items: nodes(6, 6) }));
+    expect(await failure({ maxNodes: 10 })).toMatch(/listed more than 10 nodes/);
+  });
+
+  it('stops a list whose pages never end (a new continue token each time, no items)', async () => {
+    nock(API).persist().get('/api/v1/nodes').query(true).reply(200, () => JSON.stringify({ kind: 'NodeList', metadata: { continue: `c${Math.random()}` }, items: [] }), json);
+    // 10 nodes at 5 per page: 2 pages, with slack for short pages: 14.
+    expect(await failure({ maxNodes: 10, limit: 5 })).toBe('https://api.prod-eu1.example.com:6443/api/v1/nodes sent more than 14 pages of nodes (0 nodes) and the list still goes on; a broken proxy or API server? (raise --max-nodes if the cluster is really that large)');
+    nock.cleanAll();
+  });
+
+  it('reads pages shorter than the limit that still carry a continue token (remainingItemCount too)', async () => {
+    reply(JSON.stringify({ kind: 'NodeList', metadata: { continue: 'c1', remainingItemCount: 4 }, items: nodes(1) }));
+    reply(JSON.stringify({ kind: 'NodeList', metadata: { continue: 'c2', remainingItemCount: 3 }, items: [] }));
+    reply(JSON.stringify({ kind: 'NodeList', metadata: { resourceVersion: '9' }, items: nodes(3, 1) }));
+    const { tally, stats } = await list();
+    expect(stats.pages).toBe(3);
+    expect(tally.listed).toBe(4);
+  });
 });

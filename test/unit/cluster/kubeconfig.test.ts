@@ -1,110 +1,182 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultKubeconfigPath, loadKubeconfig } from '../../../lib/cluster/kubeconfig';
-import { parseYaml } from '../../../lib/cluster/kubeconfig-yaml';
+import { defaultKubeconfigPath, kubeconfigPaths, loadKubeconfig } from '../../../lib/cluster/kubeconfig';
 
 const DIR = join(__dirname, '../../fixtures/cluster/kubeconfig');
 const file = (name: string) => join(DIR, name);
+const load = (name: string, contextName?: string) => loadKubeconfig([file(name)], { contextName });
 
-describe('parseYaml (kubeconfig subset)', () => {
-  it('reads the files kubectl/oc write exactly as JSON would say', () => {
-    const doc = parseYaml(readFileSync(file('oc-login.yaml'), 'utf8')) as Record<string, unknown>;
-    expect(doc.kind).toBe('Config');
-    expect(doc.preferences).toEqual({});
-    expect((doc.clusters as unknown[]).length).toBe(2);
-    expect(doc.clusters).toEqual([
-      { cluster: { 'certificate-authority-data': expect.stringMatching(/^LS0t/), server: 'https://api.prod-eu1.example.com:6443' }, name: 'api-prod-eu1-example-com:6443' },
-      { cluster: { 'insecure-skip-tls-verify': true, server: 'https://api.lab.example.com:6443' }, name: 'api-lab-example-com:6443' },
-    ]);
+function tmpFile(text: string, mode = 0o600): string {
+  const f = join(mkdtempSync(join(tmpdir(), 'cc-kc-')), 'config');
+  writeFileSync(f, text);
+  chmodSync(f, mode);
+  return f;
+}
+
+describe('loadKubeconfig: the shapes real tools write', () => {
+  it.each([
+    ['kind.yaml', 'kind-kind', 'https://127.0.0.1:39847', 'kind-kind', /^-----BEGIN RSA PRIVATE KEY-----\n/],
+    ['k3s.yaml', 'default', 'https://127.0.0.1:6443', 'default', /BEGIN EC PRIVATE KEY/],
+    ['kubeadm-admin.conf', 'kubernetes-admin@kubernetes', 'https://192.168.56.10:6443', 'kubernetes-admin', /BEGIN RSA PRIVATE KEY/],
+  ])('%s: client certificate data and the cluster CA', async (name, context, server, user, key) => {
+    const kc = await load(name);
+    expect(kc.context).toBe(context);
+    expect(kc.cluster.server).toBe(server);
+    expect(kc.cluster.caPem).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(kc.user.name).toBe(user);
+    expect(kc.user.certPem).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(kc.user.keyPem).toMatch(key);
+    expect(kc.user.token).toBeUndefined();
+    expect(kc.user.exec).toBeUndefined();
   });
 
-  it('reads indented lists, quotes, comments and flow mappings', () => {
-    const doc = parseYaml(readFileSync(file('hand-written.yaml'), 'utf8')) as Record<string, unknown>;
-    expect(doc['current-context']).toBe('monitoring@prod');
-    expect(doc.apiVersion).toBe('v1');
-    expect(doc.clusters).toEqual([
-      { name: 'prod', cluster: { server: 'https://ocp.prod.example.com:8443', 'certificate-authority': 'ca/prod-ca.pem' } },
-      { name: 'lab', cluster: { server: 'https://api.lab.example.com:6443', 'insecure-skip-tls-verify': true } },
-    ]);
-    expect(doc.contexts).toEqual([
-      { name: 'monitoring@prod', context: { cluster: 'prod', user: 'monitoring' } },
-      { name: 'lab', context: { cluster: 'lab', user: 'monitoring' } },
-    ]);
+  it('oc login: server, sha256~ token and CA data of the current context', async () => {
+    const kc = await load('oc-login.yaml');
+    expect(kc.cluster).toMatchObject({ server: 'https://api.prod-eu1.example.com:6443', insecure: false });
+    expect(kc.context).toBe('openshift-infra/api-prod-eu1-example-com:6443/system:serviceaccount:openshift-infra:monitoring');
+    expect(kc.user.token).toMatch(/^eyJhbGciOiJSUzI1NiIs/);
+    expect(kc.cluster.caPem).toContain('-----BEGIN CERTIFICATE-----');
   });
 
-  it('reads exec sections with argument lists and nulls', () => {
-    const doc = parseYaml(readFileSync(file('eks-exec.yaml'), 'utf8')) as { users: Array<{ user: { exec: Record<string, unknown> } }> };
-    expect(doc.users[0].user.exec).toEqual({
+  it('aws eks update-kubeconfig: the exec plugin, v1beta1, interactiveMode as written', async () => {
+    const kc = await load('eks-exec.yaml');
+    expect(kc.user.exec).toEqual({
       apiVersion: 'client.authentication.k8s.io/v1beta1',
-      args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'],
       command: 'aws',
-      env: null,
-      interactiveMode: 'IfAvailable',
+      args: ['--region', 'eu-west-1', 'eks', 'get-token', '--cluster-name', 'prod', '--output', 'json'],
+      env: [],
+      installHint: undefined,
       provideClusterInfo: false,
+      interactiveMode: 'IfAvailable',
     });
+    expect(kc.cluster.server).toBe('https://0D3A5C1F8E2B4A7C9D6E1F2A3B4C5D6E.gr7.eu-west-1.eks.amazonaws.com');
   });
 
-  it('reads JSON kubeconfigs', () => {
-    expect(parseYaml(readFileSync(file('kubeconfig.json'), 'utf8'))).toEqual(JSON.parse(readFileSync(file('kubeconfig.json'), 'utf8')));
+  it('gcloud get-credentials: gke-gcloud-auth-plugin with installHint and provideClusterInfo', async () => {
+    const kc = await load('gke-gcloud.yaml');
+    expect(kc.user.exec).toMatchObject({ command: 'gke-gcloud-auth-plugin', args: [], provideClusterInfo: true, interactiveMode: 'IfAvailable' });
+    expect(kc.user.exec?.installHint).toMatch(/^Install gke-gcloud-auth-plugin for use with kubectl by following https:\/\/cloud\.google\.com/);
   });
 
-  it.each([
-    ['scalars', 'a: 1\nb: -2\nc: 1.5\nd: true\ne: False\nf: ~\ng: null\nh:\ni: "x # not a comment"\nj: it\'s\nk: \'it\'\'s\'', { a: 1, b: -2, c: 1.5, d: true, e: false, f: null, g: null, h: null, i: 'x # not a comment', j: "it's", k: "it's" }],
-    ['double-quoted escapes', 'a: "tab\\there \\"q\\" \\u00e9 \\\\"', { a: 'tab\there "q" é \\' }],
-    ['keys with colons and a URL value', 'user: system:serviceaccount:ns:sa/api:6443\nserver: https://h:6443', { user: 'system:serviceaccount:ns:sa/api:6443', server: 'https://h:6443' }],
-    ['nested sequences', 'a:\n- - x\n  - y\n- z', { a: [['x', 'y'], 'z'] }],
-    ['a dash alone', 'a:\n-\n  b: 1\n- c', { a: [{ b: 1 }, 'c'] }],
-    ['flow lists', 'a: [x, "y, z", []]\nb: {}', { a: ['x', 'y, z', []], b: {} }],
-    ['a literal block', 'a: |\n  line 1\n  line 2\nb: 2', { a: 'line 1\nline 2\n', b: 2 }],
-    ['a folded block, stripped', 'a: >-\n  one\n  two\nb: 2', { a: 'one two', b: 2 }],
-    ['document markers and CRLF', '---\r\na: 1\r\n...\r\n', { a: 1 }],
-  ])('%s', (_, text, expected) => {
-    expect(parseYaml(text)).toEqual(expected);
+  it('az aks get-credentials: client certificate and token; or the kubelogin exec plugin', async () => {
+    const local = await load('aks-client-cert.yaml');
+    expect(local.cluster.server).toBe('https://prod-aks-dns-5f3c2a1b.hcp.westeurope.azmk8s.io:443');
+    expect(local.user.certPem).toContain('BEGIN CERTIFICATE');
+    expect(local.user.token).toMatch(/^3f9c2b7e/);
+    const aad = await load('aks-kubelogin.yaml');
+    expect(aad.user.exec).toMatchObject({ command: 'kubelogin', provideClusterInfo: false });
+    expect(aad.user.exec?.args.slice(0, 3)).toEqual(['get-token', '--environment', 'AzurePublicCloud']);
+    expect(aad.user.exec?.installHint).toMatch(/kubelogin is not installed which is required to connect to AAD enabled cluster/);
   });
 
-  it.each([
-    ['an anchor', 'a: &x 1', /anchors, aliases and tags/],
-    ['a tab in the indentation', 'a:\n\tb: 1', /tab/],
-    ['a bad indentation', 'a: 1\n   b: 2', /unexpected indentation/],
-    ['an unterminated quote', 'a: "open', /unterminated/],
-    ['a multi-line plain value', 'a: b\nc', /expected "key: value"/],
-  ])('refuses %s with the line', (_, text, message) => {
-    expect(() => parseYaml(text)).toThrow(message);
+  it('the removed gcp auth-provider: one error saying what to use instead', async () => {
+    await expect(load('gke-auth-provider.yaml')).rejects.toThrow(/uses auth-provider "gcp", which kubectl removed and cluster checks do not support; use the gke-gcloud-auth-plugin exec plugin/);
+  });
+
+  it('resolves certificate-authority and tokenFile against the kubeconfig\'s folder; reads comments, quotes and flow mappings', async () => {
+    const kc = await load('hand-written.yaml');
+    expect(kc.cluster).toMatchObject({ server: 'https://ocp.prod.example.com:8443', caFile: join(DIR, 'ca/prod-ca.pem') });
+    expect(kc.user).toMatchObject({ tokenFile: join(DIR, 'secrets/monitoring.token') });
+    expect((await load('hand-written.yaml', 'lab')).cluster).toMatchObject({ server: 'https://api.lab.example.com:6443', insecure: true });
+  });
+
+  it('reads JSON kubeconfigs', async () => {
+    const kc = await load('kubeconfig.json');
+    expect(kc.cluster.insecure).toBe(true);
+    expect(kc.user.token).toBe('sha256~SlNPTi1rdWJlY29uZmlnLXRva2VuLWZpeHR1cmU');
   });
 });
 
-describe('loadKubeconfig', () => {
-  it('takes server, token and CA data of the current context (oc login)', () => {
-    const kc = loadKubeconfig(file('oc-login.yaml'));
-    expect(kc).toMatchObject({ server: 'https://api.prod-eu1.example.com:6443', insecure: false, context: 'openshift-infra/api-prod-eu1-example-com:6443/system:serviceaccount:openshift-infra:monitoring' });
-    expect(kc.token).toMatch(/^eyJhbGciOiJSUzI1NiIs/);
-    expect(kc.caPem).toContain('-----BEGIN CERTIFICATE-----');
+describe('loadKubeconfig: KUBECONFIG lists merged as kubectl merges them', () => {
+  const both = [file('merge-team.yaml'), file('merge-monitoring.yaml')];
+
+  it('current-context from the first file that sets one; the first file to name a cluster or user wins', async () => {
+    const kc = await loadKubeconfig(both, { explicit: false });
+    expect(kc.context).toBe('team/api-prod-eu1:6443/alice');
+    expect(kc.user.token).toBe('sha256~QWxpY2UtZmlyc3QtZmlsZS10b2tlbi1maXh0dXJl');
+    expect(kc.files).toEqual(both);
   });
 
-  it('resolves certificate-authority and tokenFile against the kubeconfig\'s folder', () => {
-    const kc = loadKubeconfig(file('hand-written.yaml'));
-    expect(kc).toMatchObject({ server: 'https://ocp.prod.example.com:8443', caFile: join(DIR, 'ca/prod-ca.pem'), tokenFile: join(DIR, 'secrets/monitoring.token') });
-    expect(kc.token).toBeUndefined();
+  it('--context picks a context of the second file; its cluster comes from the first file', async () => {
+    const kc = await loadKubeconfig(both, { contextName: 'monitoring', explicit: false });
+    expect(kc.file).toBe(file('merge-monitoring.yaml'));
+    expect(kc.cluster).toMatchObject({ server: 'https://api.prod-eu1.example.com:6443', insecure: false, caFile: join(DIR, 'ca/prod-ca.pem') });
+    expect(kc.user.tokenFile).toBe(join(DIR, 'secrets/monitoring.token'));
   });
 
-  it('reads the insecure flag from JSON kubeconfigs', () => {
-    expect(loadKubeconfig(file('kubeconfig.json'))).toMatchObject({ insecure: true, token: 'sha256~SlNPTi1rdWJlY29uZmlnLXRva2VuLWZpeHR1cmU' });
+  it('tls-server-name and proxy-url of a cluster', async () => {
+    const kc = await loadKubeconfig(both, { contextName: 'lab', explicit: false });
+    expect(kc.cluster).toMatchObject({ server: 'https://api.lab.example.com:6443', tlsServerName: 'api.lab.internal', proxyUrl: 'http://proxy.lab.example.com:3128' });
   });
 
-  it('names authentication it cannot use', () => {
-    expect(loadKubeconfig(file('eks-exec.yaml')).unsupportedAuth).toMatch(/an exec credential plugin/);
-    expect(loadKubeconfig(file('client-cert.yaml')).unsupportedAuth).toMatch(/a client certificate/);
+  it('skips missing files of the list, as kubectl does, but not an explicit --kubeconfig', async () => {
+    const kc = await loadKubeconfig(['/nonexistent/a', file('kind.yaml')], { explicit: false });
+    expect(kc.context).toBe('kind-kind');
+    await expect(loadKubeconfig(['/nonexistent/a', '/nonexistent/b'], { explicit: false })).rejects.toThrow(/none of the kubeconfig files in \$KUBECONFIG exists/);
+    await expect(loadKubeconfig(['/nonexistent/kubeconfig'])).rejects.toThrow(/^cannot read kubeconfig \/nonexistent\/kubeconfig \(ENOENT\); check the path given to --kubeconfig/);
   });
 
-  it('fails clearly on a missing file, a missing context or a missing server', () => {
-    expect(() => loadKubeconfig('/nonexistent/kubeconfig')).toThrow(/^cannot read kubeconfig \/nonexistent\/kubeconfig \(ENOENT\); check the path given to --kubeconfig/);
-    const dir = join(__dirname, '../../fixtures/cluster');
-    expect(() => loadKubeconfig(join(dir, 'console-login.html'))).toThrow(/is not valid YAML|holds no configuration mapping/);
+  it('an unknown --context names the ones there are', async () => {
+    await expect(loadKubeconfig(both, { contextName: 'nope', explicit: false })).rejects.toThrow(/has no context named "nope" \(it has team\/api-prod-eu1:6443\/alice, monitoring, lab\); check --context/);
   });
 
-  it('defaults to the first $KUBECONFIG entry, else ~/.kube/config', () => {
+  it('kubeconfigPaths: --kubeconfig PATH alone, else every $KUBECONFIG entry, else ~/.kube/config', () => {
+    expect(kubeconfigPaths('/etc/kc', { KUBECONFIG: '/a:/b' })).toEqual({ paths: ['/etc/kc'], explicit: true });
+    expect(kubeconfigPaths(undefined, { KUBECONFIG: '/a/one::/b/two:/a/one' })).toEqual({ paths: ['/a/one', '/b/two'], explicit: false });
+    expect(kubeconfigPaths(undefined, { HOME: '/home/nagios' })).toEqual({ paths: ['/home/nagios/.kube/config'], explicit: true });
     expect(defaultKubeconfigPath({ KUBECONFIG: '/a/one:/b/two', HOME: '/home/n' })).toBe('/a/one');
-    expect(defaultKubeconfigPath({ HOME: '/home/nagios' })).toBe('/home/nagios/.kube/config');
+  });
+});
+
+describe('loadKubeconfig: what it refuses, each with one clear reason', () => {
+  const base = (user: string, cluster = 'server: https://api.x:6443') =>
+    `apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: k\n  cluster:\n    ${cluster}\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nusers:\n- name: u\n  user:\n${user}\n`;
+
+  it.each([
+    ['the azure auth-provider', '    auth-provider: {name: azure, config: {}}', /auth-provider "azure".*use the kubelogin exec plugin \(kubelogin convert-kubeconfig -l azurecli\)/],
+    ['the oidc auth-provider', '    auth-provider:\n      name: oidc', /auth-provider "oidc".*use an exec plugin such as kubelogin/],
+    ['basic authentication', '    username: admin\n    password: hunter2', /user name and password \(basic authentication, removed from Kubernetes\); give a service-account token with --token-file/],
+    ['impersonation', '    token: abcdefgh\n    as: system:admin', /impersonates another account \(as\)/],
+    ['exec v1alpha1', '    exec:\n      apiVersion: client.authentication.k8s.io/v1alpha1\n      command: aws', /apiVersion client\.authentication\.k8s\.io\/v1alpha1 is not supported; use client\.authentication\.k8s\.io\/v1 or v1beta1/],
+    ['exec v1 without interactiveMode', '    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: x', /interactiveMode is required with client\.authentication\.k8s\.io\/v1; set it to Never/],
+    ['a certificate without its key', '    client-certificate: /etc/kc/cert.pem', /has a client certificate but no key/],
+    ['key data that is not PEM', '    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\n    client-key-data: bm90IGEga2V5', /client-key-data is not base64 of a PEM block/],
+  ])('%s', async (_, user, message) => {
+    await expect(loadKubeconfig([tmpFile(base(user))])).rejects.toThrow(message);
+  });
+
+  it('resolves relative client-certificate, client-key and exec command paths against the file', async () => {
+    const f = tmpFile(base('    client-certificate: pki/monitoring.crt\n    client-key: pki/monitoring.key'));
+    const kc = await loadKubeconfig([f]);
+    expect(kc.user.certFile).toBe(join(f, '..', 'pki/monitoring.crt'));
+    expect(kc.user.keyFile).toBe(join(f, '..', 'pki/monitoring.key'));
+    const e = await loadKubeconfig([tmpFile(base('    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ./bin/get-token\n      interactiveMode: Never\n      env:\n      - name: AWS_PROFILE\n        value: monitoring'))]);
+    expect(e.user.exec?.command).toMatch(/\/bin\/get-token$/);
+    expect(e.user.exec?.command.startsWith('/')).toBe(true);
+    expect(e.user.exec?.env).toEqual([{ name: 'AWS_PROFILE', value: 'monitoring' }]);
+  });
+
+  it('not YAML, YAML that is no mapping, an alias bomb, a missing cluster or server', async () => {
+    await expect(loadKubeconfig([join(__dirname, '../../fixtures/cluster/console-login.html')])).rejects.toThrow(/is not valid YAML|holds no configuration mapping/);
+    await expect(loadKubeconfig([tmpFile('- a\n- b\n')])).rejects.toThrow(/holds no configuration mapping/);
+    await expect(loadKubeconfig([tmpFile('apiVersion: v1\nclusters:\n\t- name: x\n')])).rejects.toThrow(/is not valid YAML \(Tabs are not allowed as indentation at line 3, column 1\); check the file/);
+    // The parser's quote of the offending line stays out of the message: it may hold a token.
+    const quoted = loadKubeconfig([tmpFile('users:\n- name: u\n  user:\n    token: sha256~c2VjcmV0LXRva2Vu: x\n')]);
+    await expect(quoted).rejects.toThrow(/is not valid YAML \(.* at line 4, column \d+\); check the file/);
+    await expect(quoted).rejects.not.toThrow(/c2VjcmV0LXRva2Vu/);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    await expect(loadKubeconfig([tmpFile(bomb)])).rejects.toThrow(/is not valid YAML/);
+    await expect(loadKubeconfig([tmpFile(base('    token: abcdefgh', 'insecure-skip-tls-verify: true'))])).rejects.toThrow(/cluster "k" has no server; check the file/);
+    await expect(loadKubeconfig([tmpFile('current-context: c\ncontexts:\n- name: c\n  context: {cluster: gone, user: u}\n')])).rejects.toThrow(/names cluster "gone", which .* does not define/);
+    await expect(loadKubeconfig([tmpFile('apiVersion: v1\nclusters: []\n')])).rejects.toThrow(/has no current-context; give --context NAME/);
+  });
+
+  it('names a file that holds an inline secret and that others may read', async () => {
+    const loose = await loadKubeconfig([tmpFile(base('    token: abcdefgh'), 0o644)]);
+    expect(loose.looseFiles).toHaveLength(1);
+    const execOnly = await loadKubeconfig([tmpFile(base('    tokenFile: /etc/t'), 0o644)]);
+    expect(execOnly.looseFiles).toEqual([]);
   });
 });

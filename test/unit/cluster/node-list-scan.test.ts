@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../../lib/cluster/node';
-import { NodeListSyntaxError, scanNodeList } from '../../../lib/cluster/node-list-scan';
+import { NodeListShapeError, NodeListSyntaxError, scanNodeList } from '../../../lib/cluster/node-list-scan';
 import { largeNodes } from '../../../sim/cluster/scenarios/large';
 import { sickNodes } from '../../../sim/cluster/scenarios/sick';
 
@@ -23,6 +23,8 @@ function reduce(n: Record<string, unknown>): Node {
   if (isObject(n.spec)) out.spec = pick(n.spec, ['unschedulable']);
   if (isObject(n.status)) {
     out.status = pick(n.status, ['conditions', 'addresses']);
+    // A null list (Go's nil) reads as absent.
+    for (const k of ['conditions', 'addresses']) if (out.status[k] === null) delete out.status[k];
     if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status');
     if ('addresses' in out.status) out.status.addresses = pairs(out.status.addresses, 'address');
   }
@@ -64,7 +66,7 @@ describe('scanNodeList reads what JSON.parse reads', () => {
         nodeInfo: { bootID: '', x: null, y: true, z: -0.25 },
       },
     };
-    expectSameAsJsonParse(JSON.stringify({ kind: 'NodeList', items: [tricky, {}, { status: {} }] }, null, 2));
+    expectSameAsJsonParse(JSON.stringify({ kind: 'NodeList', items: [tricky, { metadata: { name: 'bare' } }, { metadata: { name: 'x' }, spec: null, status: { conditions: null, addresses: [] } }] }, null, 2));
   });
 
   it('with escaped key names and members in any order (metadata after the items)', () => {
@@ -84,18 +86,18 @@ describe('scanNodeList reads what JSON.parse reads', () => {
   it('on generated node lists (property)', () => {
     const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', '\\"', '\u0000'));
     const json = fc.jsonValue({ maxDepth: 3 });
-    const condition = fc.oneof(
-      fc.record({ type: text, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), json), message: text, lastHeartbeatTime: text }, { requiredKeys: ['type'] }),
-      json,
-    );
+    // Every shape the API allows (what it does not allow is refused, see below); the values
+    // the check prints are free of control characters, as the API server's validation keeps them.
+    const shown = text.filter((t) => t.length <= 253 && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(t));
+    const condition = fc.record({ type: shown, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), shown), message: text, lastHeartbeatTime: text, extra: json }, { requiredKeys: ['type', 'status'] });
     const node = fc.record(
       {
-        metadata: fc.record({ name: text, labels: fc.dictionary(text, text), extra: json }, { requiredKeys: [] }),
+        metadata: fc.record({ name: shown.filter((t) => t.length > 0), labels: fc.dictionary(text, text), extra: json }, { requiredKeys: ['name'] }),
         spec: fc.record({ unschedulable: fc.boolean(), taints: json }, { requiredKeys: [] }),
-        status: fc.record({ conditions: fc.array(condition), addresses: fc.array(fc.record({ type: text, address: text })), images: json }, { requiredKeys: [] }),
+        status: fc.record({ conditions: fc.array(condition), addresses: fc.array(fc.record({ type: shown, address: shown })), images: json }, { requiredKeys: [] }),
         other: json,
       },
-      { requiredKeys: [] },
+      { requiredKeys: ['metadata'] },
     );
     fc.assert(
       fc.property(fc.array(node, { maxLength: 5 }), fc.option(text), fc.boolean(), (items, cont, pretty) => {
@@ -122,7 +124,6 @@ describe('scanNodeList refuses what is not a well-formed document', () => {
     ['text after the document', '{"items":[]} x'],
     ['a missing comma', '{"kind":"NodeList" "items":[]}'],
     ['a bad literal', '{"kind":NodeList,"items":[]}'],
-    ['a non-object item', '{"items":[1]}'],
   ])('%s', (_, text) => {
     expect(() => scan(text)).toThrow(NodeListSyntaxError);
   });
@@ -132,5 +133,62 @@ describe('scanNodeList refuses what is not a well-formed document', () => {
     expect(scan('{"items":null}').page.items).toBe(-1);
     expect(scan('{}').page.items).toBe(-1);
     expect(scan(' { "items" : [ ] } \n').page.items).toBe(0);
+  });
+});
+
+// A body that is JSON but whose items break the API's own shape (a broken proxy, another
+// API, a hostile server) gets no verdict: the first bad field is named.
+describe('scanNodeList refuses items that are not nodes, naming the first bad field', () => {
+  const ok = { metadata: { name: 'worker-1' }, status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'Hostname', address: 'worker-1' }] } };
+  it.each([
+    ['a number as item', [ok, 1], 'items[1] is a number, not an object (a node)'],
+    ['an array as item', [[ok]], 'items[0] is an array, not an object (a node)'],
+    ['an empty object', [{}], 'items[0].metadata is missing'],
+    ['no name', [{ metadata: { uid: 'x' } }], 'items[0].metadata.name is missing'],
+    ['an empty name', [{ metadata: { name: '' } }], 'items[0].metadata.name is empty'],
+    ['a numeric name', [ok, { metadata: { name: 42 } }], 'items[1].metadata.name is a number, not a string'],
+    ['a name object', [{ metadata: { name: { first: 'w' } } }], 'items[0].metadata.name is an object, not a string'],
+    ['metadata a string', [{ metadata: 'worker-1' }], 'items[0].metadata is a string, not an object'],
+    ['conditions an object', [{ ...ok, status: { conditions: { Ready: 'True' } } }], 'items[0].status.conditions is an object, not an array'],
+    ['conditions a string', [{ ...ok, status: { conditions: 'Ready' } }], 'items[0].status.conditions is a string, not an array'],
+    ['a condition not an object', [{ ...ok, status: { conditions: [{ type: 'Ready', status: 'True' }, 'MemoryPressure'] } }], 'items[0].status.conditions[1] is a string, not an object'],
+    ['a condition without type', [{ ...ok, status: { conditions: [{ status: 'True' }] } }], 'items[0].status.conditions[0].type is missing'],
+    ['a condition without status', [{ ...ok, status: { conditions: [{ type: 'Ready' }] } }], 'items[0].status.conditions[0].status is missing'],
+    ['a boolean status', [{ ...ok, status: { conditions: [{ type: 'Ready', status: true }] } }], 'items[0].status.conditions[0].status is a boolean, not a string'],
+    ['a numeric type', [{ ...ok, status: { conditions: [{ type: 1, status: 'True' }] } }], 'items[0].status.conditions[0].type is a number, not a string'],
+    ['addresses an object', [{ ...ok, status: { addresses: { Hostname: 'w' } } }], 'items[0].status.addresses is an object, not an array'],
+    ['an address without address', [{ ...ok, status: { addresses: [{ type: 'Hostname' }] } }], 'items[0].status.addresses[0].address is missing'],
+    ['status a string', [{ ...ok, status: 'Ready' }], 'items[0].status is a string, not an object'],
+    ['spec an array', [{ ...ok, spec: [] }], 'items[0].spec is an array, not an object'],
+    ['unschedulable a string', [{ ...ok, spec: { unschedulable: 'true' } }], 'items[0].spec.unschedulable is a string, not a boolean'],
+    // Values the check prints: a newline or U+2028 would forge a line of the output.
+    ['a name with a newline', [{ metadata: { name: 'w1\n[OK] fake: healthy' } }], 'items[0].metadata.name holds control or line-separator characters'],
+    ['a condition type with U+2028', [{ ...ok, status: { conditions: [{ type: 'Ready\u2028x', status: 'True' }] } }], 'items[0].status.conditions[0].type holds control or line-separator characters'],
+    ['an address with NUL', [{ ...ok, status: { addresses: [{ type: 'Hostname', address: 'w\u0000' }] } }], 'items[0].status.addresses[0].address holds control or line-separator characters'],
+    ['a 300-character name', [{ metadata: { name: 'w'.repeat(300) } }], 'items[0].metadata.name is 300 characters long, more than the API allows (253)'],
+  ])('%s', (_, items, message) => {
+    const error = (() => {
+      try {
+        scan(list(items));
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(NodeListShapeError);
+    expect((error as Error).message).toBe(message);
+  });
+
+  it('refuses a continue token that is not a string', () => {
+    expect(() => scan(list([ok], { continue: 7 }))).toThrow('metadata.continue is a number, not a string');
+  });
+
+  it('takes null for an absent list or object, as Go encodes a nil one', () => {
+    const { nodes } = scan(list([{ metadata: { name: 'w' }, spec: null, status: { conditions: null, addresses: null } }]));
+    expect(nodes).toEqual([{ metadata: { name: 'w' } , status: {} }]);
+  });
+
+  it('still reports a truncated value as a syntax error', () => {
+    expect(() => scan('{"items":[{"metadata":{"name":["w1"')).toThrow(NodeListSyntaxError);
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { ParsedOptions } from '../../../lib/plugin/options';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiIsImtpZCI6Im1vbml0b3JpbmcifQ.payload.signature';
 const KC = join(__dirname, '../../fixtures/cluster/kubeconfig');
+const TLS = join(__dirname, '../../fixtures/cluster/tls');
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'cc-target-'));
@@ -38,8 +39,27 @@ describe('urlFromHost: -H/-p', () => {
     expect(urlFromHost(host, port).href).toBe(url);
   });
 
-  it('refuses a URL or a bad port', () => {
-    expect(() => urlFromHost('https://api.x')).toThrow(/give a host name \(or use --url/);
+  it.each([
+    ['::1', 'https://[::1]:6443/'],
+    ['[::1]', 'https://[::1]:6443/'],
+    ['[fd00::5]', 'https://[fd00::5]:6443/'],
+  ])('takes the IPv6 literal %s with or without brackets', (host, url) => {
+    expect(urlFromHost(host).href).toBe(url);
+  });
+
+  it.each([
+    ['127.0.0.1:16443', /^invalid -H\/--hostname "127\.0\.0\.1:16443": give the port with -p, as -H 127\.0\.0\.1 -p 16443 \(or use --url https:\/\/127\.0\.0\.1:16443\) \(see --help\)$/],
+    ['api.x:6443', /as -H api\.x -p 6443 \(or use --url https:\/\/api\.x:6443\)/],
+    ['[::1]:6443', /as -H ::1 -p 6443 \(or use --url https:\/\/\[::1\]:6443\)/],
+    ['https://api.x:6443', /^invalid -H\/--hostname "https:\/\/api\.x:6443": -H takes a host name, not a URL; use --url https:\/\/api\.x:6443/],
+    ['api.x/console', /give a host name or IP address such as api\.cluster\.example\.com, 10\.0\.0\.5 or ::1/],
+    ['[api.x]', /brackets hold an IPv6 address/],
+    ['', /give a host name or IP address/],
+  ])('refuses -H %j with what to write instead', (host, message) => {
+    expect(() => urlFromHost(host)).toThrow(message);
+  });
+
+  it('refuses a bad port', () => {
     expect(() => urlFromHost('api.x', 70000)).toThrow(/invalid -p\/--port 70000/);
   });
 });
@@ -88,10 +108,12 @@ describe('clusterTargetFrom', () => {
   it('reads the current context of --kubeconfig: server, token, CA; --ca-file and -k win', async () => {
     const { target, secrets } = await resolve({ kubeconfig: join(KC, 'oc-login.yaml') });
     expect(target.url.href).toBe('https://api.prod-eu1.example.com:6443/');
-    expect(target.tls.ca).toContain('BEGIN CERTIFICATE');
-    expect(target.tokenSource).toMatch(/^the token of context "openshift-infra\/.*" in .*oc-login.yaml$/);
+    expect(target.tls).toMatchObject({ ca: expect.stringContaining('BEGIN CERTIFICATE'), caOnly: true });
+    expect(target.tokenSource).toMatch(/^the token of user "system:serviceaccount:openshift-infra:monitoring\/.*" of context "openshift-infra\/.*" in .*oc-login.yaml$/);
     expect(secrets).toContain(target.token);
     expect((await resolve({ kubeconfig: join(KC, 'oc-login.yaml'), insecure: true })).target.tls).toEqual({ insecure: true });
+    const caFile = join(KC, 'ca/prod-ca.pem');
+    expect((await resolve({ kubeconfig: join(KC, 'oc-login.yaml'), 'ca-file': caFile })).target).toMatchObject({ tls: { caOnly: true }, trustSource: `only --ca-file ${caFile}` });
     expect((await resolve({ kubeconfig: join(KC, 'kubeconfig.json') })).target.tls).toEqual({ insecure: true });
     const viaUrl = await resolve({ kubeconfig: join(KC, 'kubeconfig.json'), url: 'https://other:6443' });
     expect(viaUrl.target.url.host).toBe('other:6443');
@@ -101,7 +123,16 @@ describe('clusterTargetFrom', () => {
     const { target } = await resolve({ kubeconfig: join(KC, 'hand-written.yaml') });
     expect(target.url.href).toBe('https://ocp.prod.example.com:8443/');
     expect(target.token).toMatch(/^eyJhbGciOiJSUzI1NiJ9\./);
-    expect(target.tls.ca).toContain('BEGIN CERTIFICATE');
+    expect(target.tls).toMatchObject({ ca: expect.stringContaining('BEGIN CERTIFICATE'), caOnly: true });
+  });
+
+  it('$KUBECONFIG alone names the cluster when no --url or -H does', async () => {
+    const env = { KUBECONFIG: join(KC, 'kubeconfig.json') };
+    expect((await resolve({}, env)).target.url.host).toBe('api.prod-eu1.example.com:6443');
+    // In a pod too, as kubectl prefers a kubeconfig to the in-cluster account.
+    expect((await resolve({}, { ...env, KUBERNETES_SERVICE_HOST: '172.30.0.1' })).target.url.host).toBe('api.prod-eu1.example.com:6443');
+    const withUrl = await resolve({ url: 'https://other:6443', token: 't0ken' }, env);
+    expect(withUrl.target).toMatchObject({ token: 't0ken', tls: {} });
   });
 
   it('--kubeconfig without a path uses $KUBECONFIG', async () => {
@@ -109,21 +140,92 @@ describe('clusterTargetFrom', () => {
     expect(target.url.host).toBe('api.prod-eu1.example.com:6443');
   });
 
-  it('explains a kubeconfig user it cannot use, unless a token is given otherwise', async () => {
-    await expect(resolve({ kubeconfig: join(KC, 'eks-exec.yaml') })).rejects.toThrow(/authenticates with an exec credential plugin, which check_nodes cannot use; give a service-account token with --token-file/);
-    const { target } = await resolve({ kubeconfig: join(KC, 'client-cert.yaml'), 'token-file': tokenFile() });
-    expect(target.token).toBe(TOKEN);
+  it('a kubeconfig user with a client certificate: no token, the pair in the TLS settings, the key a secret', async () => {
+    const { target, secrets } = await resolve({ kubeconfig: join(KC, 'kind.yaml') });
+    expect(target.token).toBeUndefined();
+    expect(target.credential).toBe('client certificate');
+    expect(target.tokenSource).toMatch(/^the client certificate of user "kind-kind" of context "kind-kind" in .*kind\.yaml$/);
+    expect(target.tls).toMatchObject({ cert: expect.stringContaining('BEGIN CERTIFICATE'), key: expect.stringContaining('PRIVATE KEY'), caOnly: true });
+    expect(secrets).toContain(target.tls.key);
+    // A token given otherwise wins over the kubeconfig's user.
+    expect((await resolve({ kubeconfig: join(KC, 'kind.yaml'), 'token-file': tokenFile() })).target).toMatchObject({ token: TOKEN, credential: 'token' });
+  });
+
+  it('an AKS user with both a certificate and a token sends both', async () => {
+    const { target } = await resolve({ kubeconfig: join(KC, 'aks-client-cert.yaml') });
+    expect(target.token).toMatch(/^3f9c2b7e/);
+    expect(target.tls.cert).toContain('BEGIN CERTIFICATE');
+  });
+
+  it('--context picks another context; tls-server-name and proxy-url reach the TLS settings', async () => {
+    const { target } = await resolve({ context: 'lab' }, { KUBECONFIG: [join(KC, 'merge-team.yaml'), join(KC, 'merge-monitoring.yaml')].join(':') });
+    expect(target.url.href).toBe('https://api.lab.example.com:6443/');
+    expect(target.tls).toMatchObject({ serverName: 'api.lab.internal', caOnly: true });
+    expect(target.tls.proxy?.href).toBe('http://proxy.lab.example.com:3128/');
+    expect(target.tokenSource).toMatch(/^the tokenFile .*monitoring\.token of user "monitoring" of context "lab"/);
+  });
+
+  it('--client-cert and --client-key: the pair, the key a secret, a warning when others may read the key', async () => {
+    const dir = tmp();
+    const cert = join(dir, 'client.pem');
+    const key = join(dir, 'client.key');
+    writeFileSync(cert, readFileSync(join(TLS, 'client.pem')));
+    writeFileSync(key, readFileSync(join(TLS, 'client.key')));
+    chmodSync(key, 0o644);
+    const { target, secrets, warnings } = await resolve({ url: 'https://api.x:6443', 'client-cert': cert, 'client-key': key });
+    expect(target).toMatchObject({ credential: 'client certificate', tokenSource: `--client-cert ${cert} and --client-key ${key}` });
+    expect(target.token).toBeUndefined();
+    expect(secrets).toContain(readFileSync(key, 'utf8'));
+    expect(warnings).toEqual([`--client-key ${key} is readable by others (mode 0644); chmod 600 it`]);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert })).rejects.toThrow(/--client-cert and --client-key go together/);
+    await expect(resolve({ url: 'https://a', 'client-cert': key, 'client-key': key })).rejects.toThrow(/--client-cert .* holds no PEM certificate/);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': cert })).rejects.toThrow(/--client-key .* holds no PEM private key/);
+  });
+
+  it('a key that is not the certificate\'s, a broken key or CA: one message naming where they came from', async () => {
+    const dir = tmp();
+    const cert = join(dir, 'client.pem');
+    writeFileSync(cert, readFileSync(join(TLS, 'client.pem')));
+    const other = join(dir, 'other.key');
+    writeFileSync(other, readFileSync(join(TLS, 'client-other.key')));
+    chmodSync(other, 0o600);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': other })).rejects.toThrow(
+      `cannot use the client certificate and key of --client-cert ${cert} and --client-key ${other}: x509 certificate routines::key values mismatch; check that the key is the PEM private key of that certificate`,
+    );
+    const broken = join(dir, 'broken.key');
+    writeFileSync(broken, '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n');
+    chmodSync(broken, 0o600);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': broken })).rejects.toThrow(/^cannot use the client certificate and key of --client-cert .*; check that the key is the PEM private key of that certificate$/);
+    const kc = join(dir, 'config');
+    writeFileSync(kc, readFileSync(join(KC, 'kind.yaml'), 'utf8').replace(/certificate-authority-data: \S+/, `certificate-authority-data: ${Buffer.from('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA\n-----END CERTIFICATE-----\n').toString('base64')}`));
+    chmodSync(kc, 0o600);
+    await expect(resolve({ kubeconfig: kc })).rejects.toThrow(/^cannot use the CA \(only the certificate-authority-data of cluster "kind-kind"\): .*; check that it is a PEM certificate$/);
+    await expect(resolve({ url: 'https://a', token: 't0ken', 'ca-file': cert.replace('client.pem', 'other.key') })).rejects.toThrow(/--ca-file .* holds no PEM certificate/);
+  });
+
+  it('names a kubeconfig that holds a secret and that others may read', async () => {
+    const f = join(tmp(), 'config');
+    writeFileSync(f, readFileSync(join(KC, 'kind.yaml')));
+    chmodSync(f, 0o644);
+    const { warnings } = await resolve({ kubeconfig: f });
+    expect(warnings).toEqual([`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`]);
+  });
+
+  it('an exec plugin that is not installed: its name and the installHint', async () => {
+    await expect(resolve({ kubeconfig: join(KC, 'gke-gcloud.yaml'), 'no-cache': true }, { PATH: '/nonexistent' })).rejects.toThrow(
+      /^exec credential plugin "gke-gcloud-auth-plugin" not found \(not in PATH of the monitoring user\); Install gke-gcloud-auth-plugin for use with kubectl by following https:/,
+    );
   });
 
   it('in a pod: the service host, CA and token of the service account', async () => {
     const sa = tmp();
     writeFileSync(join(sa, 'token'), TOKEN);
     chmodSync(join(sa, 'token'), 0o600);
-    writeFileSync(join(sa, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    writeFileSync(join(sa, 'ca.crt'), readFileSync(join(TLS, 'cluster-ca.pem')));
     const { target } = await resolve({}, { KUBERNETES_SERVICE_HOST: '172.30.0.1', KUBERNETES_SERVICE_PORT: '443' }, sa);
     expect(target.url.href).toBe('https://172.30.0.1/');
     expect(target.token).toBe(TOKEN);
-    expect(target.tls.ca).toContain('BEGIN CERTIFICATE');
+    expect(target.tls).toMatchObject({ ca: expect.stringContaining('BEGIN CERTIFICATE'), caOnly: true });
     expect(target.tokenSource).toMatch(/service-account token/);
   });
 
@@ -134,7 +236,7 @@ describe('clusterTargetFrom', () => {
     [{ url: 'ftp://a', token: 't0ken' }, /expected an https:\/\/ URL/],
     [{ url: 'not a url', token: 't0ken' }, /invalid --url "not a url"/],
     [{ token: 't0ken' }, /no cluster given: use --url URL, -H HOST \[-p PORT\] or --kubeconfig/],
-    [{ url: 'https://a' }, /no token given: use --token-file PATH, \$KUBE_TOKEN, --token or --kubeconfig/],
+    [{ url: 'https://a' }, /no credentials given: use --token-file PATH, \$KUBE_TOKEN, --token, --client-cert with --client-key, or --kubeconfig/],
     [{ url: 'https://a', token: 'two words' }, /holds spaces or control characters/],
   ])('refuses %j', async (options, message) => {
     await expect(resolve(options as ParsedOptions)).rejects.toThrow(message);

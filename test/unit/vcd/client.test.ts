@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchMetrics, type MetricsRequest } from '../../../lib/vcd/client';
 import type { VcdConnection } from '../../../lib/vcd/connection';
 import { login, type Credentials } from '../../../lib/vcd/login';
-import { SessionCache } from '../../../lib/vcd/session-cache';
+import { cacheKey, SessionCache } from '../../../lib/vcd/session-cache';
 
 const HOST = 'https://vcd.example.com';
 const VM = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -21,9 +21,10 @@ function connection(secrets: string[] = [], apiVersion = '34.0'): VcdConnection 
   return { base: new URL(HOST), apiVersion, tls: {}, maxBytes: 1 << 20, addSecret: (s) => s && secrets.push(s), setPhase: () => undefined };
 }
 function request(overrides: Partial<MetricsRequest> = {}): MetricsRequest {
-  return { conn: connection(), creds, vm: VM, which: 'current', deadline: Date.now() + 10_000, log: () => undefined, ...overrides };
+  // The version is forced: these cases are about login and sessions (negotiation: fleet-client.test.ts).
+  return { conn: connection(), creds, vm: { kind: 'id', id: VM }, forcedVersion: '34.0', which: 'current', deadline: Date.now() + 10_000, log: () => undefined, ...overrides };
 }
-const cacheIn = () => new SessionCache(mkdtempSync(join(tmpdir(), 'cc-nock-')), 'k', 10_000);
+const cacheIn = () => new SessionCache(mkdtempSync(join(tmpdir(), 'cc-nock-')), cacheKey(new URL(HOST), creds), 10_000);
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
@@ -74,7 +75,7 @@ describe('login', () => {
       .delete('/api/session')
       .matchHeader('x-vcloud-authorization', 'legacy-token-9')
       .reply(204);
-    const r = await fetchMetrics(request({ conn: connection([], '32.0'), which: 'historic' }));
+    const r = await fetchMetrics(request({ conn: connection([], '32.0'), forcedVersion: '32.0', which: 'historic' }));
     expect(r.kind).toBe('document');
   });
 
@@ -178,7 +179,7 @@ describe('fetchMetrics errors', () => {
 
   it('400 on current metrics is a refusal (powered off), on historic an error', async () => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(400, POWERED_OFF).get(`/api/vApp/${VM}/metrics/historic`).reply(400, POWERED_OFF);
-    expect(await fetchMetrics(request({ cache: withSession() }))).toEqual({
+    expect(await fetchMetrics(request({ cache: withSession() }))).toMatchObject({
       kind: 'refused',
       detail: 'HTTP 400: The requested operation could not be executed since VM "old-04" is not running. (BAD_REQUEST)',
     });
@@ -187,10 +188,12 @@ describe('fetchMetrics errors', () => {
 
   it.each([
     [404, '', /\/metrics\/current not found \(HTTP 404\); check that --url is the vCD API host/],
-    [406, '<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="NOT_ACCEPTABLE" message="Invalid API version requested"/>', /does not accept API version 34.0 \(HTTP 406: Invalid API version requested \(NOT_ACCEPTABLE\)\); set --api-version/],
+    [406, '<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="NOT_ACCEPTABLE" message="Invalid API version requested"/>', /does not accept --api-version 34.0 \(HTTP 406: Invalid API version requested \(NOT_ACCEPTABLE\)\): its list of versions could not be read \(.*HTTP 404/],
     [503, '<html>Service Unavailable</html>', /answered HTTP 503; the vCD cells may be overloaded or down, retry later/],
   ])('HTTP %d', async (status, body, message) => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(status, body);
+    // A refused forced version is reported with the server's offer (here: none readable).
+    if (status === 406) nock(HOST).get('/api/versions').reply(404, '');
     await expect(fetchMetrics(request({ cache: withSession() }))).rejects.toThrow(message);
   });
 

@@ -7,9 +7,9 @@ import { CheckError } from '../../../lib/plugin/errors';
 const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/vcd', name), 'utf8');
 
 describe('parseCurrentUsage', () => {
-  it.each(['current-usage.xml', 'current-usage-prefixed.xml'])('reads the eight metrics of %s, ignoring per-disk and extra names', (file) => {
+  it.each(['current-usage.xml', 'current-usage-prefixed.xml'])('reads the eight metrics of %s and the per-disk ones, ignoring extra names', (file) => {
     const usage = parseCurrentUsage(fixture(file));
-    expect([...usage.keys()].sort()).toEqual([
+    expect([...usage.values()].filter((m) => m.disk === undefined).map((m) => m.name).sort()).toEqual([
       'cpu.usage.average',
       'cpu.usage.maximum',
       'cpu.usagemhz.average',
@@ -19,9 +19,24 @@ describe('parseCurrentUsage', () => {
       'disk.write.average',
       'mem.usage.average',
     ]);
-    expect(usage.get('cpu.usage.average')).toEqual({ name: 'cpu.usage.average', unit: 'PERCENT', value: 33.7 });
+    expect(usage.get('cpu.usage.average')).toEqual({ name: 'cpu.usage.average', base: 'cpu.usage.average', unit: 'PERCENT', value: 33.7 });
     expect(usage.get('disk.write.average')?.value).toBe(340.25);
     expect(usage.get('disk.used.latest')?.value).toBe(43000000);
+  });
+
+  it('keeps the per-disk names beside the whole-VM ones', () => {
+    const usage = parseCurrentUsage(fixture('current-usage.xml'));
+    expect([...usage.values()].filter((m) => m.disk !== undefined).map((m) => m.name).sort()).toEqual([
+      'disk.provisioned.latest.2000',
+      'disk.provisioned.latest.2001',
+      'disk.read.average.0',
+      'disk.read.average.1',
+      'disk.used.latest.2000',
+      'disk.used.latest.2001',
+      'disk.write.average.0',
+      'disk.write.average.1',
+    ]);
+    expect(usage.get('disk.used.latest.2001')).toEqual({ name: 'disk.used.latest.2001', base: 'disk.used.latest', disk: '2001', unit: 'KILOBYTE', value: 22028480 });
   });
 
   it('leaves out a metric the server did not send', () => {
@@ -76,7 +91,8 @@ describe('parseHistoricUsage', () => {
   });
   it.each(['historic-usage.xml', 'historic-usage-prefixed.xml'])('reads the series of %s in any order', (file) => {
     const history = parseHistoricUsage(fixture(file));
-    expect([...history.keys()].sort()).toEqual([
+    expect([...history.keys()].filter((k) => history.get(k)?.disk !== undefined).sort()).toEqual(['disk.read.average.0', 'disk.used.latest.2000']);
+    expect([...history.keys()].filter((k) => history.get(k)?.disk === undefined).sort()).toEqual([
       'cpu.usage.average',
       'cpu.usage.maximum',
       'cpu.usagemhz.average',
@@ -109,6 +125,52 @@ describe('parseHistoricUsage', () => {
     expect(() => parseHistoricUsage(fixture('current-usage.xml'))).toThrow(/not a vCD HistoricUsage document/);
     const xml = fixture('historic-usage.xml').replace('2024-05-05T07:10:01.250Z" value="81.4"', 'yesterday" value="81.4"');
     expect(() => parseHistoricUsage(xml)).toThrow(/series cpu.usage.average has a sample with an invalid timestamp "yesterday"/);
+  });
+});
+
+describe('readers refuse values no VM produces, naming the metric', () => {
+  const current = fixture('current-usage.xml');
+  const historic = fixture('historic-usage.xml');
+  it.each([
+    ['-3', 'metric cpu.usage.average is -3%, outside 0-100: the server\'s metrics are broken (ask the vCD provider)'],
+    ['153.2', 'metric cpu.usage.average is 153.2%, outside 0-100'],
+    ['1e308', 'metric cpu.usage.average has a value beyond any real measurement ("1e308"): the server\'s metrics are broken'],
+  ])('current cpu.usage.average = %s', (value, message) => {
+    expect(() => parseCurrentUsage(current.replace('value="33.7"', `value="${value}"`))).toThrow(message);
+  });
+  it('a percentage sample outside 0-100 in a series', () => {
+    expect(() => parseHistoricUsage(historic.replace('value="83.2"', 'value="101"'))).toThrow('a sample of cpu.usage.average (2024-05-05T06:55:04.333Z) is 101%, outside 0-100');
+  });
+  it('bounds apply to PERCENT only: 0-100 edges pass, KILOBYTE counts may exceed 100', () => {
+    const usage = parseCurrentUsage(current.replace('value="33.7"', 'value="100"').replace('name="cpu.usage.maximum" unit="PERCENT" value="89.0"', 'name="cpu.usage.maximum" unit="PERCENT" value="0"'));
+    expect([usage.get('cpu.usage.average')?.value, usage.get('cpu.usage.maximum')?.value, usage.get('disk.used.latest')?.value]).toEqual([100, 0, 43000000]);
+  });
+  it('a metric the check does not read is not judged', () => {
+    const usage = parseCurrentUsage(current.replace('value="44.0"', 'value="400"'), undefined, new Set(['cpu.usage.average']));
+    expect([...usage.keys()]).toEqual(['cpu.usage.average']);
+  });
+});
+
+describe('readers refuse a metric sent twice', () => {
+  it('in CurrentUsage, naming it and both values', () => {
+    const xml = fixture('current-usage.xml').replace('<Metric name="cpu.ready.summation"', '<Metric name="mem.usage.average" unit="PERCENT" value="91.5"/>\n    <Metric name="cpu.ready.summation"');
+    expect(() => parseCurrentUsage(xml)).toThrow('the current metrics response has metric mem.usage.average twice (91.5 and 44): cannot tell which is right');
+  });
+  it('in HistoricUsage', () => {
+    const xml = fixture('historic-usage.xml').replace('<MetricSeries name="cpu.ready.summation"', '<MetricSeries name="cpu.usage.average" unit="PERCENT" expectedInterval="300"><Sample timestamp="2024-05-05T07:10:01.250Z" value="5"/></MetricSeries>\n    <MetricSeries name="cpu.ready.summation"');
+    expect(() => parseHistoricUsage(xml)).toThrow('the historic metrics response has series cpu.usage.average twice: cannot tell which is right');
+  });
+  it('a repeated name the check does not read, or an unknown one, is ignored', () => {
+    const xml = fixture('current-usage.xml').replace('<Metric name="mem.usage.average"', '<Metric name="cpu.ready.summation" unit="MILLISECOND" value="1"/>\n    <Metric name="mem.usage.average" unit="PERCENT" value="1"/>\n    <Metric name="mem.usage.average"');
+    expect(parseCurrentUsage(xml, undefined, new Set(['cpu.usage.average'])).get('cpu.usage.average')?.value).toBe(33.7);
+  });
+});
+
+describe('per-disk only (a tenant without whole-VM disk names)', () => {
+  it('reads each disk with its number', () => {
+    const usage = parseCurrentUsage(fixture('current-usage-per-disk.xml'));
+    expect(usage.has('disk.used.latest')).toBe(false);
+    expect([...usage.values()].filter((m) => m.base === 'disk.used.latest').map((m) => [m.disk, m.value])).toEqual([['0', 31457280], ['1', 99614720], ['2', 2097152]]);
   });
 });
 

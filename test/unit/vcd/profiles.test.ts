@@ -21,7 +21,8 @@ const CURRENT = new Map<MetricName, number>([
   ['disk.used.latest', 94371840],
 ]);
 
-function evaluate(profile: VmCheckProfile, metric: string, w?: string, c?: string, values = CURRENT, mode = 'current') {
+type Disks = Map<string, Map<MetricName, number>>;
+function evaluate(profile: VmCheckProfile, metric: string, w?: string, c?: string, values = CURRENT, mode = 'current', disks: Disks = new Map(), summed: MetricName[] = [], perDisk = false) {
   const d = profile.defaultThresholds(metric);
   const parser = profile.thresholdParser?.(metric);
   const ww = w ?? d.warning;
@@ -31,11 +32,14 @@ function evaluate(profile: VmCheckProfile, metric: string, w?: string, c?: strin
     metric,
     vm: VM,
     mode,
+    disks,
+    summed,
+    perDisk,
     thresholds: { warning: ww === undefined ? undefined : parseRange(ww, '-w', parser), critical: cc === undefined ? undefined : parseRange(cc, '-c', parser) },
   });
   const perf = formatPerfdata(r.metrics ?? []);
   parsePerfdataStrict(perf);
-  return { state: r.state, summary: r.summary, perf };
+  return { state: r.state, summary: r.summary, perf, items: r.items };
 }
 
 describe('cpu profile', () => {
@@ -109,6 +113,53 @@ describe('disk profile', () => {
   });
   it('formats bytes in binary units', () => {
     expect([0, 1023, 1536, 107374182400, 5.5 * 1024 ** 4].map(formatBytes)).toEqual(['0 B', '1023 B', '1.5 KiB', '100 GiB', '5.5 TiB']);
+  });
+});
+
+describe('disk profile, per disk', () => {
+  // Shape of current-usage-per-disk.xml: three disks, only per-disk names, sums by the check.
+  const disks: Disks = new Map([
+    ['0', new Map<MetricName, number>([['disk.used.latest', 31457280], ['disk.provisioned.latest', 52428800], ['disk.read.average', 12], ['disk.write.average', 48.25]])],
+    ['1', new Map<MetricName, number>([['disk.used.latest', 99614720], ['disk.provisioned.latest', 104857600], ['disk.read.average', 240.5], ['disk.write.average', 310]])],
+    ['2', new Map<MetricName, number>([['disk.used.latest', 2097152], ['disk.provisioned.latest', 20971520], ['disk.read.average', 0], ['disk.write.average', 1.75]])],
+  ]);
+  const sums = new Map<MetricName, number>([
+    ['disk.used.latest', 133169152],
+    ['disk.provisioned.latest', 178257920],
+    ['disk.read.average', 252.5],
+    ['disk.write.average', 360],
+  ]);
+  const SUMMED: MetricName[] = ['disk.used.latest', 'disk.provisioned.latest', 'disk.read.average', 'disk.write.average'];
+
+  it('summed disks: the whole-VM result, plus per-disk perfdata without thresholds', () => {
+    const r = evaluate(DISK_PROFILE, 'percent', undefined, undefined, sums, 'current', disks, SUMMED);
+    expect(r.state).toBe(State.OK);
+    expect(r.summary).toBe(`disk used 74.7% (127 GiB of 170 GiB) (current) on ${VM}`);
+    expect(r.perf).toContain('disk_used_pct=74.705882%;80;90;0;100');
+    expect(r.perf).toContain('disk_used_pct_1=95%;;;0;100');
+    expect(r.perf).toContain('disk_used_0=32212254720B;;;0;53687091200 disk_used_pct_0=60%;;;0;100 disk_read_kBps_0=12;;;0 disk_write_kBps_0=48.25;;;0');
+  });
+  it('whole-VM names present, nothing summed: no per-disk perfdata', () => {
+    expect(evaluate(DISK_PROFILE, 'percent', undefined, undefined, sums, 'current', disks, []).perf).not.toContain('_0=');
+  });
+  it('--per-disk: each disk judged, the worst named and deciding; thresholds move to the disks', () => {
+    const r = evaluate(DISK_PROFILE, 'percent', undefined, undefined, sums, 'current', disks, SUMMED, true);
+    expect(r.state).toBe(State.CRITICAL);
+    expect(r.summary).toBe(`disk 1 (worst of 3) used 95% (95 GiB of 100 GiB) (current) on ${VM}`);
+    expect(r.items?.map((i) => [i.name, i.state, i.text])).toEqual([
+      ['disk 0', State.OK, 'disk 0: used 60% (30 GiB of 50 GiB)'],
+      ['disk 1', State.CRITICAL, 'disk 1: used 95% (95 GiB of 100 GiB)'],
+      ['disk 2', State.OK, 'disk 2: used 10% (2 GiB of 20 GiB)'],
+    ]);
+    expect(r.perf).toContain('disk_used_pct=74.705882%;;;0;100');
+    expect(r.perf).toContain('disk_used_pct_1=95%;80;90;0;100');
+  });
+  it('--per-disk on rates, and on sizes', () => {
+    expect(evaluate(DISK_PROFILE, 'read', '100', '300', sums, 'avg 15m', disks, [], true)).toMatchObject({ state: State.WARNING, summary: `disk 1 (worst of 3) read 240.5 KB/s (avg 15m) on ${VM}` });
+    expect(evaluate(DISK_PROFILE, 'used', '90G', '99G', sums, 'current', disks, [], true)).toMatchObject({ state: State.WARNING, summary: `disk 1 (worst of 3) used 95 GiB of 100 GiB (current) on ${VM}` });
+  });
+  it('--per-disk without per-disk values is UNKNOWN saying so', () => {
+    expect(() => evaluate(DISK_PROFILE, 'percent', undefined, undefined, CURRENT, 'current', new Map(), [], true)).toThrow(`${VM}: the server sends no per-disk used and provisioned sizes, so --per-disk has nothing to judge: drop --per-disk to judge the whole VM`);
   });
 });
 

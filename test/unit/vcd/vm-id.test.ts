@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration } from '../../../lib/vcd/duration';
-import { parseVmId } from '../../../lib/vcd/vm-id';
+import { parseVmId, parseVmTarget } from '../../../lib/vcd/vm-id';
 
 const ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
 
@@ -15,6 +15,9 @@ describe('parseVmId', () => {
     [`https://vcd.example.com/tenant/acme/vdcs/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/vm/${ID}/general`],
     [`https://vcd.example.com/provider/vms/4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70?tab=general`],
     [`https://vcd.example.com/cloud/org/acme/#/vm/${ID}/general`],
+    // The CloudAPI's and the API explorer's form (issue 15).
+    ['urn:vcloud:vm:4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70'],
+    ['URN:VCLOUD:VM:4F2C1A9E-0B7D-4C1E-9A55-2D8E6F1B3C70'],
   ])('accepts %j', (text) => {
     expect(parseVmId(text)).toBe(ID);
   });
@@ -27,13 +30,33 @@ describe('parseVmId', () => {
     ['ftp://x/vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70'],
     [''],
   ])('refuses %j as a usage error', (text) => {
-    expect(() => parseVmId(text)).toThrow(/^invalid --vm ".*": expected vm-<guid>, the bare GUID, or the URL of the VM's page in the vCD web console \(see --help\)$/);
+    expect(() => parseVmId(text)).toThrow(/^invalid --vm ".*": expected vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, or the URL of the VM's page in the vCD web console \(see --help\)$/);
+  });
+});
+
+describe('parseVmTarget', () => {
+  it.each([
+    [ID, { kind: 'id', id: ID }],
+    ['urn:vcloud:vm:4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70', { kind: 'id', id: ID }],
+    ['web-01', { kind: 'name', name: 'web-01' }],
+    ['  Web & DB 01 ', { kind: 'name', name: 'Web & DB 01' }],
+    ['vm-4f2c1a9e', { kind: 'name', name: 'vm-4f2c1a9e' }],
+    ['urn:vcloud:vapp:4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70', { kind: 'name', name: 'urn:vcloud:vapp:4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70' }],
+  ])('%j is %j', (text, target) => {
+    expect(parseVmTarget(text)).toEqual(target);
+  });
+  it.each([
+    ['https://vcd.example.com/tenant/acme/vdcs/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/general', /this URL holds no VM id/],
+    ['   ', /empty --vm/],
+    ['a\nb', /control characters/],
+    ['x'.repeat(300), /longer than 256/],
+  ])('refuses %j', (text, message) => {
+    expect(() => parseVmTarget(text)).toThrow(message);
   });
 });
 
 describe('parseDuration', () => {
   it.each([
-    ['90', 90],
     ['90s', 90],
     ['15m', 900],
     ['1h', 3600],

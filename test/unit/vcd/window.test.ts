@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricSeries } from '../../../lib/vcd/metrics';
-import { aggregateWindow, checkStaleness } from '../../../lib/vcd/window';
+import { aggregateWindow, checkStaleness, dropFutureSamples, seriesInterval } from '../../../lib/vcd/window';
 
 const T0 = Date.parse('2024-05-05T07:00:00.000Z');
 const min = 60_000;
@@ -8,6 +8,7 @@ const min = 60_000;
 // Samples 5 min apart with a few seconds of jitter, the newest at 07:10:03.
 const cpu: MetricSeries = {
   name: 'cpu.usage.average',
+  base: 'cpu.usage.average',
   unit: 'PERCENT',
   expectedInterval: 300,
   samples: [
@@ -40,7 +41,7 @@ describe('aggregateWindow', () => {
   });
 
   it('uses the newest sample when the window is shorter than the interval', () => {
-    const disk: MetricSeries = { name: 'disk.used.latest', unit: 'KILOBYTE', expectedInterval: 1800, samples: [{ time: T0 - 30 * min, value: 1 }, { time: T0 - 20 * min, value: 2 }] };
+    const disk: MetricSeries = { name: 'disk.used.latest', base: 'disk.used.latest', unit: 'KILOBYTE', expectedInterval: 1800, samples: [{ time: T0 - 30 * min, value: 1 }, { time: T0 - 20 * min, value: 2 }] };
     expect(aggregateWindow(disk, 15 * 60, 'avg', now)).toEqual({ value: 2, count: 1, newest: T0 - 20 * min, fellBack: true });
   });
 
@@ -71,5 +72,61 @@ describe('checkStaleness', () => {
 
   it('refuses an empty series', () => {
     expect(() => checkStaleness({ ...cpu, samples: [] }, now)).toThrow(/no sample of cpu.usage.average in the last 24 hours/);
+  });
+});
+
+describe('aggregateWindow over a huge series', () => {
+  it('max and min of 200,000 samples, without overflowing the call stack', () => {
+    const samples = Array.from({ length: 200_000 }, (_, i) => ({ time: now - 200_000 + i, value: (i * 7919) % 100 }));
+    samples[123_456].value = 100;
+    samples[654].value = -0.5;
+    const big: MetricSeries = { ...cpu, samples };
+    expect(aggregateWindow(big, 3600, 'max', now)).toMatchObject({ value: 100, count: 200_000 });
+    expect(aggregateWindow(big, 3600, 'min', now)).toMatchObject({ value: -0.5, count: 200_000 });
+  });
+});
+
+describe('dropFutureSamples', () => {
+  it('leaves out a sample dated 2099, so that it cannot make a stopped series look fresh', () => {
+    const future = { ...cpu, samples: [...cpu.samples, { time: Date.parse('2099-01-01T00:00:00Z'), value: 1 }] };
+    const later = T0 + 10 * min + 3_000 + 60 * min;
+    expect(() => checkStaleness(future, later)).not.toThrow(); // the hole: 2099 is always "new"
+    const { series, dropped } = dropFutureSamples(future, later);
+    expect(dropped).toEqual([{ time: Date.parse('2099-01-01T00:00:00Z'), value: 1 }]);
+    expect(series.samples).toEqual(cpu.samples);
+    expect(() => checkStaleness(series, later)).toThrow(/no sample of cpu.usage.average since 2024-05-05T07:10:03.000Z/);
+  });
+  it('keeps samples within a minute of clock skew, and the series itself when nothing is dropped', () => {
+    const skewed = { ...cpu, samples: [...cpu.samples, { time: now + 59_000, value: 1 }] };
+    expect(dropFutureSamples(skewed, now).dropped).toEqual([]);
+    expect(dropFutureSamples(cpu, now).series).toBe(cpu);
+  });
+});
+
+describe('seriesInterval', () => {
+  const spaced = (interval: number | undefined, gapMs: number, n = 6): MetricSeries => ({
+    ...cpu,
+    expectedInterval: interval,
+    samples: Array.from({ length: n }, (_, i) => ({ time: T0 + i * gapMs + (i % 2) * 3_000, value: 1 })),
+  });
+  it('reads 300 as seconds when the samples are 5 minutes apart (schema reference)', () => {
+    expect(seriesInterval(spaced(300, 300_000))).toEqual({ seconds: 300, note: 'expectedInterval 300 of cpu.usage.average read as seconds (5m): its samples are 5m apart' });
+  });
+  it('reads 300000 as milliseconds when the samples are 5 minutes apart (programming guide)', () => {
+    expect(seriesInterval(spaced(300000, 300_000))).toEqual({ seconds: 300, note: 'expectedInterval 300000 of cpu.usage.average read as milliseconds (5m): its samples are 5m apart' });
+    expect(seriesInterval(spaced(1800000, 1_800_000)).seconds).toBe(1800);
+  });
+  it('with one sample: seconds, unless that would exceed the 24 h of history', () => {
+    expect(seriesInterval(spaced(300, 0, 1)).seconds).toBe(300);
+    expect(seriesInterval(spaced(300000, 0, 1))).toMatchObject({ seconds: 300, note: expect.stringMatching(/read as milliseconds \(5m\): more than the 24h of history/) });
+  });
+  it('measures the spacing when the server announces none', () => {
+    expect(seriesInterval(spaced(undefined, 1_800_000)).seconds).toBe(1800);
+    expect(seriesInterval(spaced(undefined, 0, 1)).seconds).toBe(300);
+  });
+  it('a gap (VM off for hours) does not move the median', () => {
+    const s = spaced(300000, 300_000, 9);
+    s.samples[8].time += 5 * 3600_000;
+    expect(seriesInterval(s).seconds).toBe(300);
   });
 });

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseXml, type XmlElement } from '../../../lib/vcd/xml';
+import { DeadlineError, setRunDeadline } from '../../../lib/plugin/deadline';
+import { MAX_ATTRIBUTES, MAX_ELEMENTS, parseXml, type XmlElement } from '../../../lib/vcd/xml';
 import { Parser } from 'xml2js';
 
 interface RawElement {
@@ -130,5 +131,47 @@ describe('parseXml', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+// A hostile or broken server must not make parsing cost more than the body's size allows,
+// nor outlast -t (issue 16).
+describe('parseXml stays bounded', () => {
+  const attrs = (n: number, name = (i: number) => `a${i}`) => Array.from({ length: n }, (_, i) => ` ${name(i)}="v"`).join('');
+
+  it('refuses an element with 200,000 attributes at once', () => {
+    const started = Date.now();
+    expect(parseXml(`<CurrentUsage${attrs(200_000)}/>`)).toEqual({ error: `more than ${MAX_ATTRIBUTES} attributes in <CurrentUsage> at line 1` });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('finds a duplicate among many attributes in linear time, and takes as many distinct ones as allowed', () => {
+    expect(parseXml(`<a${attrs(MAX_ATTRIBUTES - 1)} a7="again"/>`)).toEqual({ error: 'duplicate attribute a7 at line 1' });
+    expect(parseXml(`<a${attrs(10)} a9="x"/>`)).toEqual({ error: 'duplicate attribute a9 at line 1' });
+    const ok = parseXml(`<a${attrs(MAX_ATTRIBUTES)}/>`) as XmlElement;
+    expect(Object.keys(ok.attributes)).toHaveLength(MAX_ATTRIBUTES);
+  });
+
+  it('refuses 66 MB of <a/> quickly, without building millions of elements', () => {
+    const body = `<CurrentUsage xmlns="http://www.vmware.com/vcloud/v1.5">${'<a/>'.repeat(16_500_000)}</CurrentUsage>`;
+    const before = process.memoryUsage().heapUsed;
+    const started = Date.now();
+    expect(parseXml(body)).toEqual({ error: `more than ${MAX_ELEMENTS} elements at line 1` });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(400 * 1024 * 1024);
+  });
+
+  it('gives up when the run’s deadline has passed (-t wins over a long parse)', () => {
+    setRunDeadline(Date.now() - 1);
+    try {
+      expect(() => parseXml(`<r>${'<a/>'.repeat(5000)}</r>`)).toThrow(DeadlineError);
+      expect(parseXml(`<r>${'<a/>'.repeat(100)}</r>`)).toHaveProperty('children');
+    } finally {
+      setRunDeadline(Number.POSITIVE_INFINITY);
+    }
+  });
+
+  it('counts the line of an error without splitting the body', () => {
+    expect(parseXml('<a>\n\n<b></a>')).toEqual({ error: 'closing tag </a> does not match <b> at line 3' });
   });
 });

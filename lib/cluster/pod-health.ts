@@ -1,0 +1,108 @@
+// Pods of the monitoring stacks (core/v1 Pod): Running with Ready=True is healthy; a pod that
+// completed (phase Succeeded, e.g. a job) is not a failure.
+
+/** The fields of a Pod the check reads (Kubernetes API reference, core/v1 Pod). */
+export interface Pod {
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  status?: {
+    phase?: string;
+    reason?: string;
+    message?: string;
+    conditions?: Array<{ type?: string; status?: string; reason?: string }>;
+    containerStatuses?: ContainerStatus[];
+    initContainerStatuses?: ContainerStatus[];
+  };
+}
+
+interface ContainerStatus {
+  name?: string;
+  ready?: boolean;
+  restartCount?: number;
+  state?: { waiting?: { reason?: string; message?: string }; running?: object; terminated?: { reason?: string; exitCode?: number } };
+  lastState?: { terminated?: { reason?: string; exitCode?: number } };
+}
+
+/** The verdict on one pod, with what the long output says about it. */
+export interface PodHealth {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  /** Phase Succeeded: left out of the counts. */
+  completed: boolean;
+  ready: boolean;
+  restarts: number;
+  /** Why it is not ready: `Running, Ready=False, prometheus: CrashLoopBackOff, last exit Error (code 1)`. */
+  problems: string[];
+}
+
+/** Judges one pod: ready is phase Running and condition Ready=True. */
+export function classifyPod(pod: Pod, fallbackNamespace: string): PodHealth {
+  const name = typeof pod.metadata?.name === 'string' ? pod.metadata.name : '(unnamed)';
+  const namespace = typeof pod.metadata?.namespace === 'string' ? pod.metadata.namespace : fallbackNamespace;
+  const rawLabels = pod.metadata?.labels;
+  const labels = rawLabels !== null && typeof rawLabels === 'object' ? rawLabels : {};
+  const status = pod.status !== null && typeof pod.status === 'object' ? pod.status : {};
+  const phase = typeof status.phase === 'string' ? status.phase : 'Unknown';
+  const containers = [...list<ContainerStatus>(status.initContainerStatuses), ...list<ContainerStatus>(status.containerStatuses)];
+  const restarts = containers.reduce((sum, c) => sum + (Number.isInteger(c?.restartCount) && c.restartCount! > 0 ? c.restartCount! : 0), 0);
+  if (phase === 'Succeeded') return { name, namespace, labels, completed: true, ready: false, restarts, problems: [] };
+  const conditions = list<{ type?: string; status?: string; reason?: string }>(status.conditions);
+  const readyCondition = conditions.find((c) => c?.type === 'Ready');
+  const scheduled = conditions.find((c) => c?.type === 'PodScheduled');
+  const readyStatus = typeof readyCondition?.status === 'string' ? readyCondition.status : 'missing';
+  const ready = phase === 'Running' && readyStatus === 'True' && !pod.metadata?.deletionTimestamp;
+  const problems: string[] = [];
+  if (!ready) {
+    problems.push(phase + (typeof status.reason === 'string' ? ` (${status.reason})` : ''));
+    if (pod.metadata?.deletionTimestamp) problems.push('Terminating');
+    if (scheduled?.status === 'False') problems.push(`PodScheduled=False${typeof scheduled.reason === 'string' ? ` (${scheduled.reason})` : ''}`);
+    else if (readyStatus !== 'True') problems.push(`Ready=${readyStatus}`);
+    for (const c of containers) {
+      if (c === null || typeof c !== 'object') continue;
+      const why: string[] = [];
+      const waiting = c.state?.waiting?.reason;
+      const terminated = c.state?.terminated?.reason;
+      if (typeof waiting === 'string') why.push(waiting);
+      else if (typeof terminated === 'string' && c.state?.terminated?.exitCode !== 0) why.push(`terminated ${terminated}`);
+      const last = c.lastState?.terminated;
+      if (why.length > 0 && typeof last?.reason === 'string') why.push(`last exit ${last.reason}${Number.isInteger(last.exitCode) ? ` (code ${last.exitCode})` : ''}`);
+      if (why.length > 0) problems.push(`${typeof c.name === 'string' ? c.name : 'container'}: ${why.join(', ')}`);
+    }
+    if (restarts > 0) problems.push(`${restarts} restart${restarts === 1 ? '' : 's'}`);
+  }
+  return { name, namespace, labels, completed: false, ready, restarts, problems };
+}
+
+function list<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+/** A component of workload monitoring (seed 4.4) and how its pods are recognised. */
+export interface Component {
+  name: string;
+  /** Labels its pods carry: every entry must match. */
+  labels: Record<string, string>;
+}
+
+/**
+ * The three components that enabling workload monitoring starts (seed 4.4), recognised by the
+ * labels of the selectors in the cluster monitoring operator's manifests (its Deployment and
+ * PodDisruptionBudgets in openshift-user-workload-monitoring), or, for releases that label
+ * them otherwise, by the pod name the Deployment or StatefulSet gives (`<component>-…`).
+ */
+export const USER_WORKLOAD_COMPONENTS: readonly Component[] = [
+  { name: 'prometheus-operator', labels: { 'app.kubernetes.io/name': 'prometheus-operator' } },
+  { name: 'prometheus-user-workload', labels: { 'app.kubernetes.io/name': 'prometheus', 'app.kubernetes.io/instance': 'user-workload' } },
+  { name: 'thanos-ruler-user-workload', labels: { 'app.kubernetes.io/name': 'thanos-ruler', 'thanos-ruler': 'user-workload' } },
+];
+
+/** Whether a pod belongs to a component: by its labels, else by its name prefix. */
+export function podOfComponent(pod: Pick<PodHealth, 'name' | 'labels'>, component: Component): boolean {
+  if (Object.entries(component.labels).every(([k, v]) => pod.labels[k] === v)) return true;
+  return pod.name.startsWith(`${component.name}-`);
+}
+
+/** `prometheus-k8s-0 (Running, Ready=False, prometheus: CrashLoopBackOff, 37 restarts)`. */
+export function describePod(p: PodHealth): string {
+  return `${p.namespace}/${p.name} (${p.problems.join(', ')})`;
+}

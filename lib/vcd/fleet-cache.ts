@@ -1,0 +1,92 @@
+import { PrivateCache } from '../plugin/private-cache';
+import type { ChosenVersion } from './api-version';
+import type { VcdCacheKey } from './session-cache';
+
+/** A VM name resolved through the query service, and when. */
+export interface CachedName {
+  id: string;
+  name: string;
+  vapp: string;
+  time: number;
+}
+
+/** What is remembered beside the session: the negotiated version and resolved names. */
+export interface FleetRecord {
+  apiVersion?: ChosenVersion & { time: number };
+  names?: Record<string, CachedName>;
+}
+
+/** Names kept per entry (the most recent): a fleet checked by name fits, a runaway does not grow. */
+const MAX_NAMES = 2000;
+/** An entry of MAX_NAMES names stays well below this. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
+
+/** The key of a name in the entry: the vApp (empty: any) and the name. */
+export function nameKey(name: string, vapp: string | undefined): string {
+  return `${vapp ?? ''}\u0000${name}`;
+}
+
+/**
+ * The entry kept beside a session (`<stem>.fleet.json`) in the same private cache, with the
+ * same binding (url, user, org): the API version chosen from /api/versions and the VM names
+ * resolved to ids. Like the session cache it never fails a check: a problem is a note and
+ * the server is asked again.
+ */
+export class FleetCache {
+  private readonly cache: PrivateCache;
+  private readonly entry: string;
+  private record: FleetRecord | undefined;
+
+  constructor(
+    dir: string,
+    private readonly key: VcdCacheKey,
+  ) {
+    this.cache = new PrivateCache(dir, { label: 'session cache', fallback: 'asking the server again', maxEntryBytes: MAX_ENTRY_BYTES });
+    this.entry = `${key.stem}.fleet.json`;
+  }
+
+  /** The entry's file, for messages. */
+  get file(): string {
+    return this.cache.path(this.entry);
+  }
+
+  /** What went wrong with it, for -v. */
+  get notes(): string[] {
+    return this.cache.notes;
+  }
+
+  /** The stored entry (read once per run), or an empty one. */
+  read(): FleetRecord {
+    this.record ??= this.cache.read(this.entry, this.key.binding, acceptRecord)?.value ?? {};
+    return this.record;
+  }
+
+  /** Changes the entry and stores it (atomically; a failure is a note). */
+  update(change: (record: FleetRecord) => void): void {
+    const record = this.read();
+    change(record);
+    const names = Object.entries(record.names ?? {});
+    if (names.length > MAX_NAMES) record.names = Object.fromEntries(names.sort((a, b) => b[1].time - a[1].time).slice(0, MAX_NAMES));
+    this.cache.write(this.entry, this.key.binding, record);
+  }
+}
+
+/** Keeps only well-typed fields: a file edited by hand or by a bug cannot steer a check. */
+function acceptRecord(data: unknown): FleetRecord | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const d = data as FleetRecord;
+  const out: FleetRecord = {};
+  const v = d.apiVersion;
+  if (v && typeof v.version === 'string' && /^\d{1,4}\.\d{1,4}$/.test(v.version) && typeof v.reason === 'string' && typeof v.time === 'number') {
+    out.apiVersion = { version: v.version, reason: v.reason.slice(0, 200), time: v.time };
+  }
+  if (d.names && typeof d.names === 'object') {
+    out.names = {};
+    for (const [k, n] of Object.entries(d.names)) {
+      if (n && typeof n.id === 'string' && /^vm-[0-9a-f-]{36}$/.test(n.id) && typeof n.name === 'string' && typeof n.vapp === 'string' && typeof n.time === 'number') {
+        out.names[k] = { id: n.id, name: n.name, vapp: n.vapp, time: n.time };
+      }
+    }
+  }
+  return out;
+}
