@@ -1,9 +1,10 @@
 // check_cluster_monitoring: the cluster's own monitoring stack (SPEC 4b).
-import { probeClusterOperator, probeMonitoringConfig, listPods } from '../lib/cluster/monitoring-probe';
+import { DEFAULT_MAX_PODS, probeClusterOperator, probeMonitoringConfig, listPods } from '../lib/cluster/monitoring-probe';
 import { evaluateMonitoring } from '../lib/cluster/monitoring-report';
 import { CLUSTER_CA_NOTE, CLUSTER_OPTIONS, clusterTargetFrom, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
 import { UsageError } from '../lib/plugin/errors';
+import { positiveInteger } from '../lib/plugin/options';
 import { parseRange } from '../lib/plugin/range';
 import { runPlugin } from '../lib/plugin/run';
 
@@ -28,6 +29,7 @@ void runPlugin({
     { long: 'monitoring-namespace', type: 'string', arg: 'NS', default: 'openshift-monitoring', description: 'Namespace of the platform monitoring stack and of ConfigMap cluster-monitoring-config.' },
     { long: 'user-workload-namespace', type: 'string', arg: 'NS', default: 'openshift-user-workload-monitoring', description: 'Namespace of the workload monitoring stack.' },
     { long: 'expect-user-workload', type: 'boolean', description: 'CRITICAL when workload monitoring is off (default: off is OK).' },
+    { long: 'max-pods', type: 'number', arg: 'N', default: DEFAULT_MAX_PODS, description: 'UNKNOWN when a namespace lists more pods than this (a broken or hostile server cannot hold the check or exhaust memory).' },
     { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: 'Range of pods not ready that is fine; WARNING outside it.' },
     { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', default: '0', description: 'Range of pods not ready that is fine; CRITICAL outside it.' },
   ],
@@ -49,7 +51,7 @@ void runPlugin({
     const userWorkloadNamespace = namespaceOption(options['user-workload-namespace'], '--user-workload-namespace');
     const warning = options.warning === undefined ? undefined : parseRange(options.warning as string, '-w/--warning');
     const critical = parseRange(options.critical as string, '-c/--critical');
-    const get = { maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l: string) => context.log(3, l) };
+    const get = { maxBytes: maxBytesFrom(options), maxPods: positiveInteger(options['max-pods'], '--max-pods'), signal: context.signal, trace: (l: string) => context.log(3, l) };
     context.log(2, describeTarget(target));
     context.log(2, `namespaces: platform ${platformNamespace}, workload ${userWorkloadNamespace}`);
     context.setPhase(`reading the monitoring stack from ${target.url.origin}`);

@@ -1,14 +1,16 @@
 // check_nodes: node health of a Kubernetes/OpenShift cluster (SPEC 3).
 import { DEFAULT_MAX_NODES, listNodes } from '../lib/cluster/client';
 import { parseHealthRule } from '../lib/cluster/node';
-import { discoveryJson, evaluateNodes } from '../lib/cluster/node-report';
+import { discoveryJson, evaluateNodes, parseGrace } from '../lib/cluster/node-report';
 import { compileNamePattern, NodeTally } from '../lib/cluster/node-tally';
 import { CLUSTER_CA_NOTE, CLUSTER_OPTIONS, clusterTargetFrom, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom } from '../lib/http/options';
 import { UsageError } from '../lib/plugin/errors';
+import { positiveInteger } from '../lib/plugin/options';
 import { parseRange } from '../lib/plugin/range';
 import { runPlugin } from '../lib/plugin/run';
 import { State } from '../lib/plugin/state';
+import { describeThresholdSlip } from '../lib/plugin/threshold';
 
 void runPlugin({
   name: 'NODES',
@@ -19,9 +21,9 @@ void runPlugin({
   options: [
     ...CLUSTER_OPTIONS,
     ...HTTP_OPTIONS,
-    { long: 'selector', short: 'l', type: 'string', arg: 'SELECTOR', description: 'Label selector sent to the API, e.g. node-role.kubernetes.io/worker.' },
-    { long: 'include', type: 'string', arg: 'REGEX', description: 'Check only nodes whose name matches.' },
-    { long: 'exclude', type: 'string', arg: 'REGEX', description: 'Skip nodes whose name matches.' },
+    { long: 'selector', short: 'l', type: 'string', arg: 'SELECTOR', description: 'Label selector sent to the API, e.g. node-role.kubernetes.io/worker= (the role labels have an empty value).' },
+    { long: 'include', type: 'string', arg: 'REGEX', description: 'Check only nodes whose name (metadata.name) or Hostname address matches.' },
+    { long: 'exclude', type: 'string', arg: 'REGEX', description: 'Skip nodes whose name or Hostname address matches.' },
     { long: 'ignore-cordoned', type: 'boolean', description: 'Skip cordoned nodes (spec.unschedulable); long output lists them as skipped.' },
     { long: 'min-nodes', type: 'number', arg: 'N', description: 'CRITICAL when fewer than N nodes are checked. Without it, zero nodes is UNKNOWN.' },
     { long: 'condition', type: 'list', arg: 'TYPE=True|False', description: 'Expected status of a condition type (repeatable), e.g. storage.kubernetes.io/CSIReady=True.' },
@@ -29,13 +31,15 @@ void runPlugin({
     { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: 'Range of failing nodes that is fine; WARNING outside it.' },
     { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', default: '0', description: 'Range of failing nodes that is fine; CRITICAL outside it.' },
     { long: 'percent', type: 'boolean', description: '-w/-c are percentages of the checked nodes.' },
-    { long: 'node', type: 'string', arg: 'NAME', description: 'Check one node (for Zabbix items per discovered node).' },
+    { long: 'grace', type: 'string', arg: 'DURATION', description: 'A failing node whose bad conditions all changed less than DURATION ago (90s, 10m, 1h) is WARNING, not CRITICAL, and does not count against -w/-c: reboots and upgrades.' },
+    { long: 'list-all', type: 'boolean', description: 'Long output lists every node; by default only the failing, cordoned and skipped ones, and a count of the healthy. --output json always lists every node (per-node items of Zabbix).' },
+    { long: 'node', type: 'string', arg: 'NAME', description: 'Check one node, by name or Hostname address (for Zabbix items per discovered node).' },
     { long: 'max-nodes', type: 'number', arg: 'N', default: DEFAULT_MAX_NODES, description: 'UNKNOWN when the server lists more nodes than this (a broken or hostile server cannot exhaust memory).' },
-    { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name"},...] and exit 0.' },
+    { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name","{#NODE.HOST}":"host"},...] and exit 0.' },
   ],
   examples: [
     'check_nodes --url https://api.cluster.example.com:6443 --token-file /etc/nagios/cluster.token --ca-file /etc/nagios/cluster-ca.pem',
-    'check_nodes -H ocp.example.com --token-file /etc/nagios/cluster.token -l node-role.kubernetes.io/worker -w 0 -c 2',
+    'check_nodes -H ocp.example.com --token-file /etc/nagios/cluster.token -l node-role.kubernetes.io/worker= -w 0 -c 2 --grace 10m',
     'check_nodes --kubeconfig /etc/nagios/kubeconfig --percent -w 10 -c 25 --ignore-cordoned',
     'check_nodes --kubeconfig --context prod-eu1 --cache-dir /var/cache/nagios/cloudchecks',
   ],
@@ -49,6 +53,9 @@ void runPlugin({
     const warning = options.warning === undefined ? undefined : parseRange(options.warning as string, '-w/--warning');
     const critical = parseRange(options.critical as string, '-c/--critical');
     const node = options.node as string | undefined;
+    const grace = options.grace === undefined ? undefined : parseGrace(options.grace as string);
+    const slip = describeThresholdSlip({ warning, critical });
+    if (slip) warnings.push(slip);
     const tally = new NodeTally(rule, {
       include: compileNamePattern(options.include as string | undefined, '--include'),
       exclude: compileNamePattern(options.exclude as string | undefined, '--exclude'),
@@ -61,16 +68,14 @@ void runPlugin({
     const listOptions = { selector, maxBytes: maxBytesFrom(options), maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'), signal: context.signal, trace: (l: string) => context.log(3, l) };
     const stats = await withCredentialRenewal(target, (t) => (tally.reset(), listNodes(t, listOptions, tally)));
     if (options.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
-    const result = evaluateNodes(tally, { warning, critical, percent: options.percent as boolean, minNodes, node });
+    const given = ['include', 'exclude', 'node'].filter((o) => options[o] !== undefined).map((o) => `--${o} ${JSON.stringify(options[o])}`);
+    const result = evaluateNodes(tally, {
+      selectionOptions: given.length > 0 ? given.join(' and ') : undefined,
+      selector, warning, critical, percent: options.percent as boolean, minNodes, node, grace, listAll: (options['list-all'] as boolean) || options.output === 'json' || node !== undefined });
     if (context.verbose >= 1) {
       const facts = [`${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`, ...(selector ? [`selector ${selector}`] : []), ...warnings];
-      result.summary += ` [${facts.join('; ')}]`;
+      result.summary += ` [${facts.join(', ')}]`;
     }
     return result;
   },
 });
-
-function positiveInteger(n: unknown, option: string): number {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
-  return n;
-}

@@ -10,12 +10,15 @@ export interface Fault {
    * status: answer `status` with `body`; body: answer 200 with `body` and `contentType`;
    * empty: 200 with no body; truncate: send half the real body, then cut the connection;
    * delay-body: send half the real body, wait `ms`, send the rest; chunked: send the real
-   * body (or `body`, when given) chunked, without a content-length; endless-list: a node list
-   * page of `count` new nodes (default 500) with a new continue token, every time.
+   * body (or `body`, when given) chunked, without a content-length; endless-list: a list
+   * page (`listKind`, default NodeList) of `count` new items (default 500) with a new continue
+   * token, every time.
    */
   kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body' | 'chunked' | 'endless-list';
-  /** Nodes per page of endless-list. */
+  /** Items per page of endless-list. */
   count?: number;
+  /** The kind of list endless-list sends: NodeList (default) or PodList (running, ready pods). */
+  listKind?: 'NodeList' | 'PodList';
   ms?: number;
   status?: number;
   body?: string;
@@ -94,8 +97,10 @@ export class FaultInjector {
         // A broken or hostile API server: the list never ends, and each page is new.
         const page = endlessPages++;
         const count = fault.count ?? 500;
-        const items = Array.from({ length: count }, (_, i) => `{"metadata":{"name":"endless-${page}-${i}"},"status":{"conditions":[{"type":"Ready","status":"True"}]}}`);
-        const body = `{"kind":"NodeList","apiVersion":"v1","metadata":{"continue":"page-${page}-${Math.random().toString(36).slice(2)}"},"items":[${items.join(',')}]}`;
+        const kind = fault.listKind ?? 'NodeList';
+        const phase = kind === 'PodList' ? '"phase":"Running",' : '';
+        const items = Array.from({ length: count }, (_, i) => `{"metadata":{"name":"endless-${page}-${i}"},"status":{${phase}"conditions":[{"type":"Ready","status":"True"}]}}`);
+        const body = `{"kind":"${kind}","apiVersion":"v1","metadata":{"continue":"page-${page}-${Math.random().toString(36).slice(2)}"},"items":[${items.join(',')}]}`;
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(body);
         return true;

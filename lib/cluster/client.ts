@@ -1,5 +1,6 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
 import { CheckError } from '../plugin/errors';
+import { countJsonContainers, MAX_JSON_CONTAINERS } from '../plugin/json-bounds';
 import { boundedExcerpt } from '../plugin/server-text';
 import type { Node } from './node';
 import { NodeListShapeError, NodeListSyntaxError, scanNodeList, type NodeListPage } from './node-list-scan';
@@ -260,6 +261,7 @@ export function resourceError(res: HttpResponse, target: Pick<ClusterTarget, 'to
 
 /** Parses a 200 answer as a JSON object, refusing other bodies with the cause and the fix. */
 export function parseJsonObject(res: HttpResponse, what: string): Record<string, unknown> {
+  if (countJsonContainers(res.body) > MAX_JSON_CONTAINERS) throw new CheckError(`response from ${origin(res.url)} holds more than ${MAX_JSON_CONTAINERS} JSON objects and arrays, far more than ${what} has; a broken or hostile server? check --url`);
   let doc: unknown;
   try {
     doc = JSON.parse(res.body.toString('utf8'));

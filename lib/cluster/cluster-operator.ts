@@ -1,5 +1,8 @@
 // The ClusterOperator of OpenShift 4 (config.openshift.io/v1): each operator reports its
 // component's state in status.conditions; `oc get clusteroperators` shows the same columns.
+import { checkDeadline } from '../plugin/deadline';
+import { boundedExcerpt, EXCERPT_CHARS } from '../plugin/server-text';
+import { jsonKind, ShapeError } from './shape-error';
 
 /** One entry of `status.conditions`. */
 export interface ClusterOperatorCondition {
@@ -27,28 +30,54 @@ export interface OperatorHealth {
   progressing?: ClusterOperatorCondition;
 }
 
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
+/** A condition's type, status and reason as kept (the API's own are short words). */
+const MAX_WORD = 316;
+/** etcd refuses a request over 1.5 MiB (its default --max-request-bytes): no stored object, so no message, is longer. */
+const MAX_OBJECT_CHARS = 1.5 * 1024 * 1024;
+
+/**
+ * Reads a ClusterOperator document; throws a ShapeError naming the first field that breaks
+ * the API's shape (config.openshift.io/v1: every condition has a string type and status).
+ * Short server text is kept bounded and free of control characters; the message is cut
+ * where it is described (a 30 MB message costs no more there than a short one).
+ */
+export function readClusterOperator(doc: Record<string, unknown>): ClusterOperatorStatus {
+  if (doc.kind !== undefined && doc.kind !== 'ClusterOperator') {
+    throw new ShapeError('kind', typeof doc.kind === 'string' ? `is ${JSON.stringify(boundedExcerpt(doc.kind, 60))}, not ClusterOperator` : `is ${jsonKind(doc.kind)}, not the string ClusterOperator`);
+  }
+  const metadata = isObject(doc.metadata) ? doc.metadata : {};
+  const status = doc.status;
+  if (status !== undefined && status !== null && !isObject(status)) throw new ShapeError('status', `is ${jsonKind(status)}, not an object`);
+  const s = (status ?? {}) as Record<string, unknown>;
+  if (s.conditions !== undefined && s.conditions !== null && !Array.isArray(s.conditions)) throw new ShapeError('status.conditions', `is ${jsonKind(s.conditions)}, not an array`);
+  const conditions: ClusterOperatorCondition[] = [];
+  ((s.conditions ?? []) as unknown[]).forEach((c, i) => {
+    const at = `status.conditions[${i}]`;
+    // Reading is synchronous: let -t interrupt a list of conditions no operator reports.
+    if ((i & 4095) === 4095) checkDeadline('reading the ClusterOperator');
+    if (!isObject(c)) throw new ShapeError(at, `is ${jsonKind(c)}, not an object`);
+    for (const key of ['type', 'status'] as const) if (typeof c[key] !== 'string') throw new ShapeError(`${at}.${key}`, c[key] === undefined ? 'is missing' : `is ${jsonKind(c[key])}, not a string`);
+    if (typeof c.message === 'string' && c.message.length > MAX_OBJECT_CHARS) throw new ShapeError(`${at}.message`, `is ${c.message.length} characters long, more than an API object may hold (1.5 MiB)`);
+    const type = word(c.type);
+    if (type === undefined) return;
+    conditions.push({ type, status: word(c.status) ?? 'Unknown', reason: word(c.reason), message: typeof c.message === 'string' && c.message.trim() !== '' ? c.message : undefined, lastTransitionTime: word(c.lastTransitionTime) });
+  });
+  const versions = Array.isArray(s.versions) ? (s.versions as unknown[]) : [];
+  const operatorVersion = versions.find((v) => isObject(v) && v.name === 'operator') as Record<string, unknown> | undefined;
+  return { name: word(metadata.name) ?? 'monitoring', version: word(operatorVersion?.version), conditions };
 }
 
-/** Reads a ClusterOperator document; throws a plain Error naming what is wrong with its shape. */
-export function readClusterOperator(doc: Record<string, unknown>): ClusterOperatorStatus {
-  if (doc.kind !== undefined && doc.kind !== 'ClusterOperator') throw new Error(`kind ${JSON.stringify(doc.kind)}, not ClusterOperator`);
-  const metadata = (doc.metadata ?? {}) as Record<string, unknown>;
-  const status = doc.status;
-  if (status !== undefined && (status === null || typeof status !== 'object')) throw new Error('status is not an object');
-  const s = (status ?? {}) as Record<string, unknown>;
-  if (s.conditions !== undefined && s.conditions !== null && !Array.isArray(s.conditions)) throw new Error('status.conditions is not a list');
-  const conditions: ClusterOperatorCondition[] = [];
-  for (const c of (s.conditions ?? []) as unknown[]) {
-    const r = (c ?? {}) as Record<string, unknown>;
-    const type = text(r.type);
-    if (type === undefined) continue;
-    conditions.push({ type, status: text(r.status) ?? 'Unknown', reason: text(r.reason), message: text(r.message)?.trim(), lastTransitionTime: text(r.lastTransitionTime) });
-  }
-  const versions = Array.isArray(s.versions) ? (s.versions as Array<Record<string, unknown> | null>) : [];
-  const version = text(versions.find((v) => v?.name === 'operator')?.version);
-  return { name: text(metadata.name) ?? 'monitoring', version, conditions };
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Server text as kept: a non-empty string, cut and cleaned; undefined otherwise. */
+function bounded(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? boundedExcerpt(value, max) || undefined : undefined;
+}
+
+function word(value: unknown): string | undefined {
+  return bounded(value, MAX_WORD);
 }
 
 /** Judges an operator: Available must be True and Degraded False; Progressing=True is only noted. */
@@ -65,8 +94,7 @@ export function judgeClusterOperator(co: ClusterOperatorStatus): OperatorHealth 
 }
 
 /** `Degraded=True (UpdatingPrometheusK8SFailed): Failed to rollout…`: one condition, for summary and long output. */
-export function describeCondition(c: ClusterOperatorCondition, maxMessage = Infinity): string {
-  let message = (c.message ?? '').replace(/\s+/g, ' ');
-  if (message.length > maxMessage) message = `${message.slice(0, maxMessage)}…`;
+export function describeCondition(c: ClusterOperatorCondition, maxMessage = EXCERPT_CHARS): string {
+  const message = c.message === undefined ? '' : boundedExcerpt(c.message, maxMessage);
   return `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}${message ? `: ${message}` : ''}`;
 }

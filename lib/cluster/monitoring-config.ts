@@ -1,9 +1,13 @@
 // `enableUserWorkload` in the config.yaml of ConfigMap cluster-monitoring-config (seed 2.4):
 // the switch for workload (user project) monitoring.
 import { CheckError } from '../plugin/errors';
+import { boundedExcerpt } from '../plugin/server-text';
+import { jsonKind } from './shape-error';
 
 export const MONITORING_CONFIGMAP = 'cluster-monitoring-config';
 export const CONFIG_KEY = 'config.yaml';
+/** Kubernetes refuses a ConfigMap whose data exceeds 1 MiB: a longer config.yaml came from no API server. */
+export const MAX_CONFIG_CHARS = 1024 * 1024;
 
 /** What the ConfigMap says about workload monitoring, and why. */
 export interface MonitoringConfig {
@@ -24,13 +28,30 @@ export interface MonitoringConfig {
 export async function readMonitoringConfig(configMap: Record<string, unknown> | undefined, namespace: string): Promise<MonitoringConfig> {
   const where = `ConfigMap ${namespace}/${MONITORING_CONFIGMAP}`;
   if (configMap === undefined) return { userWorkload: false, source: `no ${where}` };
-  if (configMap.kind !== undefined && configMap.kind !== 'ConfigMap') throw new CheckError(`${where}: the API answered with kind ${JSON.stringify(configMap.kind)}, not a ConfigMap; check that --url is the Kubernetes API server`);
+  if (configMap.kind !== undefined && configMap.kind !== 'ConfigMap') throw new CheckError(`${where}: the API answered with ${typeof configMap.kind === 'string' ? `kind ${JSON.stringify(boundedExcerpt(configMap.kind, 60))}` : `a kind that is ${jsonKind(configMap.kind)}`}, not a ConfigMap; check that --url is the Kubernetes API server`);
   const data = configMap.data;
   const text = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[CONFIG_KEY] : undefined;
   if (typeof text !== 'string') return { userWorkload: false, source: `no ${CONFIG_KEY} in ${where}` };
+  if (text.length > MAX_CONFIG_CHARS) throw new CheckError(`${where}: ${CONFIG_KEY} is ${text.length} characters long, more than a ConfigMap may hold (1 MiB); check that --url is the Kubernetes API server`);
+  if (flowDepth(text) > MAX_FLOW_DEPTH) throw new CheckError(`${where}: ${CONFIG_KEY} nests [ and { more than ${MAX_FLOW_DEPTH} deep, which no monitoring setting does; fix it with oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP}`);
   const value = await parseUserWorkloadSetting(text, namespace);
   if (value.value === undefined) return { userWorkload: false, source: `enableUserWorkload not set in ${where}` };
   return { userWorkload: value.value, source: `enableUserWorkload: ${value.value} in ${where}` };
+}
+
+/** Deeper than any setting of the monitoring operator; the YAML parser's time and memory grow with depth, and -t cannot stop it. */
+const MAX_FLOW_DEPTH = 200;
+
+/** The deepest nesting of [ and { in the text (brackets in quotes and comments count too: an overestimate is harmless here). */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return max;
 }
 
 /** Parses config.yaml text and returns its top-level enableUserWorkload (undefined when absent). */
@@ -43,7 +64,8 @@ export async function parseUserWorkloadSetting(text: string, namespace: string):
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line ?? lineOf(e.pos?.[0]);
-    const why = e.message.split('\n', 1)[0].replace(/ at line \d+, column \d+:?$/, '');
+    // The parser turns a stack overflow on deep nesting into an error of its own.
+    const why = /call stack/i.test(e.message) ? 'nested too deeply' : boundedExcerpt(e.message.split('\n', 1)[0].replace(/ at line \d+, column \d+:?$/, ''), 200);
     throw new CheckError(`${where}: ${CONFIG_KEY} is not valid YAML at line ${line ?? '?'} (${why}); fix it with oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP}`);
   }
   const root = doc.contents;
@@ -54,7 +76,7 @@ export async function parseUserWorkloadSetting(text: string, namespace: string):
   const node = pair.value;
   const line = lineOf(isScalar(node) ? node.range?.[0] : (pair.key as { range?: number[] } | null)?.range?.[0]);
   if (isScalar(node) && typeof node.value === 'boolean') return { value: node.value, line };
-  const shown = isScalar(node) ? JSON.stringify(node.value) : 'not a single value';
+  const shown = isScalar(node) ? JSON.stringify(typeof node.value === 'string' ? boundedExcerpt(node.value, 60) : node.value) : 'not a single value';
   throw new CheckError(
     `${where}: enableUserWorkload at line ${line ?? '?'} of ${CONFIG_KEY} is ${shown}, not a boolean, and the monitoring operator does not accept it; write enableUserWorkload: true (or false) without quotes`,
   );

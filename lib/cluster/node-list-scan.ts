@@ -11,7 +11,9 @@
 // breaks it is refused with the first bad field named, never given a health verdict.
 
 import { checkDeadline } from '../plugin/deadline';
+import { hasControlCharacters } from '../plugin/server-text';
 import type { Node, NodeAddress, NodeCondition } from './node';
+import { ShapeError } from './shape-error';
 
 /** The page is not well-formed JSON (or was cut short). */
 export class NodeListSyntaxError extends Error {}
@@ -21,14 +23,7 @@ export class NodeListSyntaxError extends Error {}
  * sends that: a broken proxy, another API, a hostile server). `field` is a path such as
  * `items[3].metadata.name`.
  */
-export class NodeListShapeError extends Error {
-  constructor(
-    readonly field: string,
-    readonly problem: string,
-  ) {
-    super(`${field} ${problem}`);
-  }
-}
+export class NodeListShapeError extends ShapeError {}
 
 /** What the scan found besides the nodes. */
 export interface NodeListPage {
@@ -55,7 +50,8 @@ const LETTER_F = 102;
 const MAX_NAME = 253;
 /** Condition types (qualified names, up to 316), statuses, address types and addresses. */
 const MAX_TEXT = 316;
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** A condition's reason, message or time, as kept (the long output shortens it further). */
+const MAX_DETAIL = 1024;
 
 /** What a JSON value is, by its first byte, in words: "a number", "an array"... */
 function kindOf(c: number): string {
@@ -231,16 +227,18 @@ class Scanner {
   printable(field: string, max: number): string {
     const value = this.string(field);
     if (value.length > max) throw new NodeListShapeError(field, `is ${value.length} characters long, more than the API allows (${max})`);
-    if (UNPRINTABLE.test(value)) throw new NodeListShapeError(field, 'holds control or line-separator characters');
+    if (hasControlCharacters(value)) throw new NodeListShapeError(field, 'holds control or line-separator characters');
     return value;
   }
 
   /**
    * A list of small objects of which only two string members matter (conditions: type and
-   * status; addresses: type and address): the rest (messages, timestamps) is skipped. Both
-   * members are required, as in the API's schema. Null (a nil list) reads as absent.
+   * status; addresses: type and address), and a few `optional` ones worth saying (a
+   * condition's reason, message and lastTransitionTime, kept to MAX_DETAIL characters and
+   * ignored when not strings): the rest is skipped. The two are required, as in the API's
+   * schema. Null (a nil list) reads as absent.
    */
-  pairs(field: string, first: string, second: string): Array<Record<string, string>> | undefined {
+  pairs(field: string, first: string, second: string, optional: readonly string[] = []): Array<Record<string, string>> | undefined {
     if (!this.shape(field, LBRACKET, 'an array', true)) return undefined;
     const out: Array<Record<string, string>> = [];
     this.p++;
@@ -255,8 +253,11 @@ class Scanner {
       if (this.open()) {
         do {
           this.readKey();
+          const extra = optional.find((k) => this.key(k));
           if (this.key(first)) entry[first] = this.printable(`${at}.${first}`, MAX_TEXT);
           else if (this.key(second)) entry[second] = this.printable(`${at}.${second}`, MAX_TEXT);
+          // Printed only through the output's own cleaning (control characters dropped, cut).
+          else if (extra !== undefined && this.peek() === QUOTE) entry[extra] = this.string(`${at}.${extra}`).slice(0, MAX_DETAIL);
           else this.skip();
         } while (this.more(RBRACE));
       }
@@ -305,7 +306,7 @@ class Scanner {
             do {
               this.readKey();
               if (this.key('conditions')) {
-                const list = this.pairs(`${at}.status.conditions`, 'type', 'status');
+                const list = this.pairs(`${at}.status.conditions`, 'type', 'status', ['reason', 'message', 'lastTransitionTime']);
                 if (list) status.conditions = list as unknown as NodeCondition[];
               } else if (this.key('addresses')) {
                 const list = this.pairs(`${at}.status.addresses`, 'type', 'address');

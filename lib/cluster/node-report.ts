@@ -4,7 +4,8 @@ import type { Range } from '../plugin/range';
 import type { Item, Result } from '../plugin/result';
 import { State } from '../plugin/state';
 import { evaluateThresholds } from '../plugin/threshold';
-import type { NodeHealth } from './node';
+import { UsageError } from '../plugin/errors';
+import { displayName, type NodeHealth, type NodeProblem } from './node';
 import type { NodeTally } from './node-tally';
 
 /** How the tally becomes a state (SPEC 3.3, 3.4). */
@@ -16,6 +17,57 @@ export interface NodeThresholds {
   minNodes?: number;
   /** `--node NAME`: a node that is not listed is CRITICAL. */
   node?: string;
+  /** `--grace SECONDS`: a node whose bad conditions all changed less long ago is only WARNING. */
+  grace?: number;
+  /** `--list-all`: long output lists the healthy nodes too, not only their count. */
+  listAll?: boolean;
+  /** The selection options given, named when nothing matched them (e.g. `--include "^db-"`). */
+  selectionOptions?: string;
+  /** `-l/--selector`, named when the API listed no node. */
+  selector?: string;
+  /** The time the ages are measured from (ms since the epoch). */
+  now?: number;
+}
+
+/** Parses `--grace DURATION`: a number with a unit, s, m or h (e.g. 90s, 10m, 1h). */
+export function parseGrace(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h)\s*$/i.exec(text);
+  const seconds = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2].toLowerCase() as 's' | 'm' | 'h'] : NaN;
+  if (!m || !(seconds > 0) || seconds > 7 * 86400) throw new UsageError(`invalid --grace ${JSON.stringify(text)}: expected a duration with a unit, e.g. 90s, 10m or 1h (at most 168h)`);
+  return seconds;
+}
+
+/** A compact age: 45s, 12m, 5h, 3d. */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 120) return `${s}s`;
+  if (s < 120 * 60) return `${Math.floor(s / 60)}m`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/**
+ * `Ready=False for 12m (KubeletNotReady: container runtime network not ready)`; conditions
+ * that share age, reason and message (a kubelet that stopped posting sets all four Unknown
+ * at once) are said once: `Ready=Unknown, DiskPressure=Unknown for 3h (NodeStatusUnknown: …)`.
+ */
+export function describeProblems(problems: readonly NodeProblem[], now: number): string {
+  const parts: Array<{ texts: string[]; tail: string }> = [];
+  for (const p of problems) {
+    const age = p.since !== undefined && p.since <= now ? ` for ${formatAge(now - p.since)}` : '';
+    const why = [p.reason, p.message].filter((x) => x !== undefined).join(': ');
+    const tail = `${age}${why ? ` (${why})` : ''}`;
+    const last = parts[parts.length - 1];
+    if (last && tail !== '' && last.tail === tail) last.texts.push(p.text);
+    else parts.push({ texts: [p.text], tail });
+  }
+  return parts.map((g) => `${g.texts.join(', ')}${g.tail}`).join(', ');
+}
+
+/** True when every bad condition of the node changed less than `grace` seconds ago. */
+export function inGrace(h: NodeHealth, grace: number | undefined, now: number): boolean {
+  if (grace === undefined || h.problems.length === 0) return false;
+  return h.problems.every((p) => p.since !== undefined && p.since <= now && now - p.since < grace * 1000);
 }
 
 /** How many failing nodes the summary names before "and N more". */
@@ -32,59 +84,90 @@ export function describeFailing(failing: readonly NodeHealth[]): string {
   return rest > 0 ? `${named} and ${rest} more` : named;
 }
 
-/** Long output: failing nodes first (they matter when output is cut short), then the rest. */
-function nodeItems(tally: NodeTally, failingState: State): Item[] {
+/**
+ * Long output: failing nodes first (they matter when output is cut short), each with why and
+ * since when; then cordoned and skipped nodes; the healthy ones as one counting line unless
+ * --list-all (a 5000-node cluster must not print 5000 lines every check).
+ */
+function nodeItems(tally: NodeTally, failingState: State, t: NodeThresholds, now: number): Item[] {
   const items: Item[] = [];
   const cordon = (h: NodeHealth) => (h.cordoned ? ', cordoned' : '');
-  for (const h of tally.failing) items.push({ name: h.name, state: failingState, text: `${h.name}: ${h.broken.join(', ')}${cordon(h)}` });
-  for (const h of tally.healthy) items.push({ name: h.name, state: State.OK, text: `${h.name}: healthy${cordon(h)}` });
-  for (const h of tally.skipped) items.push({ name: h.name, state: State.OK, text: `${h.name}: skipped (cordoned, --ignore-cordoned)` });
+  for (const h of tally.failing) {
+    const graced = inGrace(h, t.grace, now);
+    const text = `${displayName(h)}: ${describeProblems(h.problems, now)}${cordon(h)}${graced ? `, within --grace ${formatAge(t.grace! * 1000)}` : ''}`;
+    items.push({ name: h.name, state: graced ? State.WARNING : failingState, text });
+  }
+  let unlisted = 0;
+  for (const h of tally.healthy) {
+    if (t.listAll || h.cordoned) items.push({ name: h.name, state: State.OK, text: `${displayName(h)}: healthy${cordon(h)}` });
+    else unlisted++;
+  }
+  for (const h of tally.skipped) items.push({ name: h.name, state: State.OK, text: `${displayName(h)}: skipped (cordoned, --ignore-cordoned)` });
+  if (unlisted > 0) {
+    const listed = tally.healthy.length - unlisted;
+    items.push({ name: '', state: State.OK, text: `${listed > 0 ? `${unlisted} more` : unlisted} node${unlisted === 1 ? '' : 's'} healthy (--list-all lists them)` });
+  }
   return items;
 }
 
 /** Evaluates the tally against the thresholds into the plugin's result. */
 export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
+  const now = t.now ?? Date.now();
   const nodes = tally.selected;
   const failing = tally.failing.length;
+  const graced = tally.failing.filter((h) => inGrace(h, t.grace, now));
+  const counted = failing - graced.length;
+  const cordoned = tally.cordoned + tally.skipped.length;
   const extras: string[] = [];
   if (tally.cordoned > 0) extras.push(`${tally.cordoned} cordoned`);
   if (tally.skipped.length > 0) extras.push(`${tally.skipped.length} cordoned skipped`);
-  const tail = extras.length > 0 ? `; ${extras.join(', ')}` : '';
+  if (graced.length > 0) extras.push(`${graced.length} within --grace ${formatAge(t.grace! * 1000)}, so WARNING`);
+  const tail = extras.length > 0 ? `, ${extras.join(', ')}` : '';
 
   if (nodes === 0) {
-    const items = nodeItems(tally, State.CRITICAL);
+    const items = nodeItems(tally, State.CRITICAL, t, now);
     if (t.node !== undefined && tally.skipped.length === 0) {
       return { state: State.CRITICAL, summary: `node ${t.node} not found among ${tally.listed} listed nodes`, items };
     }
     if (t.minNodes === undefined) {
-      const why = tally.skipped.length > 0 ? 'every matching node is cordoned and --ignore-cordoned is set' : 'check -l/--selector, --include, --exclude and --node';
-      return { state: State.UNKNOWN, summary: `no nodes to check (${tally.listed} listed; ${why}); use --min-nodes 0 if none is fine`, items };
+      const why = tally.skipped.length > 0 ? 'every matching node is cordoned and --ignore-cordoned is set' : tally.listed === 0 ? `the API listed none${t.selector ? ` for -l/--selector ${t.selector}` : ''}` : `none matches ${t.selectionOptions ?? '--include, --exclude and --node'}`;
+      return { state: State.UNKNOWN, summary: `no nodes to check (${tally.listed} listed: ${why}), use --min-nodes 0 if none is fine`, items };
     }
   }
 
-  const pct = nodes === 0 ? 0 : (failing * 100) / nodes;
-  let state = evaluateThresholds(t.percent ? pct : failing, { warning: t.warning, critical: t.critical });
-  const pctText = t.percent ? ` (${formatDecimal(pct, 1)}%)` : '';
+  // Nodes within --grace do not count against -w/-c; they make the result WARNING at most.
+  const pct = nodes === 0 ? 0 : (counted * 100) / nodes;
+  let state = evaluateThresholds(t.percent ? pct : counted, { warning: t.warning, critical: t.critical });
+  if (graced.length > 0 && state === State.OK) state = State.WARNING;
+  const pctText = t.percent ? ` (${formatDecimal((failing * 100) / nodes, 1)}%)` : '';
   let summary = failing === 0 ? `${nodes} of ${nodes} nodes healthy` : `${failing} of ${nodes} nodes failing${pctText}: ${describeFailing(tally.failing)}`;
   if (t.minNodes !== undefined && nodes < t.minNodes) {
     state = State.CRITICAL;
-    summary = `only ${nodes} nodes, expected at least ${t.minNodes}; ${summary}`;
+    summary = `only ${nodes} nodes, expected at least ${t.minNodes}: ${summary}`;
   }
 
   const metrics: Metric[] = [
     { label: 'nodes', value: nodes, min: 0 },
     { label: 'healthy', value: nodes - failing, min: 0 },
     t.percent ? { label: 'failing', value: failing, min: 0, max: nodes } : { label: 'failing', value: failing, warning: t.warning, critical: t.critical, min: 0, max: nodes },
-    { label: 'cordoned', value: tally.cordoned, min: 0 },
+    // Every cordoned node that matched, skipped or not: the same number the summary gives.
+    { label: 'cordoned', value: cordoned, min: 0 },
   ];
   if (t.percent) metrics.push({ label: 'failing_pct', value: Number(pct.toFixed(2)), uom: '%', warning: t.warning, critical: t.critical, min: 0, max: 100 });
+  if (t.grace !== undefined) metrics.push({ label: 'failing_in_grace', value: graced.length, min: 0, max: nodes });
 
   const failingState = state === State.CRITICAL ? State.CRITICAL : State.WARNING;
-  return { state, summary: summary + tail, items: nodeItems(tally, failingState), metrics };
+  return { state, summary: summary + tail, items: nodeItems(tally, failingState, t, now), metrics };
 }
 
-/** Zabbix low-level discovery (SPEC 3.5): a bare array, sorted by name. */
+/**
+ * Zabbix low-level discovery (SPEC 3.5): a bare array sorted by name, `{#NODE}` the node's
+ * name and `{#NODE.HOST}` its Hostname address (the name when it has none). One entry per
+ * name, whatever the Hostname addresses say.
+ */
 export function discoveryJson(tally: NodeTally): string {
-  const names = [...tally.failing, ...tally.healthy].map((h) => h.name).sort();
-  return JSON.stringify(names.map((name) => ({ '{#NODE}': name }))) + '\n';
+  const byName = new Map<string, string>();
+  for (const h of [...tally.failing, ...tally.healthy]) if (!byName.has(h.name)) byName.set(h.name, h.host ?? h.name);
+  const names = [...byName.keys()].sort();
+  return JSON.stringify(names.map((name) => ({ '{#NODE}': name, '{#NODE.HOST}': byName.get(name) }))) + '\n';
 }

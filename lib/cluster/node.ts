@@ -31,13 +31,39 @@ export interface HealthRule {
   ignored: ReadonlySet<string>;
 }
 
+/** A condition that broke the rule, with what the kubelet or the detector said about it. */
+export interface NodeProblem {
+  /** `Type=Status`, e.g. `Ready=False`, or `no Ready condition`. */
+  text: string;
+  reason?: string;
+  /** The condition's message, shortened. */
+  message?: string;
+  /** lastTransitionTime in ms since the epoch, when the server gave a valid one. */
+  since?: number;
+}
+
 /** What the check keeps of one node: everything else in the page is dropped. */
 export interface NodeHealth {
+  /** metadata.name: what `kubectl get nodes` shows. */
   name: string;
+  /** The `Hostname` address, when the node has one that differs from its name. */
+  host?: string;
   healthy: boolean;
   /** The conditions that broke the rule, as `Type=Status` (e.g. `Ready=Unknown`). */
   broken: string[];
+  /** The same, with reason, message and transition time, in the same order. */
+  problems: NodeProblem[];
   cordoned: boolean;
+}
+
+/** The longest condition message kept (a node-problem-detector may write kilobytes). */
+const MESSAGE_CHARS = 80;
+
+function shorten(text: unknown, max: number): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const one = text.replace(/\s+/g, ' ').trim();
+  if (one === '') return undefined;
+  return one.length <= max ? one : `${one.slice(0, max - 1).trimEnd()}…`;
 }
 
 /** Builds the health rule from `--condition TYPE=True|False` and `--ignore-condition TYPE`. */
@@ -62,12 +88,25 @@ export function parseHealthRule(conditions: readonly string[] = [], ignored: rea
 /** The rule of seed 2.2 with no overrides. */
 export const DEFAULT_HEALTH_RULE: HealthRule = parseHealthRule();
 
-/** The node's name: its `Hostname` address, else `metadata.name` (SPEC 3.2). */
+/** The node's name: `metadata.name`, what kubectl shows (SPEC 3.2). */
 export function nodeName(node: Node): string {
-  for (const a of node.status?.addresses ?? []) {
+  const name = node.metadata?.name;
+  return typeof name === 'string' && name !== '' ? name : '(unnamed)';
+}
+
+/** The node's `Hostname` address, or undefined when it has none (seed 2.1). */
+export function nodeHostname(node: Node): string | undefined {
+  const addresses = node.status?.addresses;
+  if (!Array.isArray(addresses)) return undefined;
+  for (const a of addresses) {
     if (a?.type === 'Hostname' && typeof a.address === 'string' && a.address !== '') return a.address;
   }
-  return node.metadata?.name ?? '(unnamed)';
+  return undefined;
+}
+
+/** `name (host h)` where the Hostname address differs from the name, else the name. */
+export function displayName(h: Pick<NodeHealth, 'name' | 'host'>): string {
+  return h.host ? `${h.name} (host ${h.host})` : h.name;
 }
 
 /**
@@ -76,7 +115,7 @@ export function nodeName(node: Node): string {
  * status are failures.
  */
 export function classifyNode(node: Node, rule: HealthRule = DEFAULT_HEALTH_RULE): NodeHealth {
-  const broken: string[] = [];
+  const problems: NodeProblem[] = [];
   let ready = false;
   const conditions = node.status?.conditions;
   if (Array.isArray(conditions)) {
@@ -87,12 +126,22 @@ export function classifyNode(node: Node, rule: HealthRule = DEFAULT_HEALTH_RULE)
       if (type === 'Ready') ready = true;
       const want = type === 'Ready' ? 'True' : rule.expected.get(type) ?? 'False';
       if (status === want) continue;
-      const text = `${type || '(no type)'}=${status || '(no status)'}`;
+      const since = typeof c?.lastTransitionTime === 'string' ? Date.parse(c.lastTransitionTime) : NaN;
+      const problem: NodeProblem = { text: `${shorten(type, 100) ?? '(no type)'}=${shorten(status, 40) ?? '(no status)'}` };
+      const reason = shorten(c?.reason, 60);
+      const message = shorten(c?.message, MESSAGE_CHARS);
+      if (reason) problem.reason = reason;
+      if (message) problem.message = message;
+      if (Number.isFinite(since)) problem.since = since;
       // Ready first: it is what the operator reads before the pressure conditions.
-      if (type === 'Ready') broken.unshift(text);
-      else broken.push(text);
+      if (type === 'Ready') problems.unshift(problem);
+      else problems.push(problem);
     }
   }
-  if (!ready) broken.unshift('no Ready condition');
-  return { name: nodeName(node), healthy: broken.length === 0, broken, cordoned: node.spec?.unschedulable === true };
+  if (!ready) problems.unshift({ text: 'no Ready condition' });
+  const name = nodeName(node);
+  const host = nodeHostname(node);
+  const health: NodeHealth = { name, healthy: problems.length === 0, broken: problems.map((p) => p.text), problems, cordoned: node.spec?.unschedulable === true };
+  if (host !== undefined && host !== name) health.host = host;
+  return health;
 }

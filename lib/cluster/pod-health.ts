@@ -1,5 +1,7 @@
 // Pods of the monitoring stacks (core/v1 Pod): Running with Ready=True is healthy; a pod that
 // completed (phase Succeeded, e.g. a job) is not a failure.
+import { hasControlCharacters } from '../plugin/server-text';
+import { jsonKind, ShapeError } from './shape-error';
 
 /** The fields of a Pod the check reads (Kubernetes API reference, core/v1 Pod). */
 export interface Pod {
@@ -33,6 +35,61 @@ export interface PodHealth {
   restarts: number;
   /** Why it is not ready: `Running, Ready=False, prometheus: CrashLoopBackOff, last exit Error (code 1)`. */
   problems: string[];
+}
+
+/** A pod name is a DNS subdomain (at most 253 characters); a namespace a label (63). */
+const MAX_NAME = 253;
+const MAX_NAMESPACE = 63;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Checks that a list item has the shape of a core/v1 Pod in the fields the check reads (the
+ * API server never sends otherwise) and returns it as a Pod; throws ShapeError naming the
+ * first bad field (`items[3].status.conditions`). Absent and null optional fields are fine;
+ * fields the check ignores are not looked at.
+ */
+export function readPod(item: unknown, at: string): Pod {
+  const want = (value: unknown, field: string, ok: boolean, wanted: string) => {
+    if (!ok) throw new ShapeError(field, value === undefined ? 'is missing' : `is ${jsonKind(value)}, not ${wanted}`);
+  };
+  const text = (value: unknown, field: string, max: number) => {
+    want(value, field, typeof value === 'string', 'a string');
+    const s = value as string;
+    if (s === '') throw new ShapeError(field, 'is empty');
+    if (s.length > max) throw new ShapeError(field, `is ${s.length} characters long, more than the API allows (${max})`);
+    if (hasControlCharacters(s)) throw new ShapeError(field, 'holds control or line-separator characters');
+  };
+  const optional = (value: unknown, field: string, check: (v: unknown) => boolean, wanted: string) => {
+    if (value !== undefined && value !== null) want(value, field, check(value), wanted);
+  };
+  want(item, at, isObject(item), 'an object (a pod)');
+  const pod = item as Record<string, unknown>;
+  want(pod.metadata, `${at}.metadata`, isObject(pod.metadata), 'an object');
+  const metadata = pod.metadata as Record<string, unknown>;
+  text(metadata.name, `${at}.metadata.name`, MAX_NAME);
+  if (metadata.namespace !== undefined) text(metadata.namespace, `${at}.metadata.namespace`, MAX_NAMESPACE);
+  optional(metadata.labels, `${at}.metadata.labels`, isObject, 'an object');
+  optional(metadata.deletionTimestamp, `${at}.metadata.deletionTimestamp`, (v) => typeof v === 'string', 'a string');
+  optional(pod.status, `${at}.status`, isObject, 'an object');
+  const status = (pod.status ?? {}) as Record<string, unknown>;
+  optional(status.phase, `${at}.status.phase`, (v) => typeof v === 'string', 'a string');
+  optional(status.conditions, `${at}.status.conditions`, Array.isArray, 'an array');
+  ((status.conditions ?? []) as unknown[]).forEach((c, i) => {
+    const field = `${at}.status.conditions[${i}]`;
+    want(c, field, isObject(c), 'an object');
+    // type and status are required by the API's schema.
+    want((c as Record<string, unknown>).type, `${field}.type`, typeof (c as Record<string, unknown>).type === 'string', 'a string');
+    want((c as Record<string, unknown>).status, `${field}.status`, typeof (c as Record<string, unknown>).status === 'string', 'a string');
+  });
+  for (const key of ['initContainerStatuses', 'containerStatuses'] as const) {
+    optional(status[key], `${at}.status.${key}`, Array.isArray, 'an array');
+    ((status[key] ?? []) as unknown[]).forEach((c, i) => {
+      want(c, `${at}.status.${key}[${i}]`, isObject(c), 'an object');
+      optional((c as Record<string, unknown>).name, `${at}.status.${key}[${i}].name`, (v) => typeof v === 'string', 'a string');
+    });
+  }
+  return pod as Pod;
 }
 
 /** Judges one pod: ready is phase Running and condition Ready=True. */

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
-import { tlsSettingsFrom } from '../http/options';
+import { requireTlsUnlessAllowed, tlsSettingsFrom } from '../http/options';
 import type { TlsSettings } from '../http/request';
 import type { RunContext } from '../plugin/context';
 import { CheckError, UsageError } from '../plugin/errors';
@@ -248,6 +248,7 @@ export async function clusterTargetFrom(
     }
   }
   if (url === undefined) throw new UsageError('no cluster given: use --url URL, -H HOST [-p PORT] or --kubeconfig [PATH]');
+  requireTlsUnlessAllowed(url, options, urlText !== undefined ? '--url' : 'the cluster URL', warnings);
   if (token === undefined && inPod) {
     if (!haveCert) {
       token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);

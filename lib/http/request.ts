@@ -145,7 +145,7 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     try {
       socket = await connectTunnel(proxy, url, req.signal);
     } catch (error) {
-      throw error instanceof CheckError ? error : describeNetworkError(error, proxy, proxy);
+      throw error instanceof CheckError ? error : describeNetworkError(error, url, proxy);
     }
     // No agent at all: with one (even `agent: false`) Node ignores createConnection and would
     // connect straight to the server, around the tunnel and without our trust settings.
@@ -206,9 +206,9 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, url });
       });
       res.once('aborted', () => reject(truncated(url)));
-      res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy)));
+      res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy, settings)));
     });
-    request.once('error', (error) => reject(describeNetworkError(error, url, proxy)));
+    request.once('error', (error) => reject(describeNetworkError(error, url, proxy, settings)));
     if (req.body !== undefined) request.write(req.body);
     request.end();
   });

@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { UsageError } from './errors';
 
 /**
@@ -10,6 +9,8 @@ let linearEngine: boolean | undefined;
 function enableLinearEngine(): boolean {
   if (linearEngine !== undefined) return linearEngine;
   try {
+    // Loaded here, not at the top: node:v8 costs some 4 ms, and only runs with a pattern need it.
+    const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
     // The flags are read when a RegExp is compiled, so setting them now takes effect. The
     // second one makes V8 switch a backtracking match to the linear engine when it
     // backtracks too much: a safety net for any pattern compiled without the `l` flag.

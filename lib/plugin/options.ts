@@ -57,6 +57,12 @@ export const COMMON_OPTIONS: readonly OptionSpec[] = [
   },
 ];
 
+/** A count option (--max-nodes, --max-pods) as a whole number >= 1, or a UsageError. */
+export function positiveInteger(n: unknown, option: string): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new UsageError(`invalid ${option} ${String(n)}: expected a whole number >= 1`);
+  return n;
+}
+
 /** Parses `-t SECONDS[:STATE]`. */
 export function parseTimeout(text: string): { seconds: number; state: State } {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\S+))?\s*$/.exec(text);
@@ -69,16 +75,37 @@ export function parseTimeout(text: string): { seconds: number; state: State } {
 }
 
 /**
- * Parses argv against the specs: unknown options, stray arguments, missing values and bad
- * numbers or choices are UsageErrors. Defaults are filled in.
+ * Parses argv against the specs: unknown options, stray arguments, missing values, bad
+ * numbers or choices, and a single-value option given twice are UsageErrors. `defaults`
+ * (the options read from --extra-opts files) are a lower layer: the command line overrides
+ * them option by option, as the monitoring-plugins convention has it. Defaults are filled in.
  */
-export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[]): ParsedOptions {
+export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[], defaults: readonly string[] = []): ParsedOptions {
   const byName = new Map<string, OptionSpec>();
   for (const spec of specs) {
     byName.set(spec.long, spec);
     if (spec.short) byName.set(spec.short, spec);
   }
   const raw = readArgv(argv, byName);
+  for (const spec of specs) {
+    const values = raw.get(spec.long);
+    // "Last one wins" would silently drop what the operator wrote first (`--node a --node b`
+    // checks only b): a value option that is not a list may be given once.
+    if (values && values.length > 1 && (spec.type === 'string' || spec.type === 'number')) {
+      // A secret's values are never echoed (the redactor does not know them yet).
+      const shown = spec.secret ? '' : ` (${values.map((v) => JSON.stringify(v)).join(', ')})`;
+      throw new UsageError(`${flagName(spec)} given ${values.length} times${shown}; give it once`);
+    }
+  }
+  if (defaults.length > 0) {
+    // Lists and counts add up (file entries first); a single value from the files is used
+    // only when the command line has none, and among several sections the last wins.
+    for (const [name, values] of readArgv(defaults, byName)) {
+      const type = byName.get(name)?.type;
+      if (type === 'list' || type === 'count') raw.set(name, [...values, ...(raw.get(name) ?? [])]);
+      else if (!raw.has(name)) raw.set(name, values.slice(-1));
+    }
+  }
   const out: ParsedOptions = {};
   for (const spec of specs) out[spec.long] = convert(spec, raw.get(spec.long));
   return out;
@@ -156,7 +183,6 @@ function convert(spec: OptionSpec, raw: Array<string | true> | undefined): Optio
     }
   }
   if (spec.type === 'list') return values;
-  // A scalar given twice (say once in --extra-opts and once on the command line): the last wins.
   const last = values.length > 0 ? values[values.length - 1] : spec.default === undefined ? undefined : String(spec.default);
   if (last === undefined) return undefined;
   if (spec.type === 'number') {
@@ -171,7 +197,10 @@ export function secretOptionNames(specs: readonly OptionSpec[]): string[] {
   return specs.filter((s) => s.secret).map((s) => s.long);
 }
 
-/** Renders --help: usage, every option with its default, and examples. */
+/** The width --help fits in: a terminal of 80 columns, as the guidelines' own plugins do. */
+export const HELP_WIDTH = 80;
+
+/** Renders --help: usage, every option with its default and choices, and examples, in 80 columns. */
 export function renderHelp(info: {
   command: string;
   version: string;
@@ -181,22 +210,71 @@ export function renderHelp(info: {
   examples: readonly string[];
   notes?: readonly string[];
 }): string {
-  const lines = [`${info.command} ${info.version}`, '', info.description, '', `Usage: ${info.usage}`, '', 'Options:'];
+  const lines = [`${info.command} ${info.version}`, '', ...wrap(info.description, HELP_WIDTH), ''];
+  lines.push(...hang('Usage: ', groups(info.usage), HELP_WIDTH), '', 'Options:');
   for (const spec of info.specs) {
     const names = (spec.short ? `-${spec.short}, ` : '    ') + `--${spec.long}`;
     const arg = spec.arg ? (spec.optionalValue ? ` [${spec.arg.replace(/^\[(.*)\]$/, '$1')}]` : ` ${spec.arg}`) : '';
     lines.push(`  ${names}${arg}`);
     let text = spec.description;
+    // The accepted values, unless the description already names every one of them.
+    if (spec.choices && !spec.choices.every((c) => new RegExp(`\\b${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text))) text += ` One of: ${spec.choices.join(', ')}.`;
     if (spec.default !== undefined && spec.type !== 'boolean') text += ` (default: ${spec.default})`;
-    for (const l of wrap(text, 72)) lines.push(`        ${l}`);
+    for (const l of wrap(text, HELP_WIDTH - 8)) lines.push(`        ${l}`);
   }
   if (info.notes && info.notes.length > 0) {
     lines.push('');
-    for (const n of info.notes) lines.push(...wrap(n, 80));
+    for (const n of info.notes) lines.push(...wrap(n, HELP_WIDTH));
   }
   lines.push('', 'Examples:');
-  for (const e of info.examples) lines.push(`  ${e}`);
+  // Long command lines continue with a backslash, as they would be pasted into a shell.
+  for (const e of info.examples) {
+    const wrapped = hang('  ', optionPairs(e.split(' ')), HELP_WIDTH - 2, '      ');
+    lines.push(...wrapped.map((l, i) => (i < wrapped.length - 1 ? `${l} \\` : l)));
+  }
   return lines.join('\n') + '\n';
+}
+
+/** Command-line words with each option kept beside its value (`--token-file PATH`). */
+function optionPairs(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const next = words[i + 1];
+    if (words[i].startsWith('-') && !words[i].includes('=') && next !== undefined && !next.startsWith('-') && words[i].length + 1 + next.length <= HELP_WIDTH - 10) {
+      out.push(`${words[i]} ${next}`);
+      i++;
+    } else out.push(words[i]);
+  }
+  return out;
+}
+
+/** Words of a usage line, keeping `[-w RANGE]` and `(--url URL | -H HOST)` groups whole where they fit. */
+function groups(usage: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (const word of usage.split(/\s+/)) {
+    if (depth > 0 && out.length > 0 && out[out.length - 1].length + word.length < 40) out[out.length - 1] += ` ${word}`;
+    else out.push(word);
+    for (const c of word) depth += c === '[' || c === '(' ? 1 : c === ']' || c === ')' ? -1 : 0;
+    if (depth < 0) depth = 0;
+  }
+  return out;
+}
+
+/** Words laid out after `first` on the first line and `rest` (default: as wide as `first`) after. */
+function hang(first: string, words: readonly string[], width: number, rest = ' '.repeat(first.length)): string[] {
+  const out: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of words) {
+    if (!empty && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = rest + word;
+    } else line = empty ? line + word : `${line} ${word}`;
+    empty = false;
+  }
+  out.push(line);
+  return out;
 }
 
 function wrap(text: string, width: number): string[] {

@@ -160,7 +160,9 @@ export class PrivateCache {
       this.note(`ignoring ${this.path(name)}: not a cache entry`);
       return undefined;
     }
-    if (typeof doc.binding !== 'object' || doc.binding === null || canonical(doc.binding as CacheBinding) !== canonical(binding)) {
+    // Flat values only (as written): a deeply nested one must not reach JSON.stringify.
+    const flat = typeof doc.binding === 'object' && doc.binding !== null && Object.values(doc.binding).every((v) => v === null || typeof v !== 'object');
+    if (!flat || canonical(doc.binding as CacheBinding) !== canonical(binding)) {
       this.note(`ignoring ${this.path(name)}: it belongs to another ${Object.keys(binding).join('/')}`);
       return undefined;
     }

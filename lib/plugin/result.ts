@@ -24,10 +24,38 @@ export function resultFromItems(summary: string, items: Item[], metrics: Metric[
   return { state: worstState(items.map((i) => i.state)), summary, items, metrics };
 }
 
-// Plugin output is one line per field; a stray newline or `|` in a server message would
-// split the summary or start perfdata early.
-function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '/').trim();
+/** The status line's longest text: a 30 MB server message must not become a 30 MB line. */
+export const MAX_SUMMARY_CHARS = 1000;
+/** The longest line of long output. */
+export const MAX_ITEM_CHARS = 400;
+/** The most long-output lines: the rest is counted in one "… N more" line. */
+export const MAX_ITEMS = 5000;
+
+// Line breaks of every kind (CR, LF, VT, FF, NEL, U+2028/2029) would split the output, so
+// they become spaces; other control characters (NUL, ESC, C1) are dropped. `|` would start
+// perfdata early, and Nagios rewrites `;` in the output to `:`, so they are said otherwise.
+// eslint-disable-next-line no-control-regex
+const BREAKS = /[\r\n\t\v\f\x85\u2028\u2029]+/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]/g;
+
+/** Text as one safe output line of at most `max` characters, cut with "… N more". */
+export function oneLine(text: string, max = MAX_SUMMARY_CHARS): string {
+  const line = text
+    .replace(BREAKS, ' ')
+    .replace(CONTROLS, '')
+    .replace(/\|/g, '/')
+    .replace(/\s*;\s*/g, ', ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max - 20).replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}… ${line.length - cut.length} more`;
+}
+
+/** The items that fit the long output, and how many were left out. */
+function shownItems(items: readonly Item[] = []): { shown: readonly Item[]; more: number } {
+  return items.length <= MAX_ITEMS ? { shown: items, more: 0 } : { shown: items.slice(0, MAX_ITEMS - 1), more: items.length - (MAX_ITEMS - 1) };
 }
 
 /** Renders the classic plugin output: `NAME STATE - summary | perfdata`, then long output. */
@@ -37,19 +65,23 @@ export function renderNagios(name: string, result: Result): string {
   const perf = formatPerfdata(result.metrics ?? []);
   if (perf) first += ` | ${perf}`;
   const lines = [first];
-  for (const item of result.items ?? []) lines.push(`[${stateName(item.state)}] ${oneLine(item.text)}`);
+  const { shown, more } = shownItems(result.items);
+  for (const item of shown) lines.push(`[${stateName(item.state)}] ${oneLine(item.text, MAX_ITEM_CHARS)}`);
+  if (more > 0) lines.push(`… ${more} more`);
   return lines.join('\n') + '\n';
 }
 
 /** Renders one JSON object for Zabbix dependent items and scripts. */
 export function renderJson(name: string, result: Result): string {
   if (result.raw !== undefined) return result.raw;
+  const { shown, more } = shownItems(result.items);
   const doc = {
     name,
     state: stateName(result.state),
     code: result.state,
     summary: oneLine(result.summary),
-    items: (result.items ?? []).map((i) => ({ name: i.name, state: stateName(i.state), text: i.text })),
+    items: shown.map((i) => ({ name: oneLine(i.name, MAX_ITEM_CHARS), state: stateName(i.state), text: oneLine(i.text, MAX_ITEM_CHARS) })),
+    ...(more > 0 ? { more } : {}),
     metrics: (result.metrics ?? []).map((m) => ({
       label: m.label,
       value: m.value === null || !Number.isFinite(m.value) ? null : m.value,

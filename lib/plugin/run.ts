@@ -6,7 +6,7 @@ import { CheckError, UsageError } from './errors';
 import { expandExtraOpts, takeExtraOpts } from './extra-opts';
 import { COMMON_OPTIONS, parseOptions, parseTimeout, renderHelp, type OptionSpec, type ParsedOptions } from './options';
 import { redactResult, runRedactor } from './redact';
-import { renderJson, renderNagios, type Result } from './result';
+import { MAX_ITEM_CHARS, oneLine, renderJson, renderNagios, type Result } from './result';
 import { State } from './state';
 
 /** A plugin: its name, options and the probe that turns options into a result. */
@@ -26,6 +26,8 @@ export interface PluginDefinition {
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
+/** The -vvv trace is bounded like the rest of the output (endless pages must not fill memory). */
+const MAX_TRACE_LINES = 20000;
 
 // stdout may be a non-blocking pipe that a slow reader lets fill up (long output of a large
 // cluster): retry EAGAIN instead of losing the result.
@@ -55,11 +57,19 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
   // (a Zabbix dependent item) as JSON.
   let output = argv.some((a, i) => a === '--output=json' || (a === '--output' && argv[i + 1] === 'json')) ? 'json' : 'nagios';
   const details: string[] = [];
+  // The -vvv trace is held back until the result is written: a monitoring engine that merges
+  // stderr into the output (Icinga 2 does) must still find the status line first.
+  const trace: string[] = [];
+  let traceDropped = 0;
+  const addTrace = (line: string) => {
+    if (trace.length < MAX_TRACE_LINES) trace.push(line);
+    else traceDropped++;
+  };
   let finished = false;
   // Node prints its own warnings (deprecations, experimental features) on stderr, which must
   // stay empty below -vvv: they become trace lines instead.
   process.emitWarning = ((warning: string | Error) => {
-    if (verbose >= 3) writeAll(2, redactor.redact(`warning: ${warning instanceof Error ? `${warning.name}: ${warning.message}` : warning}`) + '\n');
+    if (verbose >= 3) addTrace(`warning: ${warning instanceof Error ? `${warning.name}: ${warning.message}` : warning}`);
   }) as typeof process.emitWarning;
   let phase = 'starting';
 
@@ -69,19 +79,24 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     // a late result: -t wins.
     if (!timedOut && Date.now() >= started + timeout.seconds * 1000) return onTimeout();
     finished = true;
-    // Redacted before rendering rewrites (`|` to `/`) and escapes (JSON) the texts, then again.
+    // Redacted before rendering rewrites (`;`, `|`, control characters) and escapes (JSON) the texts, then again.
     const clean = redactResult(result, redactor);
     let text = output === 'json' ? renderJson(def.name, clean) : renderNagios(def.name, clean);
-    if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.join('\n') + '\n';
+    if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.map((d) => oneLine(redactor.redact(d), MAX_ITEM_CHARS)).join('\n') + '\n';
     writeAll(1, redactor.redact(text));
-    // An expected failure (CheckError, UsageError) is fully said by its line: a stack only for a bug.
-    if (verbose >= 3 && error instanceof Error && !(error instanceof CheckError) && error.stack) writeAll(2, redactor.redact(error.stack) + '\n');
+    if (verbose >= 3) {
+      // An expected failure (CheckError, UsageError) is fully said by its line: a stack only for a bug.
+      if (error instanceof Error && !(error instanceof CheckError) && error.stack) addTrace(error.stack);
+      if (traceDropped > 0) trace.push(`… ${traceDropped} more trace lines`);
+      if (trace.length > 0) writeAll(2, redactor.redact(trace.join('\n')) + '\n');
+    }
     process.exit(result.state);
   };
   const fail = (error: unknown): never => {
     if (error instanceof CheckError) return finish({ state: error.state, summary: error.message }, error);
     const message = error instanceof Error ? error.message : String(error);
-    return finish({ state: State.UNKNOWN, summary: `internal error: ${message} (run with -vvv for details)` }, error);
+    // At -vvv the details are already on their way: do not ask for what was given.
+    return finish({ state: State.UNKNOWN, summary: `internal error: ${message} (${verbose >= 3 ? 'stack trace on stderr' : 'run with -vvv for details'})` }, error);
   };
 
   // Until the options are read, the default timeout guards parsing and --extra-opts reads.
@@ -110,7 +125,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     const { specs: extra, rest } = takeExtraOpts(argv);
     const iniWarnings: string[] = [];
     const fromFiles = extra.flatMap((s) => expandExtraOpts(s, def.command, process.env, iniWarnings));
-    options = parseOptions([...fromFiles, ...rest], specs);
+    options = parseOptions(rest, specs, fromFiles);
     verbose = Math.min(3, options.verbose as number);
     if (verbose >= 1) details.push(...iniWarnings);
     output = options.output as string;
@@ -140,7 +155,7 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     timeoutSeconds: timeout.seconds,
     log(level, message) {
       if (verbose < level) return;
-      if (level >= 3) writeAll(2, redactor.redact(message) + '\n');
+      if (level >= 3) addTrace(message);
       else details.push(message);
     },
     addSecret: (value) => redactor.add(value),

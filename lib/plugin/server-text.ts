@@ -7,6 +7,12 @@ export const EXCERPT_CHARS = 300;
 // separators: any of them can split a status line, hide text on a terminal or end a
 // Nagios output field. Tabs and newlines are folded into spaces like any other run of blanks.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+const ONE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** True when the text holds a control or line-separator character (no API allows one in a name). */
+export function hasControlCharacters(text: string): boolean {
+  return ONE_CONTROL.test(text);
+}
 
 /**
  * Text that came from outside (a server's error message, a cache file) made fit for one

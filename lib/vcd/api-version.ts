@@ -60,12 +60,12 @@ export function chooseApiVersion(offered: readonly OfferedVersion[]): ChosenVers
   const known = plain.filter((o) => numeric(o.version)![0] >= KNOWN_LOW && numeric(o.version)![0] <= KNOWN_HIGH);
   if (known.length > 0) {
     const v = known[known.length - 1].version;
-    return { version: v, reason: `${PREFERRED_VERSION} is not offered; ${v} is the highest offered of ${KNOWN_LOW}.0-${KNOWN_HIGH}.x` };
+    return { version: v, reason: `${PREFERRED_VERSION} is not offered, ${v} is the highest offered of ${KNOWN_LOW}.0-${KNOWN_HIGH}.x` };
   }
   const older = plain.filter((o) => numeric(o.version)![0] < KNOWN_LOW);
   if (older.length > 0) {
     const v = older[older.length - 1].version;
-    return { version: v, reason: `the server offers only versions older than ${KNOWN_LOW}.0; ${v} is the highest` };
+    return { version: v, reason: `the server offers only versions older than ${KNOWN_LOW}.0, ${v} is the highest` };
   }
   return { error: `offers none of the versions cloudchecks knows (${KNOWN_LOW}.0-${KNOWN_HIGH}.x)` };
 }
@@ -81,19 +81,11 @@ export async function fetchOfferedVersions(conn: VcdConnection): Promise<Offered
   conn.setPhase(`asking ${conn.base.origin} for its API versions`);
   const res = await vcdRequest(conn, 'GET', '/api/versions', { accept: 'application/*+xml' });
   if (res.status < 200 || res.status >= 300) {
-    throw new CheckError(`${conn.base.origin}/api/versions answered ${describeResponse(res)}; give the version with --api-version, or check --url`);
+    throw new CheckError(`${conn.base.origin}/api/versions answered ${describeResponse(res)}, give the version with --api-version, or check --url`);
   }
   const offered = parseSupportedVersions(res.body.toString('utf8'));
-  if ('error' in offered) throw new CheckError(`unexpected response from ${conn.base.origin}/api/versions: ${offered.error}; give the version with --api-version, or check --url`);
+  if ('error' in offered) throw new CheckError(`unexpected response from ${conn.base.origin}/api/versions: ${offered.error}, give the version with --api-version, or check --url`);
   return offered;
-}
-
-/** Asks the server and chooses; a server that offers nothing usable is one UNKNOWN naming its offer. */
-export async function negotiateApiVersion(conn: VcdConnection): Promise<ChosenVersion> {
-  const offered = await fetchOfferedVersions(conn);
-  const chosen = chooseApiVersion(offered);
-  if ('error' in chosen) throw new CheckError(`${conn.base.origin} ${chosen.error}: it offers ${describeOffer(offered)}; force one with --api-version`);
-  return chosen;
 }
 
 /** The UNKNOWN of a forced --api-version the server refused, listing what it offers. */
@@ -102,7 +94,7 @@ export async function refusedForcedVersion(conn: VcdConnection, detail: string):
   try {
     const offered = await fetchOfferedVersions(conn);
     const chosen = chooseApiVersion(offered);
-    offer = `it offers ${describeOffer(offered)}${'version' in chosen ? `; leave --api-version out to use ${chosen.version}` : ''}`;
+    offer = `it offers ${describeOffer(offered)}${'version' in chosen ? `, leave --api-version out to use ${chosen.version}` : ''}`;
   } catch (error) {
     offer = `its list of versions could not be read (${(error as Error).message})`;
   }

@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
-import { negotiateApiVersion, refusedForcedVersion } from './api-version';
+import { chooseApiVersion, describeOffer, fetchOfferedVersions, PREFERRED_VERSION, refusedForcedVersion, type OfferedVersion } from './api-version';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
 import { nameKey, type FleetCache } from './fleet-cache';
 import { login, logout, principal, sessionHeaders, VersionRefusedError, type Credentials, type VcdSession } from './login';
@@ -91,7 +91,7 @@ class VcdSessionRunner {
       const remembered = req.fleet?.read().apiVersion;
       if (remembered) {
         req.conn.apiVersion = remembered.version;
-        this.fact(`API version ${remembered.version} (${remembered.reason}; remembered)`);
+        this.fact(`API version ${remembered.version} (${remembered.reason}, remembered)`);
         req.log(`API version ${remembered.version} remembered from /api/versions of ${new Date(remembered.time).toISOString()}`);
       } else {
         await this.negotiate();
@@ -118,13 +118,27 @@ class VcdSessionRunner {
     }
   }
 
-  /** Asks /api/versions and remembers the choice with the session. */
+  /**
+   * Asks /api/versions and remembers the choice with the session. A list that cannot be read
+   * (a proxy that passes only /api/vApp and /cloudapi, a broken answer) is no reason to fail:
+   * the seed's version is tried, and nothing is remembered.
+   */
   private async negotiate(): Promise<void> {
     const { req } = this;
-    const chosen = await negotiateApiVersion(req.conn);
+    let offered: OfferedVersion[];
+    try {
+      offered = await fetchOfferedVersions(req.conn);
+    } catch (error) {
+      if (!(error instanceof CheckError) || req.conn.signal?.aborted) throw error;
+      req.conn.apiVersion = PREFERRED_VERSION;
+      this.fact(`API version ${PREFERRED_VERSION} (the list of versions could not be read: ${error.message.replace(/, give the version.*$/, '')})`);
+      return;
+    }
+    const chosen = chooseApiVersion(offered);
+    if ('error' in chosen) throw new CheckError(`${req.conn.base.origin} ${chosen.error}: it offers ${describeOffer(offered)}, force one with --api-version`);
     this.negotiatedNow = true;
     req.conn.apiVersion = chosen.version;
-    this.fact(`API version ${chosen.version} (${chosen.reason}; from /api/versions)`);
+    this.fact(`API version ${chosen.version} (${chosen.reason}, from /api/versions)`);
     req.fleet?.update((r) => {
       r.apiVersion = { ...chosen, time: Date.now() };
     });
@@ -138,9 +152,10 @@ class VcdSessionRunner {
     const { req } = this;
     if (req.forcedVersion !== undefined) throw await refusedForcedVersion(req.conn, detail);
     const before = req.conn.apiVersion;
-    if (this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before}, which its /api/versions offers (${detail}); force another with --api-version`);
+    if (this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before}, which its /api/versions offers (${detail}), force another with --api-version`);
     req.log(`API version ${before} refused (${detail}): asking the server again`);
     await this.negotiate();
+    if (!this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before} (${detail}) and its list of versions could not be read, give one it speaks with --api-version`);
   }
 
   private async login(): Promise<VcdSession> {
@@ -164,7 +179,7 @@ class VcdSessionRunner {
       return await once();
     } catch (error) {
       if (!(error instanceof VersionRefusedError)) throw error;
-      throw new VersionProblem(new CheckError(`${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}); force another with --api-version`));
+      throw new VersionProblem(new CheckError(`${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}), force another with --api-version`));
     }
   }
 
@@ -265,12 +280,12 @@ async function resolveName(req: MetricsRequest, runner: VcdSessionRunner, name: 
   const hit = req.fleet?.read().names?.[key];
   const ttl = req.resolveTtlMs ?? 3600_000;
   if (useCache && hit && now >= hit.time && now - hit.time < ttl) {
-    req.log(`${hit.name} is ${hit.id} (vApp ${hit.vapp}; resolved ${Math.round((now - hit.time) / 1000)}s ago, kept for --resolve-ttl)`);
+    req.log(`${hit.name} is ${hit.id} (vApp ${hit.vapp}, resolved ${Math.round((now - hit.time) / 1000)}s ago, kept for --resolve-ttl)`);
     return { id: hit.id, name: hit.name, vapp: hit.vapp, cached: true };
   }
   const records = await queryAllVms(req.conn, (p) => runner.get(p), queryPath({ name, vapp: req.vapp }));
   const vm = pickVmByName(records, name, req.vapp, { account: principal(req.creds), origin: req.conn.base.origin });
-  req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}; from the query service)`);
+  req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}, from the query service)`);
   req.fleet?.update((r) => {
     r.names = { ...r.names, [key]: { ...vm, time: Date.now() } };
   });
@@ -316,14 +331,14 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
     if (res.status === 400 && req.which === 'current') return answered({ kind: 'refused', detail, vm: identity });
     switch (res.status) {
       case 401:
-        throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login; check the account's rights`);
+        throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login, check the account's rights`);
       case 403:
         // vCD answers 403, not 404, for ids it does not know, so as not to reveal them.
-        throw new CheckError(`${label}: VM not found or not visible to this user ${principal(creds)} (${detail}); check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`);
+        throw new CheckError(`${label}: VM not found or not visible to this user ${principal(creds)} (${detail}), check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`);
       case 404:
-        throw new CheckError(`${conn.base.origin}${path} not found (${detail}); check that --url is the vCD API host of the VM's region`);
+        throw new CheckError(`${conn.base.origin}${path} not found (${detail}), check that --url is the vCD API host of the VM's region`);
       default:
-        throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? '; the vCD cells may be overloaded or down, retry later' : ''}`);
+        throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`);
     }
   });
 }

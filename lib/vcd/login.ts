@@ -71,15 +71,15 @@ function rejected(conn: VcdConnection, creds: Credentials, status: number, detai
   const head = `login to ${conn.base.origin} as ${who} refused (${detail})`;
   switch (reason) {
     case 'locked':
-      return new CheckError(`${head}: the account is locked out (too many failed logins?); ask the vCD administrator to unlock it, and check the password in ${creds.kind === 'password' ? '--password-file' : '--api-token-file'} before it is tried again`);
+      return new CheckError(`${head}: the account is locked out (too many failed logins?), ask the vCD administrator to unlock it, and check the password in ${creds.kind === 'password' ? '--password-file' : '--api-token-file'} before it is tried again`);
     case 'expired':
-      return new CheckError(`${head}: the password has expired; set a new one for ${who} (tenant portal or administrator) and put it in --password-file`);
+      return new CheckError(`${head}: the password has expired, set a new one for ${who} (tenant portal or administrator) and put it in --password-file`);
     case 'disabled':
-      return new CheckError(`${head}: the account is disabled; ask the vCD administrator to enable ${who}`);
+      return new CheckError(`${head}: the account is disabled, ask the vCD administrator to enable ${who}`);
     case 'org':
-      return new CheckError(`${head}: this vCD has no organisation ${JSON.stringify(creds.org)}; check --org (its name as in the tenant portal URL; System for a provider account)`);
+      return new CheckError(`${head}: this vCD has no organisation ${JSON.stringify(creds.org)}, check --org (its name as in the tenant portal URL; System for a provider account)`);
     case 'rights':
-      return new CheckError(`${head}: the account has no right to log in to the API here; give ${who} a role that may (e.g. vApp Author), or ${isProvider(creds.org) ? 'use the tenant org with --org' : 'check --org'}`);
+      return new CheckError(`${head}: the account has no right to log in to the API here, give ${who} a role that may (e.g. vApp Author), or ${isProvider(creds.org) ? 'use the tenant org with --org' : 'check --org'}`);
     default:
       break;
   }

@@ -192,7 +192,8 @@ export function parseVcdError(text: string): VcdError | undefined {
 
 /** The error in one phrase: `message (minorErrorCode)`. */
 export function describeVcdError(e: VcdError): string {
-  const code = e.minorErrorCode ?? e.majorErrorCode;
+  const raw = e.minorErrorCode ?? e.majorErrorCode;
+  const code = raw === undefined ? undefined : boundedExcerpt(raw, 80);
   // vCD starts messages with a request id, `[ 5f0e... ] `: noise on a plugin line. The rest
   // is server text: an excerpt of it, so that a flood of it never becomes the status line.
   const message = e.message === undefined ? undefined : boundedExcerpt(e.message.replace(/^\[\s*[\w-]+\s*\]\s*/, ''));

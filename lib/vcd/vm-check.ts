@@ -1,4 +1,4 @@
-import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, tlsSettingsFrom } from '../http/options';
+import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS, maxBytesFrom, requireTlsUnlessAllowed, tlsSettingsFrom } from '../http/options';
 import { CheckError, UsageError } from '../plugin/errors';
 import type { OptionSpec, ParsedOptions } from '../plugin/options';
 import type { Metric as PerfMetric } from '../plugin/perfdata';
@@ -6,7 +6,7 @@ import { parseRange, type ValueParser } from '../plugin/range';
 import type { Item, Result } from '../plugin/result';
 import type { PluginDefinition } from '../plugin/run';
 import { parseState, State } from '../plugin/state';
-import type { Thresholds } from '../plugin/threshold';
+import { describeThresholdSlip, type Thresholds } from '../plugin/threshold';
 import type { RunContext } from '../plugin/context';
 import { readSecretFile } from '../plugin/secret-file';
 import { fetchMetrics, type MetricsResponse } from './client';
@@ -70,8 +70,8 @@ const VCD_OPTIONS: readonly OptionSpec[] = [
   { long: 'vm', type: 'string', arg: 'ID|NAME', description: "The VM: vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, the URL of the VM's page in the vCD web console, or the VM's name (resolved through the query service; see --vapp)." },
   { long: 'user', short: 'U', type: 'string', arg: 'NAME', description: 'vCD user name (without @org).' },
   { long: 'org', short: 'o', type: 'string', arg: 'ORG', description: 'vCD organisation of the user; System for a provider account.' },
-  { long: 'password-file', type: 'string', arg: 'PATH', description: 'File holding the password (one line). Else env VCD_PASSWORD, else --password from an --extra-opts file.' },
-  { long: 'password', type: 'string', arg: 'TEXT', secret: true, description: 'The password; only for --extra-opts files (on the command line it shows in the process list).' },
+  { long: 'password-file', type: 'string', arg: 'PATH', description: 'File holding the password (one line). Without it: --password, else $VCD_PASSWORD.' },
+  { long: 'password', type: 'string', arg: 'TEXT', secret: true, description: 'The password, when there is no --password-file. Put it in an --extra-opts file (password=...): on the command line every local user sees it in the process list.' },
   { long: 'api-token-file', type: 'string', arg: 'PATH', description: 'File holding a vCD API token (OAuth refresh token), used instead of a password; needs --org.' },
   API_VERSION_OPTION,
   { long: 'cache-dir', type: 'string', arg: 'DIR', description: 'Where sessions are kept between runs (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).' },
@@ -150,6 +150,17 @@ function configure(profile: VmCheckProfile, options: ParsedOptions) {
   return { metric, thresholds, window, maxAge, poweredOff, poweredOffGiven: poweredOffText !== undefined, vm, vmLabel, target, aggregate, perDisk: Boolean(options['per-disk']) };
 }
 
+/** `default 90` or `default 90 for percent; none for used, read, write`: the profile's own defaults. */
+function defaultRangeHelp(profile: VmCheckProfile, which: 'warning' | 'critical'): string {
+  const byDefault = new Map<string, string[]>();
+  for (const m of profile.metrics ?? ['']) {
+    const d = profile.defaultThresholds(m)[which] ?? 'none';
+    byDefault.set(d, [...(byDefault.get(d) ?? []), m]);
+  }
+  if (byDefault.size === 1) return `default ${[...byDefault.keys()][0]}`;
+  return `default ${[...byDefault].map(([d, ms]) => `${d} for ${ms.join(', ')}`).join('; ')}`;
+}
+
 /** The plugin of one profile: options, login, metrics, measurements, result (SPEC 4). */
 export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
   const metricOption: OptionSpec[] = profile.metrics
@@ -164,11 +175,12 @@ export function vmCheckPlugin(profile: VmCheckProfile): PluginDefinition {
     description: profile.description,
     usage: `${profile.command} -u URL (--vm ID|NAME [--vapp NAME] | --discovery) -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
     options: [
-      ...VCD_OPTIONS,
+      // Only check_vm_disk reads the disk sizes, whose interval is 30m.
+      ...VCD_OPTIONS.map((o) => (o.long === 'max-age' && !profile.reads.some((r) => r.startsWith('disk.')) ? { ...o, description: o.description.replace(/, or 90m for disk sizes\)/, ')') } : o)),
       ...FLEET_OPTIONS,
       ...metricOption,
       { long: 'warning', short: 'w', type: 'string', arg: 'RANGE', description: profile.thresholdHelp ?? 'Warning range (default 80).' },
-      { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', description: 'Critical range (default 90 for percentages).' },
+      { long: 'critical', short: 'c', type: 'string', arg: 'RANGE', description: `Critical range (${defaultRangeHelp(profile, 'critical')}).` },
       ...HTTP_OPTIONS,
     ],
     examples: profile.examples,
@@ -187,6 +199,9 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
   const cfg = configure(profile, options);
   const base = baseUrl(options.url as string | undefined);
   const warnings: string[] = [];
+  requireTlsUnlessAllowed(base, options, '--url', warnings);
+  const slip = describeThresholdSlip(cfg.thresholds);
+  if (slip) warnings.push(slip);
   const creds = credentialsFrom(options, context, warnings);
   const conn: VcdConnection = {
     base,
@@ -221,7 +236,9 @@ async function runVmCheck(profile: VmCheckProfile, options: ParsedOptions, conte
       resolveTtlMs: resolveTtlFrom(options),
       which: cfg.window === undefined ? 'current' : 'historic',
       follow: async (response, get) => {
-        notes.push(...(cache?.notes ?? []), ...(fleet?.notes ?? []), ...facts);
+        // The session and the fleet entries share one directory: its refusal is said once.
+        const said = new Set((cache?.notes ?? []).map((n) => n.split('; ')[0]));
+        notes.push(...(cache?.notes ?? []), ...(fleet?.notes ?? []).filter((n) => !said.has(n.split('; ')[0])), ...facts);
         // A VM checked by name is named in the result, with its id beside it.
         const { id, name, vapp } = response.vm;
         const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
@@ -312,7 +329,7 @@ async function judge(profile: VmCheckProfile, cfg: Config, context: RunContext, 
     if (!power.words) throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
     // The window before it stopped: what `--window 1h` of a powered-off VM shows.
     anchor = Math.max(...judged.map((s) => s.samples[s.samples.length - 1]?.time ?? 0));
-    if (anchor === 0) throw new CheckError(`${cfg.vm} is ${power.words}: no sample in the 24 hours of history${advice ? ` (${advice.slice(2)})` : ''}`, { state: cfg.poweredOff });
+    if (anchor === 0) throw new CheckError(`${cfg.vmLabel} is ${power.words}: no sample in the 24 hours of history${advice ? ` (${advice.slice(2)})` : ''}`, { state: cfg.poweredOff });
     offSince = { words: power.words, since: anchor };
   }
   const readings: Reading[] = [];

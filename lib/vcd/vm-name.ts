@@ -21,14 +21,14 @@ export function pickVmByName(records: readonly VmRecord[], name: string, vapp: s
   if (found.length === 0) found = candidates.filter((r) => r.name.toLowerCase() === name.toLowerCase());
   const inVapp = vapp === undefined ? '' : ` in vApp ${quote(vapp)}`;
   if (found.length === 0) {
-    throw new CheckError(`no VM named ${quote(name)}${inVapp} is visible to ${where.account} at ${where.origin}; check the name as the tenant portal shows it${vapp === undefined ? '' : ' and --vapp'}, the account's org, or give the VM id (vm-<guid>)`);
+    throw new CheckError(`no VM named ${quote(name)}${inVapp} is visible to ${where.account} at ${where.origin}, check the name as the tenant portal shows it${vapp === undefined ? '' : ' and --vapp'}, the account's org, or give the VM id (vm-<guid>)`);
   }
   // The same record twice (a server paging while the list changes) is still one VM.
   const unique = [...new Map(found.map((r) => [r.id, r])).values()];
   if (unique.length > 1) {
     const shown = unique.slice(0, 10).map((r) => `${r.name} in vApp ${quote(r.vapp)} (${r.id})`);
     const more = unique.length > 10 ? ` … ${unique.length - 10} more` : '';
-    throw new CheckError(`${unique.length} VMs are named ${quote(name)}${inVapp}: ${shown.join(', ')}${more}; add --vapp NAME, or give the VM id with --vm`);
+    throw new CheckError(`${unique.length} VMs are named ${quote(name)}${inVapp}: ${shown.join(', ')}${more}, add --vapp NAME, or give the VM id with --vm`);
   }
   const r = unique[0];
   return { id: r.id, name: r.name, vapp: r.vapp };

@@ -82,7 +82,7 @@ export async function queryAllVms(conn: VcdConnection, get: SessionGet, firstPat
   const seen = new Set<string>();
   let path: string | undefined = firstPath;
   for (let n = 1; path !== undefined; n++) {
-    if (n > MAX_PAGES) throw new CheckError(`the query service of ${conn.base.origin} returned more than ${MAX_PAGES} pages; narrow it with --vapp`);
+    if (n > MAX_PAGES) throw new CheckError(`the query service of ${conn.base.origin} returned more than ${MAX_PAGES} pages, narrow it with --vapp`);
     seen.add(path);
     conn.setPhase(`reading page ${n} of the VM list`);
     onPage?.(n);
@@ -90,7 +90,7 @@ export async function queryAllVms(conn: VcdConnection, get: SessionGet, firstPat
     if (res.status < 200 || res.status >= 300) throw queryError(conn, res);
     const page = parseVmRecords(res.body.toString('utf8'), `query response from ${conn.base.origin}`);
     records.push(...page.records);
-    if (records.length > MAX_RECORDS) throw new CheckError(`the query service of ${conn.base.origin} listed more than ${MAX_RECORDS} VMs; narrow it with --vapp`);
+    if (records.length > MAX_RECORDS) throw new CheckError(`the query service of ${conn.base.origin} listed more than ${MAX_RECORDS} VMs, narrow it with --vapp`);
     path = undefined;
     if (page.next !== undefined && page.records.length > 0) {
       let next: URL;
@@ -100,7 +100,7 @@ export async function queryAllVms(conn: VcdConnection, get: SessionGet, firstPat
         throw new CheckError(`unexpected query response from ${conn.base.origin}: nextPage link ${JSON.stringify(page.next.slice(0, 120))} is not a URL`);
       }
       if (next.origin !== conn.base.origin || next.pathname !== '/api/query') {
-        throw new CheckError(`the query service of ${conn.base.origin} points its next page to ${next.origin}${next.pathname}: not followed (the session would go with it); check --url (a proxy rewriting links?)`);
+        throw new CheckError(`the query service of ${conn.base.origin} points its next page to ${next.origin}${next.pathname}: not followed (the session would go with it), check --url (a proxy rewriting links?)`);
       }
       const nextPath = `${next.pathname}${next.search}`;
       if (!seen.has(nextPath)) path = nextPath;
@@ -111,6 +111,6 @@ export async function queryAllVms(conn: VcdConnection, get: SessionGet, firstPat
 
 function queryError(conn: VcdConnection, res: HttpResponse): CheckError {
   const detail = describeResponse(res);
-  if (res.status === 403) return new CheckError(`the query service of ${conn.base.origin} refused to list VMs (${detail}); the account needs the right to view its organisation's vApps (e.g. the vApp Author role)`);
-  return new CheckError(`the query service of ${conn.base.origin} answered ${detail}${res.status >= 500 ? '; the vCD cells may be overloaded or down, retry later' : ''}`);
+  if (res.status === 403) return new CheckError(`the query service of ${conn.base.origin} refused to list VMs (${detail}), the account needs the right to view its organisation's vApps (e.g. the vApp Author role)`);
+  return new CheckError(`the query service of ${conn.base.origin} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`);
 }

@@ -43,7 +43,10 @@ const newCacheDir = () => mkdtempSync(join(tmpdir(), 'cc-vm-cache-'));
 
 /** Common arguments: URL, CA, credentials and a fresh cache directory unless one is given. */
 function args(s: Simulator, vm: string, extra: string[] = [], cacheDir = newCacheDir()): string[] {
-  return ['-u', vcd(s).httpsUrl, '--ca-file', s.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', vcd(s).info.passwordFile, '--vm', vm, '--cache-dir', cacheDir, ...extra];
+  const base: Array<[string, string]> = [['-u', vcd(s).httpsUrl], ['--ca-file', s.caFile], ['-U', 'monitor'], ['-o', 'acme'], ['--password-file', vcd(s).info.passwordFile], ['--vm', vm], ['--cache-dir', cacheDir]];
+  // A single-value option may be given once: one in `extra` replaces the default here.
+  const given = new Set(extra.map((a) => (a === '--url' ? '-u' : a)));
+  return [...base.filter(([flag]) => !given.has(flag)).flat(), ...extra];
 }
 function run(plugin: 'cpu' | 'disk' | 'mem', argv: string[], env?: NodeJS.ProcessEnv): Promise<RunResult> {
   return runExecutable(join(DIST, `check_vm_${plugin}`), argv, { env: env ?? { PATH: process.env.PATH, HOME: process.env.HOME } });
@@ -150,7 +153,7 @@ describe('check_vm_disk', () => {
   it('UNKNOWN, not a division by zero, for a VM without disks', async () => {
     const r = await run('disk', args(sim, VM.noDisk));
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_DISK UNKNOWN - ${VM.noDisk} has no provisioned disk space (disk.provisioned.latest = 0), so used % is undefined; use --metric used, or check the VM's disks\n`);
+    expect(r.stdout).toBe(`VM_DISK UNKNOWN - ${VM.noDisk} has no provisioned disk space (disk.provisioned.latest = 0), so used % is undefined, use --metric used, or check the VM's disks\n`);
   });
 });
 
@@ -216,7 +219,7 @@ describe('powered-off, stale and unknown VMs', () => {
     expect((await run('cpu', args(sim, VM.stale, [], cache))).code).toBe(0);
     const r = await run('disk', args(sim, VM.stale, ['--window', '15m', '--metric', 'write'], cache));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_DISK UNKNOWN - no sample of disk.write.average since .* \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\)\n/);
+    expect(r.stdout).toMatch(/^VM_DISK UNKNOWN - no sample of disk.write.average since .* \(older than --max-age 15m, 3 × its interval\), check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\)\n/);
     const ok = await run('disk', args(sim, VM.stale, ['--window', '30m', '--max-age', '2h'], cache));
     expect(ok.code).toBe(0);
   });
@@ -224,7 +227,7 @@ describe('powered-off, stale and unknown VMs', () => {
   it('unknown VM: vCD answers 403, reported as not found or not visible', async () => {
     const r = await run('cpu', args(sim, VM.unknown));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.unknown}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .*\\); check --vm`));
+    expect(r.stdout).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.unknown}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .*\\)[;,] check --vm`));
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
   });
 });
@@ -302,7 +305,7 @@ describe('login and the session cache', () => {
     const argv = args(sim, VM.healthy, ['--password-file', join(dir, 'pw'), '-vvv']);
     const r = await run('cpu', argv);
     expect(r.code).toBe(3);
-    expect(r.stdout.split('\n')[0]).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password; check --user, --org and --password-file$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file$/);
     expect(r.stdout + r.stderr).not.toContain('Wrong-Passw0rd-42');
     expect(r.stdout + r.stderr).not.toContain(Buffer.from('monitor@acme:Wrong-Passw0rd-42').toString('base64'));
   });
@@ -327,7 +330,7 @@ describe('login and the session cache', () => {
     writeFileSync(join(cache, file), 'not json at all');
     const corrupt = await run('cpu', args(sim, VM.healthy, ['-v'], cache));
     expect(corrupt.code).toBe(0);
-    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt; API version 34.0 \(.*\)\)$/);
+    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt, API version 34.0 \(.*\)\)$/);
     expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).data.auth).toBe('bearer');
 
     const parent = newCacheDir();
@@ -335,7 +338,7 @@ describe('login and the session cache', () => {
     const ro = await run('cpu', args(sim, VM.healthy, ['-v'], join(parent, 'x')));
     chmodSync(parent, 0o700);
     expect(ro.code).toBe(0);
-    if (process.getuid?.() !== 0) expect(firstLine(ro).text).toMatch(/session cache .* unusable \(EACCES\); logging in without it/);
+    if (process.getuid?.() !== 0) expect(firstLine(ro).text).toMatch(/session cache .* unusable \(EACCES\), logging in without it/);
   });
 
   it('closes the session it cannot cache, so an unusable cache does not pile up sessions', async () => {
@@ -344,7 +347,7 @@ describe('login and the session cache', () => {
     const before = counts(sim);
     const r = await run('cpu', args(sim, VM.healthy, ['-v'], join(blocker, 'cache')));
     expect(r.code).toBe(0);
-    expect(firstLine(r).text).toMatch(/session cache .* unusable \(ENOTDIR\); logging in without it/);
+    expect(firstLine(r).text).toMatch(/session cache .* unusable \(ENOTDIR\), logging in without it/);
     const after = counts(sim);
     expect((after.login ?? 0) - (before.login ?? 0)).toBe(1);
     expect((after.logout ?? 0) - (before.logout ?? 0)).toBe(1);
@@ -378,9 +381,9 @@ describe('secrets and failures', () => {
   });
 
   it.each([
-    [{ kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' }, /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503; the vCD cells may be overloaded or down, retry later\n$/],
+    [{ kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' }, /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later\n$/],
     [{ kind: 'body', body: '<html><body>Login</body></html>', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not a vCD CurrentUsage document \(root element html/],
-    [{ kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not XML \(text outside the root element at line 1; body starts "maintenance"\)/],
+    [{ kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not XML \(text outside the root element at line 1, body starts "maintenance"\)/],
     [{ kind: 'truncate', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ closed before the whole response was received/],
     [{ kind: 'reset', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ was reset/],
   ])('fault %j is one UNKNOWN line', async (fault, pattern) => {
@@ -411,15 +414,35 @@ describe('secrets and failures', () => {
     expect(r.ms).toBeLessThan(3500);
   });
 
+  it('refuses a plain http:// vCD URL unless --allow-http, which -v then reports', async () => {
+    const plain = (extra: string[]) => args(sim, VM.healthy, ['-u', vcd(sim).httpUrl, ...extra]);
+    const before = counts(sim).requests ?? 0;
+    const r = await run('cpu', plain([]));
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --url ${vcd(sim).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`);
+    expect(counts(sim).requests ?? 0).toBe(before);
+    const ok = await run('cpu', plain(['--allow-http', '-v']));
+    expect(ok.code).toBe(0);
+    expect(firstLine(ok).text).toMatch(/plain http:\/\/ to 127\.0\.0\.1:\d+ \(--allow-http\): credentials cross the network in clear text/);
+  });
+
+  it('-w above -c on a percentage: a note at -v, silence without', async () => {
+    const v = await run('cpu', args(sim, VM.healthy, ['-w', '95', '-c', '90', '-v']));
+    expect(v.code).toBe(0);
+    expect(firstLine(v).text).toMatch(/-w 95 is above -c 90: WARNING can never show \(swap them\?\)/);
+    expect(firstLine(await run('cpu', args(sim, VM.healthy, ['-w', '95', '-c', '90']))).text).not.toContain('swap');
+    expect(firstLine(await run('cpu', args(sim, VM.healthy, ['-w', '80', '-c', '90', '-v']))).text).not.toContain('swap');
+  });
+
   it('verifies TLS: without --ca-file the simulator certificate is refused', async () => {
     const argv = args(sim, VM.healthy).filter((a, i, all) => a !== '--ca-file' && all[i - 1] !== '--ca-file');
     const r = await run('cpu', argv);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - TLS verification of 127.0.0.1:\d+ failed: .*; pass the CA that signed it with --ca-file PATH/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - TLS verification of 127.0.0.1:\d+ failed: .*, pass the CA that signed it with --ca-file PATH/);
   });
 
   it.each([
-    [['--vm', 'https://vcd.example.com/tenant/acme/vdcs'], /^VM_CPU UNKNOWN - invalid --vm "https:\/\/vcd.example.com\/tenant\/acme\/vdcs": this URL holds no VM id \(vm-<guid>\); open the VM's own page in the web console and copy that URL, or give the VM's name \(see --help\)\n$/],
+    [['--vm', 'https://vcd.example.com/tenant/acme/vdcs'], /^VM_CPU UNKNOWN - invalid --vm "https:\/\/vcd.example.com\/tenant\/acme\/vdcs": this URL holds no VM id \(vm-<guid>\), open the VM's own page in the web console and copy that URL, or give the VM's name \(see --help\)\n$/],
     [['--api-version', '34'], /^VM_CPU UNKNOWN - invalid --api-version "34": expected a version such as 34.0 or 38.1 \(see --help\)\n$/],
     [['--discovery-format', 'csv'], /^VM_CPU UNKNOWN - invalid --discovery-format "csv": expected one of zabbix, icinga2, nagios/],
     [['--window', '2d'], /^VM_CPU UNKNOWN - invalid --window "2d": expected a duration such as 900s, 15m or 1h \(see --help\)\n$/],

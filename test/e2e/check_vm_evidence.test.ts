@@ -151,7 +151,7 @@ describe('expectedInterval in milliseconds, and samples from the future', () => 
     const r = await run('cpu', VM.intervalMs, ['--window', '1h', '-v']);
     expect(r.code).toBe(3);
     // As seconds, 3 × 300000 s would be 250 hours and the stopped series would pass.
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since \S+ \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\) \(API version 34\.0 \(34\.0 is offered by the server; remembered\)[;,] expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since \S+ \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\) \(API version 34\.0 \(34\.0 is offered by the server[;,] remembered\)[;,] expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)\n$/);
     const ok = await run('cpu', VM.intervalMs, ['--window', '3h', '--max-age', '3h', '-v']);
     expect(ok.code).toBe(0);
     expect(firstLine(ok).text).toMatch(/[( ]expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)$/);
@@ -160,7 +160,7 @@ describe('expectedInterval in milliseconds, and samples from the future', () => 
   it('a sample dated 2099 does not make a stopped series look fresh; -v says it was ignored', async () => {
     const r = await run('cpu', VM.futureSample, ['--window', '1h', '-v']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\S+ \(older than --max-age 15m, 3 × its interval\)[;,].* \(.*ignored 3 samples of 3 series dated after the server's time, up to 2099-\S+Z\)\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\S+ \(older than --max-age 15m, 3 × its interval\),.* \(.*ignored 3 samples of 3 series dated after the server's time, up to 2099-\S+Z\)\n$/);
     expect(r.stdout).not.toMatch(/since 2099/);
   });
 });

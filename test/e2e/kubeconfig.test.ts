@@ -165,7 +165,7 @@ describe('a server that requires a client certificate (kind, k3s, kubeadm)', () 
     expect(firstLine(r)).toMatch(OK_LINE);
     expect(r.code).toBe(0);
     expect(certServer.requests.slice(before)).toEqual([{ authorization: undefined, clientCN: 'monitoring' }]);
-    expect(r.stdout).toContain(`client certificate from the client certificate of user "kind-kind" of context "kind-kind" in ${kc}; TLS: only the certificate-authority-data of cluster "kind-kind"`);
+    expect(r.stdout).toContain(`client certificate from the client certificate of user "kind-kind" of context "kind-kind" in ${kc}, TLS: only the certificate-authority-data of cluster "kind-kind"`);
     expect(r.stdout).not.toContain('PRIVATE KEY');
   });
 
@@ -184,7 +184,7 @@ describe('a server that requires a client certificate (kind, k3s, kubeadm)', () 
     const dir = tmp();
     const key = write(dir, 'monitoring.key', pem('client.key'), 0o644);
     const r = await run(['--url', certServer.url, '--ca-file', join(TLS, 'cluster-ca.pem'), '--client-cert', join(TLS, 'client.pem'), '--client-key', key, '-v']);
-    expect(firstLine(r)).toMatch(new RegExp(`^NODES OK - .*--client-key ${key} is readable by others \\(mode 0644\\); chmod 600 it`));
+    expect(firstLine(r)).toMatch(new RegExp(`^NODES OK - .*--client-key ${key} is readable by others \\(mode 0644\\), chmod 600 it`));
   });
 
   it('a client certificate from another CA, or none: one clean UNKNOWN line', async () => {
@@ -248,7 +248,7 @@ describe('the cluster CA is the only trust anchor (as kubectl)', () => {
     expect(firstLine(await run(['--kubeconfig', viaTls], { NODE_EXTRA_CA_CERTS: join(TLS, 'cluster-ca.pem') }))).toMatch(OK_LINE);
     expect(tunnels).toBe(before + 2);
     const socks = write(dir, 'socks', kubeconfig(tokenServer.url, ['token: proxy-url-token'], [`proxy-url: socks5://127.0.0.1:1080`]));
-    expect((await run(['--kubeconfig', socks])).stdout).toMatch(/^NODES UNKNOWN - proxy-url of cluster "test" in kubeconfig .* is a socks5 proxy, which cluster checks do not support; use an http:\/\/ proxy/);
+    expect((await run(['--kubeconfig', socks])).stdout).toMatch(/^NODES UNKNOWN - proxy-url of cluster "test" in kubeconfig .* is a socks5 proxy, which cluster checks do not support, use an http:\/\/ proxy/);
   });
 });
 
@@ -350,7 +350,7 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     validTokens.delete('k8s-aws-v1.bmV3LXRva2VuLWFmdGVyLTQwMQ');
     p.set({ token: 'k8s-aws-v1.bmV2ZXItYWNjZXB0ZWQ', validMs: 15 * 60_000 });
     const rejected = await run(['--kubeconfig', kc, '--cache-dir', cache]);
-    expect(rejected.stdout).toMatch(/^NODES UNKNOWN - HTTP 401 from .*: token rejected \(expired or revoked\?\) \(server says: Unauthorized\); check the exec credential plugin ".*get-token" of user "eks"/);
+    expect(rejected.stdout).toMatch(/^NODES UNKNOWN - HTTP 401 from .*: token rejected \(expired or revoked\?\) \(server says: Unauthorized\), check the exec credential plugin ".*get-token" of user "eks"/);
     expect(p.runs()).toBe(3);
   });
 
@@ -360,7 +360,7 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     p.set({ fail: 'An error occurred (ExpiredTokenException) when calling the GetCallerIdentity operation: s3cr3t-env-value-for-the-plugin' });
     const r = await run(['--kubeconfig', execKubeconfig(dir, p.command), '--cache-dir', join(dir, 'cache'), '-vv']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - exec credential plugin ".*get-token" failed \(exit 1\): An error occurred \(ExpiredTokenException\) when calling the GetCallerIdentity operation: .*; run it by hand as the monitoring user to see why\n/);
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - exec credential plugin ".*get-token" failed \(exit 1\): An error occurred \(ExpiredTokenException\) when calling the GetCallerIdentity operation: .*, run it by hand as the monitoring user to see why\n/);
     expect(r.stdout).not.toContain('s3cr3t-env-value-for-the-plugin');
     expect(r.stdout).not.toContain('line two');
     expect(r.stderr).toBe('');
@@ -384,7 +384,7 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     mkdirSync(bin);
     symlinkSync(process.execPath, join(bin, 'node'));
     const r = await run(['--kubeconfig', kc, '--cache-dir', join(dir, 'cache')], { PATH: bin });
-    expect(r.stdout).toBe('NODES UNKNOWN - exec credential plugin "gke-gcloud-auth-plugin" not found (not in PATH of the monitoring user); Install gke-gcloud-auth-plugin for use with kubectl by following https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin\n');
+    expect(r.stdout).toBe('NODES UNKNOWN - exec credential plugin "gke-gcloud-auth-plugin" not found (not in PATH of the monitoring user), Install gke-gcloud-auth-plugin for use with kubectl by following https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin\n');
   });
 });
 
@@ -406,14 +406,14 @@ describe('--context and a KUBECONFIG of two files', () => {
     const beforeCert = certServer.requests.length;
     expect(firstLine(await run(['--context', 'monitoring'], env))).toMatch(OK_LINE);
     expect(certServer.requests.slice(beforeCert).map((q) => q.clientCN)).toEqual(['monitoring']);
-    expect((await run(['--context', 'nope'], env)).stdout).toMatch(/^NODES UNKNOWN - kubeconfig .* has no context named "nope" \(it has team, monitoring\); check --context or the current-context\n$/);
+    expect((await run(['--context', 'nope'], env)).stdout).toMatch(/^NODES UNKNOWN - kubeconfig .* has no context named "nope" \(it has team, monitoring\), check --context or the current-context\n$/);
   });
 });
 
 describe('-H forms', () => {
   it.each([
     [['-H', '127.0.0.1:16443'], 'NODES UNKNOWN - invalid -H/--hostname "127.0.0.1:16443": give the port with -p, as -H 127.0.0.1 -p 16443 (or use --url https://127.0.0.1:16443) (see --help)\n'],
-    [['-H', 'https://api.example.com:6443'], 'NODES UNKNOWN - invalid -H/--hostname "https://api.example.com:6443": -H takes a host name, not a URL; use --url https://api.example.com:6443 (see --help)\n'],
+    [['-H', 'https://api.example.com:6443'], 'NODES UNKNOWN - invalid -H/--hostname "https://api.example.com:6443": -H takes a host name, not a URL, use --url https://api.example.com:6443 (see --help)\n'],
   ])('%j: a usage error saying what to write', async (argv, line) => {
     const r = await run([...argv, '--token', 'usage-error-token']);
     expect(r.stdout).toBe(line);

@@ -21,7 +21,7 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
   it('cuts a hanging probe at -t 1 with UNKNOWN, within 1.5 s', async () => {
     const r = await runExecutable(plugin, ['--mode', 'hang', '-t', '1']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^TEST UNKNOWN - timed out after 1s while waiting forever; raise -t\/--timeout/);
+    expect(r.stdout).toMatch(/^TEST UNKNOWN - timed out after 1s while waiting forever, raise -t\/--timeout/);
     expect(r.ms).toBeLessThan(1500);
   });
 
@@ -30,6 +30,12 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/^TEST CRITICAL - timed out after 1s while spinning/);
     expect(r.ms).toBeLessThan(1500);
+  });
+
+  it('reports a result that is ready only after the deadline as the timeout: -t wins', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'late', '-t', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^TEST UNKNOWN - timed out after 1s while parsing without a pause, raise -t\/--timeout/);
   });
 
   it('turns a thrown CheckError into one UNKNOWN line', async () => {
@@ -63,12 +69,44 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
     }
   });
 
+  it('redacts a secret before the output is rewritten (a ; or | in it would change its spelling)', async () => {
+    for (const secret of ['S3cr3t;value|xyz', 'pass\u2028word;long']) {
+      for (const args of [['--mode', 'throw'], ['--mode', 'throw', '--output', 'json'], ['--mode', 'ok', '-vvv']]) {
+        const r = await runExecutable(plugin, [...args, '--secret', secret]);
+        const all = r.stdout + r.stderr;
+        expect(all).toContain('<redacted>');
+        for (const spelling of [secret, secret.replace(/;/g, ', '), secret.replace(/\|/g, '/'), secret.replace(/;\s*/g, ', ').replace(/\|/g, '/'), 'S3cr3t', 'value/xyz', 'word, long']) {
+          expect(all).not.toContain(spelling);
+        }
+      }
+    }
+  });
+
   it("keeps Node's own warnings off stderr, except as -vvv trace", async () => {
     const quiet = await runExecutable(plugin, ['--mode', 'warn']);
     expect(quiet.stdout).toBe('TEST OK - warned\n');
     expect(quiet.stderr).toBe('');
     const traced = await runExecutable(plugin, ['--mode', 'warn', '-vvv']);
     expect(traced.stderr).toContain('warning: something is deprecated');
+  });
+
+  it('writes the -vvv trace after the result, so an engine merging stderr still reads the status line first', async () => {
+    // Icinga 2 merges stderr into the plugin output: a shell redirect does the same here.
+    const merged = await runExecutable('/bin/sh', ['-c', `exec "$0" --mode ok -vvv 2>&1`, plugin]);
+    expect(merged.stdout).toMatch(/^TEST OK - labels {2}secret <redacted>|^TEST OK - labels /);
+    expect(merged.stdout.split('\n')[0]).toMatch(/^TEST OK - /);
+    expect(merged.stdout).toContain('trace: secret is undefined');
+    const crash = await runExecutable('/bin/sh', ['-c', `exec "$0" --mode crash -vvv 2>&1`, plugin]);
+    expect(crash.stdout.split('\n')[0]).toBe('TEST UNKNOWN - internal error: boom (stack trace on stderr)');
+    expect(crash.stdout).toMatch(/TypeError: boom\n\s+at /);
+  });
+
+  it('refuses a repeated single-value option, naming it, and keeps lists repeatable', async () => {
+    const r = await runExecutable(plugin, ['--mode', 'ok', '--mode', 'throw']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('TEST UNKNOWN - --mode given 2 times ("ok", "throw"), give it once (see --help)\n');
+    const l = await runExecutable(plugin, ['--label', 'a', '--label', 'b']);
+    expect(l.stdout).toMatch(/^TEST OK - labels a,b /);
   });
 
   it('adds configuration lines to long output at -vv', async () => {

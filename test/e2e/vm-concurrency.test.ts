@@ -98,7 +98,7 @@ describe('concurrent checks with a cold cache', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
     for (const r of results) {
       expect(r.code).toBe(3);
-      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password; check --user, --org and --password-file( \(the same credentials failed [\d.]+s ago, in this or another check; not retried for 10s, to spare the account a lockout\))?\n$/);
+      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file( \(the same credentials failed [\d.]+s ago, in this or another check, not retried for 10s, to spare the account a lockout\))?\n$/);
     }
     expect(api.stats.counts['login-failed']).toBe(1);
     expect(api.stats.counts.login ?? 0).toBe(0);
@@ -107,7 +107,7 @@ describe('concurrent checks with a cold cache', () => {
     // held back by the failure of the wrong password a moment ago.
     writeFileSync(join(dir, 'pw'), readFileSync(api.info.passwordFile));
     const fixed = await runExecutable(PLUGIN, [...argv, '-v'], { env: { PATH: process.env.PATH } });
-    expect(fixed.stdout).toMatch(/^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d.* \(the last failed login used other credentials: trying these; API version 34\.0 \(.*\)\) \|/);
+    expect(fixed.stdout).toMatch(/^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d.* \(the last failed login used other credentials: trying these, API version 34\.0 \(.*\)\) \|/);
     expect(api.stats.counts.login).toBe(1);
   });
 });

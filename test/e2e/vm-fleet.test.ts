@@ -58,12 +58,12 @@ describe('API version negotiation', () => {
     let cold!: RunResult;
     expect(await delta(sim, ['versions', 'login', 'refused-version'], async () => (cold = await run('cpu', args(sim, HEALTHY, ['-v'], cache))))).toEqual({ versions: 1, login: 1, 'refused-version': 0 });
     expect(cold.code).toBe(0);
-    expect(cold.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server; from \/api\/versions\)/);
+    expect(cold.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server, from \/api\/versions\)/);
     let warm!: RunResult;
     expect(await delta(sim, ['versions', 'login'], async () => {
       for (const p of ['cpu', 'mem', 'disk'] as const) warm = await run(p, args(sim, HEALTHY, ['-v'], cache));
     })).toEqual({ versions: 0, login: 0 });
-    expect(warm.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server; remembered\)/);
+    expect(warm.stdout).toMatch(/API version 34\.0 \(34\.0 is offered by the server, remembered\)/);
   });
 
   it('34.0 not offered (37.0, 38.0, 38.1): the highest known, for the login too, no 406 on the way', async () => {
@@ -71,7 +71,7 @@ describe('API version negotiation', () => {
     let r!: RunResult;
     expect(await delta(newer, ['versions', 'refused-version', 'login.bearer'], async () => (r = await run('mem', args(newer, HEALTHY, ['-v'], cache))))).toEqual({ versions: 1, 'refused-version': 0, 'login.bearer': 1 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/API version 38\.1 \(34\.0 is not offered; 38\.1 is the highest offered of 33\.0-39\.x; from \/api\/versions\)/);
+    expect(r.stdout).toMatch(/API version 38\.1 \(34\.0 is not offered, 38\.1 is the highest offered of 33\.0-39\.x, from \/api\/versions\)/);
     expect(await delta(newer, ['versions', 'refused-version'], () => run('mem', args(newer, HEALTHY, [], cache)))).toEqual({ versions: 0, 'refused-version': 0 });
   });
 
@@ -86,7 +86,7 @@ describe('API version negotiation', () => {
     const cache = newCacheDir();
     const r = await run('cpu', args(newer, HEALTHY, ['--api-version', '34.0'], cache));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ does not accept --api-version 34\.0 \(HTTP 406: .*Supported versions: 37\.0, 38\.0, 38\.1 \(NOT_ACCEPTABLE\)\): it offers 37\.0, 38\.0, 38\.1, 39\.0\.0-alpha; leave --api-version out to use 38\.1\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ does not accept --api-version 34\.0 \(HTTP 406: .*Supported versions: 37\.0, 38\.0, 38\.1 \(NOT_ACCEPTABLE\)\): it offers 37\.0, 38\.0, 38\.1, 39\.0\.0-alpha, leave --api-version out to use 38\.1\n$/);
     // The version is not the credential: the next run, without --api-version, logs in at once.
     const fixed = await run('cpu', args(newer, HEALTHY, [], cache));
     expect([fixed.code, fixed.stdout]).toEqual([0, expect.stringMatching(/^VM_CPU OK - /)]);
@@ -106,10 +106,34 @@ describe('API version negotiation', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).data.apiVersion.version).toBe('38.1');
   });
 
+  it('a list of versions that cannot be read (a proxy in front): 34.0 is tried, nothing remembered', async () => {
+    const cache = newCacheDir();
+    vcd(sim).faults.set([{ path: '^/api/versions$', kind: 'body', status: 404, body: '<html><body>Not Found</body></html>' }]);
+    try {
+      const r = await run('cpu', args(sim, HEALTHY, ['-v'], cache));
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\(API version 34\.0 \(the list of versions could not be read: https:\/\/127\.0\.0\.1:\d+\/api\/versions answered HTTP 404\)\)/);
+    } finally {
+      vcd(sim).faults.set([]);
+    }
+    expect(readdirSync(cache).filter((f) => f.endsWith('.fleet.json'))).toEqual([]); // nothing remembered: the next run asks again
+  });
+
+  it('a refusal when the list cannot be read: one UNKNOWN saying to give --api-version', async () => {
+    vcd(newer).faults.set([{ path: '^/api/versions$', kind: 'body', status: 404, body: '<html><body>Not Found</body></html>' }]);
+    try {
+      const r = await run('cpu', args(newer, HEALTHY));
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ refuses API version 34\.0 \(HTTP 406: .*\) and its list of versions could not be read, give one it speaks with --api-version\n$/);
+    } finally {
+      vcd(newer).faults.set([]);
+    }
+  });
+
   it('a server that offers no known version: one UNKNOWN naming its offer and --api-version', async () => {
     const r = await run('cpu', args(future, HEALTHY));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ offers none of the versions cloudchecks knows \(33\.0-39\.x\): it offers 40\.0, 41\.0, 42\.0\.0-alpha; force one with --api-version\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - https:\/\/127\.0\.0\.1:\d+ offers none of the versions cloudchecks knows \(33\.0-39\.x\): it offers 40\.0, 41\.0, 42\.0\.0-alpha, force one with --api-version\n$/);
     expect((await run('cpu', args(future, HEALTHY, ['--api-version', '40.0']))).code).toBe(0);
   });
 
@@ -118,7 +142,7 @@ describe('API version negotiation', () => {
     let r!: RunResult;
     expect(await delta(old, ['login.legacy', 'versions'], async () => (r = await run('disk', args(old, HEALTHY, ['-v'], cache))))).toEqual({ 'login.legacy': 1, versions: 1 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/API version 31\.0 \(the server offers only versions older than 33\.0; 31\.0 is the highest/);
+    expect(r.stdout).toMatch(/API version 31\.0 \(the server offers only versions older than 33\.0, 31\.0 is the highest/);
     const token = JSON.parse(readFileSync(join(cache, readdirSync(cache).find((f) => !f.includes('.fleet'))!), 'utf8')).data.token as string;
     expect(token).toMatch(/\+\/.*=$/);
     // The cached base64 token is sent back verbatim: no second login.
@@ -150,20 +174,20 @@ describe('--vm NAME', () => {
   it('two VMs of the same name: UNKNOWN listing both, never one picked; --vapp chooses; the template is never checked', async () => {
     const r = await run('mem', args(fleet, 'twin'));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - 2 VMs are named "twin": twin in vApp "vapp-0[12]" \(vm-[0-9a-f-]{36}\), twin in vApp "vapp-0[12]" \(vm-[0-9a-f-]{36}\); add --vapp NAME, or give the VM id with --vm\n$/);
+    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - 2 VMs are named "twin": twin in vApp "vapp-0[12]" \(vm-[0-9a-f-]{36}\), twin in vApp "vapp-0[12]" \(vm-[0-9a-f-]{36}\), add --vapp NAME, or give the VM id with --vm\n$/);
     expect(r.stdout).not.toContain('golden-images');
     const one = await run('mem', args(fleet, 'twin', ['--vapp', 'vapp-02']));
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^VM_MEM OK - .* on twin \(vm-[0-9a-f-]{36}\)/);
     const template = await run('mem', args(fleet, 'twin', ['--vapp', 'golden-images']));
     expect(template.code).toBe(3);
-    expect(template.stdout).toMatch(/^VM_MEM UNKNOWN - no VM named "twin" in vApp "golden-images" is visible to monitor@acme at https:\/\/127\.0\.0\.1:\d+; check the name as the tenant portal shows it and --vapp/);
+    expect(template.stdout).toMatch(/^VM_MEM UNKNOWN - no VM named "twin" in vApp "golden-images" is visible to monitor@acme at https:\/\/127\.0\.0\.1:\d+, check the name as the tenant portal shows it and --vapp/);
   });
 
   it('no such VM: UNKNOWN naming the VM and the account', async () => {
     const r = await run('cpu', args(fleet, 'ghost-99'));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no VM named "ghost-99" is visible to monitor@acme at https:\/\/127\.0\.0\.1:\d+; check the name as the tenant portal shows it, the account's org, or give the VM id \(vm-<guid>\)\n$/);
+    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no VM named "ghost-99" is visible to monitor@acme at https:\/\/127\.0\.0\.1:\d+, check the name as the tenant portal shows it, the account's org, or give the VM id \(vm-<guid>\)\n$/);
   });
 
   it('a name with spaces and & (and a vApp with them) is encoded, found and shown as it is', async () => {
@@ -245,9 +269,9 @@ describe('--discovery', () => {
 
 describe('login refusals worded by the server\'s reason (issue 15)', () => {
   it.each([
-    ['User monitor is locked out', /the account is locked out \(too many failed logins\?\); ask the vCD administrator to unlock it/],
-    ['The password for user monitor has expired', /the password has expired; set a new one for monitor@acme/],
-    ['Invalid credentials', /: wrong user, org or password; check --user, --org and --password-file/],
+    ['User monitor is locked out', /the account is locked out \(too many failed logins\?\), ask the vCD administrator to unlock it/],
+    ['The password for user monitor has expired', /the password has expired, set a new one for monitor@acme/],
+    ['Invalid credentials', /: wrong user, org or password[;,] check --user, --org and --password-file/],
   ])('401 %j', async (message, wording) => {
     vcd(sim).faults.set([{ path: '^/cloudapi/1.0.0/sessions$', method: 'POST', kind: 'status', status: 401, contentType: 'application/json;version=34.0', body: JSON.stringify({ minorErrorCode: 'UNAUTHORIZED', message, stackTrace: null }) }]);
     try {

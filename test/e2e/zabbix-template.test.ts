@@ -125,6 +125,6 @@ describe('contrib/zabbix template against real plugin output', () => {
     expect(runJavascript(step.parameters[0], good.stdout)).toBe(0);
     expect(runJavascript(step.parameters[0], bad.stdout)).toBe(1);
     const item = (JSON.parse(bad.stdout) as { items: Array<{ name: string; text: string }> }).items.find((i) => i.name === 'session-cache');
-    expect(item?.text).toMatch(/session cache .*file\/cache unusable \(ENOTDIR\); logging in without it/);
+    expect(item?.text).toMatch(/session cache .*file\/cache unusable \(ENOTDIR\)[;,] logging in without it/);
   });
 });

@@ -30,10 +30,30 @@ const hugeError = once(
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="INTERNAL_SERVER_ERROR" message="[ 0f3c9a1e-1111-4222-8333-444455556666 ] simulated failure ${'x'.repeat(30_000_000)}" majorErrorCode="500"/>`,
 );
 
+/** The node-list bodies are shaped for check_nodes' reader. */
+const NODE_LIST = ['check_nodes'];
+/** The pod-list, ClusterOperator and ConfigMap bodies, for check_cluster_monitoring's readers. */
+const MONITORING = ['check_cluster_monitoring'];
+// Where check_cluster_monitoring's other reads go (its target's path is the platform pod list).
+const OPERATOR_PATH = '/apis/config\\.openshift\\.io/v1/clusteroperators/monitoring$';
+const CONFIGMAP_PATH = '/api/v1/namespaces/openshift-monitoring/configmaps/cluster-monitoring-config$';
+
+const podList = (items: string) => `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"81920"},"items":[${items}]}`;
+// 900,000 `{}`: under the parser's bound on objects, so the reader itself must refuse it.
+const manyEmptyPods = once(() => podList(Array(900_000).fill('{}').join(',')));
+const nestedPodName = once(() => podList(`{"metadata":{"name":${'['.repeat(900_000)}${']'.repeat(900_000)}}}`));
+const pod = (name: unknown, conditions: unknown) => JSON.stringify({ metadata: { name, namespace: 'openshift-monitoring' }, status: { phase: 'Running', conditions } });
+// A ClusterOperator as `oc get co monitoring -o json` prints it, with a Degraded condition the server chose.
+const operator = (degraded: Record<string, unknown>, kind: string = '"ClusterOperator"') =>
+  `{"apiVersion":"config.openshift.io/v1","kind":${kind},"metadata":{"name":"monitoring"},"status":{"conditions":[${JSON.stringify({ type: 'Degraded', lastTransitionTime: '2026-11-23T06:12:02Z', ...degraded })},{"type":"Available","status":"True","reason":"RollOutDone"}],"versions":[{"name":"operator","version":"4.14.38"}]}}`;
+const hugeOperatorMessage = once(() => operator({ status: 'True', reason: 'UpdatingPrometheusK8SFailed', message: `Failed to rollout the stack. Error: ${'x'.repeat(30_000_000)}` }));
+const nestedOperatorKind = once(() => operator({ status: 'False' }, `${'['.repeat(900_000)}${']'.repeat(900_000)}`));
+
 export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: a 63 MiB page of empty node objects',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: emptyNodes() }];
     },
@@ -42,14 +62,16 @@ export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: 1.5 million nodes in one 48 MB page',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: tinyNodes() }];
     },
-    cause: { nodes: /listed more than 100000 nodes; raise --max-nodes|timed out after 3s/, vm: /never/ },
+    cause: { nodes: /listed more than 100000 nodes[;,] raise --max-nodes|timed out after 3s/, vm: /never/ },
   },
   {
     id: 'hostile: a million {} items in 3 MB',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: millionEmpty() }];
     },
@@ -58,20 +80,112 @@ export const HOSTILE_CASES: FaultCase[] = [
   {
     id: 'hostile: endless pages with new continue tokens',
     only: 'nodes',
+    exes: NODE_LIST,
     faults: [{ kind: 'endless-list' }],
     cause: { nodes: /listed more than 100000 nodes|more than \d+ pages of nodes|timed out after 3s/, vm: /never/ },
   },
   {
     id: 'hostile: a million-deep array as a node name',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/json', body: nestedName() }];
     },
     cause: { nodes: /items\[0\]\.metadata\.name is an array, not a string/, vm: /never/ },
   },
   {
+    // The same flood for a reader that parses its list whole (the pod list).
+    id: 'hostile: a 63 MiB list of empty objects, for a reader that parses it whole',
+    only: 'nodes',
+    exes: ['check_cluster_monitoring'],
+    get faults() {
+      return [{ kind: 'body' as const, contentType: 'application/json', body: emptyNodes() }];
+    },
+    cause: { nodes: /holds more than 1000000 JSON objects and arrays|timed out after 3s/, vm: /never/ },
+  },
+  {
+    id: 'hostile: endless pages of pods with new continue tokens',
+    only: 'nodes',
+    exes: MONITORING,
+    faults: [{ kind: 'endless-list', listKind: 'PodList' }],
+    cause: { nodes: /listed more than 20000 pods in namespace openshift-monitoring[;,] raise --max-pods|more than \d+ pages of pods/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a page of 900,000 {} pod items',
+    only: 'nodes',
+    exes: MONITORING,
+    get faults() {
+      return [{ kind: 'body' as const, contentType: 'application/json', body: manyEmptyPods() }];
+    },
+    cause: { nodes: /unexpected response from .*\/pods: items\[0\]\.metadata is missing \(not a pod|timed out after 3s/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a pod item whose name is not a string',
+    only: 'nodes',
+    exes: MONITORING,
+    faults: [{ kind: 'body', contentType: 'application/json', body: podList([pod('prometheus-k8s-0', [{ type: 'Ready', status: 'True' }]), pod(42, [])].join(',')) }],
+    cause: { nodes: /unexpected response from .*\/pods: items\[1\]\.metadata\.name is a number, not a string/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a pod item whose conditions are not an array',
+    only: 'nodes',
+    exes: MONITORING,
+    faults: [{ kind: 'body', contentType: 'application/json', body: podList(pod('prometheus-k8s-0', 'Ready=True')) }],
+    cause: { nodes: /unexpected response from .*\/pods: items\[0\]\.status\.conditions is a string, not an array/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a pod name with control and line-separator characters',
+    only: 'nodes',
+    exes: MONITORING,
+    faults: [{ kind: 'body', contentType: 'application/json', body: podList(pod('prometheus-k8s-0\nMONITORING OK - fine\u2028\u0000', [{ type: 'Ready', status: 'True' }])) }],
+    cause: { nodes: /items\[0\]\.metadata\.name holds control or line-separator characters/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a 900,000-deep array as a pod name',
+    only: 'nodes',
+    exes: MONITORING,
+    get faults() {
+      return [{ kind: 'body' as const, contentType: 'application/json', body: nestedPodName() }];
+    },
+    cause: { nodes: /items\[0\]\.metadata\.name is an array, not a string|timed out after 3s/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a 30 MB message in a ClusterOperator condition',
+    only: 'nodes',
+    exes: MONITORING,
+    get faults() {
+      return [{ kind: 'body' as const, path: OPERATOR_PATH, contentType: 'application/json', body: hugeOperatorMessage() }];
+    },
+    cause: { nodes: /unexpected response from .*\/clusteroperators\/monitoring: status\.conditions\[0\]\.message is 30000036 characters long, more than an API object may hold/, vm: /never/ },
+  },
+  {
+    id: 'hostile: control and line-separator characters in a Status message of the pod list',
+    only: 'nodes',
+    exes: MONITORING,
+    faults: [{ kind: 'status', status: 500, contentType: 'application/json', body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver:\u0000 request\u000b timed\u2028out\u001b[2J\u0085again\rMONITORING OK - fine', reason: 'InternalError', code: 500 }) }],
+    // eslint-disable-next-line no-control-regex
+    cause: { nodes: /^(?!.*[\u0000-\u001f\u007f-\u009f\u2028\u2029]).*HTTP 500 from .*\/pods: .*server says: etcdserver: request timed out \[2J again MONITORING OK - fine\)/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a 900,000-deep array as the ClusterOperator kind',
+    only: 'nodes',
+    exes: MONITORING,
+    get faults() {
+      return [{ kind: 'body' as const, path: OPERATOR_PATH, contentType: 'application/json', body: nestedOperatorKind() }];
+    },
+    cause: { nodes: /unexpected response from .*\/clusteroperators\/monitoring: kind is an array, not the string ClusterOperator|timed out after 3s/, vm: /never/ },
+  },
+  {
+    id: 'hostile: a config.yaml nested 400,000 deep',
+    only: 'nodes',
+    exes: MONITORING,
+    faults: [{ kind: 'body', path: CONFIGMAP_PATH, contentType: 'application/json', body: JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'cluster-monitoring-config', namespace: 'openshift-monitoring' }, data: { 'config.yaml': `enableUserWorkload: ${'['.repeat(400_000)}${']'.repeat(400_000)}` } }) }],
+    cause: { nodes: /config\.yaml nests \[ and \{ more than 200 deep/, vm: /never/ },
+  },
+  {
     id: 'hostile: a 60 KB Status message',
     only: 'nodes',
+    exes: NODE_LIST,
     get faults() {
       return [{ kind: 'status' as const, status: 500, contentType: 'application/json', body: longStatus() }];
     },
@@ -97,7 +211,7 @@ export const HOSTILE_CASES: FaultCase[] = [
     get faults() {
       return [{ kind: 'body' as const, contentType: 'application/xml', body: manyElements() }];
     },
-    cause: { nodes: /never/, vm: /more than 500000 elements|timed out after 3s/ },
+    cause: { nodes: /never/, vm: /more than 200000 elements|timed out after 3s/ },
   },
   {
     id: 'hostile: a 30 MB vCD error message',

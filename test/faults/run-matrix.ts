@@ -30,7 +30,7 @@ export function registerMatrix(family: Family, module: SimModule): void {
   for (const target of TARGETS.filter((t) => t.family === family)) {
     for (const transport of ['http', 'https'] as Transport[]) {
       describe(`${target.exe} over ${transport}`, () => {
-        const cases = CASES.filter((c) => (!c.only || c.only === family) && (!c.transport || c.transport === transport) && !target.skip?.includes(c.id));
+        const cases = CASES.filter((c) => (!c.only || c.only === family) && (!c.transport || c.transport === transport) && !target.skip?.includes(c.id) && (!c.exes || c.exes.includes(target.exe)));
         it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
           const sim = sims[c.sim ?? 'main'];
           const api = sim.apis[target.api];
@@ -42,7 +42,9 @@ export function registerMatrix(family: Family, module: SimModule): void {
             args = [...args.slice(0, i), ...args.slice(i + 2)];
           }
           const timeout = c.timeoutSeconds ?? 3;
-          args.push('-t', String(timeout), ...(c.extraArgs ?? []));
+          // -t may be given once: a case that sets its own replaces the default.
+          const extra = c.extraArgs ?? [];
+          args.push(...(extra.includes('-t') ? [] : ['-t', String(timeout)]), ...extra);
           api.faults.set(faultsFor(c, target));
           const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
           let file = join(DIST, target.exe);

@@ -72,7 +72,7 @@ describe('a cache directory another local user can reach', () => {
       sim.apis.vcd.stats.counts = {};
       const r = await run([...base(['--cache-dir', shared]), '--password-file', pwFile('pw', PASSWORD), '-v']);
       expect(r.code, r.stdout).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`session cache ${shared} not used \\(writable by group or others \\(mode ${mode.toString(8).padStart(4, '0')}\\); chmod 700`));
+      expect(r.stdout).toMatch(new RegExp(`session cache ${shared} not used \\(writable by group or others \\(mode ${mode.toString(8).padStart(4, '0')}\\), chmod 700`));
       expect(readdirSync(shared)).toEqual([]);
       expect(sim.apis.vcd.stats.counts.login).toBe(1);
       expect(sim.apis.vcd.stats.counts.logout).toBe(1);
@@ -136,7 +136,7 @@ describe('an --extra-opts file another local user can change or read', () => {
     sim.apis.vcd.stats.counts = {};
     const r = await run([...base(['--no-cache']), '--extra-opts', `@${p}`]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --extra-opts: ${p} is writable by others (mode 0666), so anyone could add options to it (an --url that sends the token elsewhere); chmod go-w ${p} (see --help)\n`);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --extra-opts: ${p} is writable by others (mode 0666), so anyone could add options to it (an --url that sends the token elsewhere), chmod go-w ${p} (see --help)\n`);
     expect(sim.apis.vcd.stats.counts.login ?? 0).toBe(0);
   });
 
@@ -147,7 +147,7 @@ describe('an --extra-opts file another local user can change or read', () => {
     expect(quiet.stdout).not.toContain('readable by others');
     const r = await run([...base(['--no-cache']), '--extra-opts', `@${p}`, '-v']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`--extra-opts ${p} holds password= and is readable by others (mode 0644); chmod 600 it`);
+    expect(r.stdout).toContain(`--extra-opts ${p} holds password= and is readable by others (mode 0644), chmod 600 it`);
     expect(r.stdout).not.toContain(PASSWORD);
   });
 });

@@ -85,7 +85,7 @@ describe('check_nodes never prints the token', () => {
   it('warns at -v about a token file others may read', async () => {
     const loose = file('loose-token', TOKEN, 0o644);
     const r = await runExecutable(join(DIST, 'check_nodes'), [...base(), '--token-file', loose, '-v'], { env: env() });
-    expect(r.stdout.split('\n')[0]).toMatch(/--token-file .*loose-token is readable by others \(mode 0644\); chmod 600 it/);
+    expect(r.stdout.split('\n')[0]).toMatch(/--token-file .*loose-token is readable by others \(mode 0644\), chmod 600 it/);
   });
 });
 
@@ -130,7 +130,7 @@ describe('the VM checks never print the password or a session token', () => {
   it('warns at -v about a password file others may read', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'cc-secrets-cache-'));
     const r = await runExecutable(join(DIST, 'check_vm_cpu'), [...base(cache), '--password-file', file('loose-pw', PASSWORD, 0o640), '-v'], { env: env() });
-    expect(r.stdout.split('\n')[0]).toMatch(/--password-file .*loose-pw is readable by others \(mode 0640\); chmod 600 it/);
+    expect(r.stdout.split('\n')[0]).toMatch(/--password-file .*loose-pw is readable by others \(mode 0640\), chmod 600 it/);
     expect(r.stdout).not.toContain(PASSWORD);
   });
 });

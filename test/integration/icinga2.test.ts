@@ -28,7 +28,7 @@ interface Case {
   firstLine: RegExp;
   /** Options the command line Icinga built must hold (built from the vars). */
   argv: string[];
-  /** Options it must not hold (an empty variable leaves its option out). */
+  /** Options it must not hold (an empty custom variable leaves its option out). */
   absent?: string[];
 }
 
@@ -52,7 +52,7 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
     const token = readFileSync(healthy.ready.apis.cluster.tokenFile, 'utf8').trim();
     cases = [
       { host: 'healthy', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 0, firstLine: /^NODES OK - 6 of 6 nodes healthy/, argv: ['--url', '--token-file', '--ca-file'] },
-      { host: 'sick', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 2, firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2 /, argv: ['--url'] },
+      { host: 'sick', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 2, firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2\.prod-eu1\.example\.com /, argv: ['--url'] },
       {
         host: 'sick',
         service: 'nodes-percent',
@@ -84,12 +84,34 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         argv: ['--url'],
       },
       {
+        // Empty custom variables (a template's "" or a service blanking a host's value) leave
+        // their options out instead of passing `--timeout ''`; a 0 is a value, not empty.
+        host: 'healthy',
+        service: 'nodes-empty-vars',
+        command: 'cloudchecks-nodes',
+        vars: { cloudchecks_timeout: '', cloudchecks_extra_opts: '', cloudchecks_max_bytes: '', cloudchecks_nodes_selector: '', cloudchecks_nodes_include: '', cloudchecks_nodes_node: '', cloudchecks_nodes_warning: '', cloudchecks_nodes_critical: '', cloudchecks_nodes_min_nodes: 0 },
+        state: 0,
+        firstLine: /^NODES OK - 6 of 6 nodes healthy/,
+        argv: ['--url', '--min-nodes', '0'],
+        absent: ['--timeout', '--extra-opts', '--max-bytes', '--selector', '--include', '--node', '--warning', '--critical', ''],
+      },
+      {
+        host: 'healthy',
+        service: 'mem-empty-vars',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_timeout: '', cloudchecks_extra_opts: null, cloudchecks_vm_window: '', cloudchecks_vm_aggregate: '', cloudchecks_vm_max_age: '', cloudchecks_vm_mem_warning: '', cloudchecks_vm_mem_critical: '', cloudchecks_vm_powered_off_state: '', cloudchecks_vcd_api_version: '' },
+        state: 0,
+        firstLine: /^VM_MEM OK - memory usage [\d.]+% \(current\)/,
+        argv: ['--vm', '--ca-file'],
+        absent: ['--timeout', '--extra-opts', '--window', '--aggregate', '--max-age', '--warning', '--critical', '--powered-off-state', '--api-version', ''],
+      },
+      {
         host: 'healthy',
         service: 'cluster-monitoring',
         command: 'cloudchecks-cluster-monitoring',
         vars: { cloudchecks_monitoring_expect_user_workload: true, cloudchecks_monitoring_warning: '' },
         state: 0,
-        firstLine: /^MONITORING OK - ClusterOperator monitoring 4\.14\.12 available; 28 of 28 pods ready; workload monitoring on/,
+        firstLine: /^MONITORING OK - ClusterOperator monitoring 4\.14\.12 available, 28 of 28 pods ready, workload monitoring on/,
         argv: ['--url', '--token-file', '--ca-file', '--expect-user-workload'],
         absent: ['--warning', '--monitoring-namespace'],
       },

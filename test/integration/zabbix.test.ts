@@ -241,7 +241,7 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     expect(item('cluster', 'cloudchecks.nodes.code').lastvalue).toBe('2');
     expect(item('cluster', 'cloudchecks.nodes.total').lastvalue).toBe('10');
     expect(item('cluster', 'cloudchecks.nodes.failing').lastvalue).toBe('4');
-    expect(item('cluster', 'cloudchecks.nodes.summary').lastvalue).toMatch(/^4 of 10 nodes failing: worker-2 /);
+    expect(item('cluster', 'cloudchecks.nodes.summary').lastvalue).toMatch(/^4 of 10 nodes failing: worker-2\.prod-eu1\.example\.com /);
     expect(item('cluster', 'cloudchecks.monitoring.code').lastvalue).toBe('2');
     expect(item('cluster', 'cloudchecks.monitoring.pods').lastvalue).toBe('26');
     expect(item('cluster', 'cloudchecks.monitoring.pods_ready').lastvalue).toBe('25');
@@ -261,10 +261,10 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
   it('discovers every node, with each node state from the one cluster check', () => {
     const states = Object.fromEntries(items.filter((i) => i.key_.startsWith('cloudchecks.node.state[')).map((i) => [i.key_.slice('cloudchecks.node.state['.length, -1), i.lastvalue]));
     expect(Object.keys(states)).toHaveLength(10);
-    expect(states['worker-2']).toBe('2');
-    expect(states['master-0']).toBe('0');
+    expect(states['worker-2.prod-eu1.example.com']).toBe('2');
+    expect(states['master-0.prod-eu1.example.com']).toBe('0');
     expect(Object.values(states).filter((s) => s === '2')).toHaveLength(4);
-    expect(item('cluster', 'cloudchecks.node.text[worker-2]').lastvalue).toMatch(/Ready=Unknown/);
+    expect(item('cluster', 'cloudchecks.node.text[worker-2.prod-eu1.example.com]').lastvalue).toMatch(/Ready=Unknown/);
   });
 
   it('discovers the powered-on VMs (the status filter leaves the powered-off one out), three checks each', () => {
@@ -299,7 +299,7 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     }
     const wanted = new Map<string, string>(); // itemid -> what must be a problem
     for (const i of unknown) wanted.set(i.itemid, `${i.hosts[0].host}: ${i.key_} is UNKNOWN`);
-    for (const k of ['cloudchecks.nodes.code', 'cloudchecks.monitoring.code', 'cloudchecks.node.state[worker-2]']) wanted.set(item('cluster', k).itemid, `cluster: ${k}`);
+    for (const k of ['cloudchecks.nodes.code', 'cloudchecks.monitoring.code', 'cloudchecks.node.state[worker-2.prod-eu1.example.com]']) wanted.set(item('cluster', k).itemid, `cluster: ${k}`);
     wanted.set(item('vm-nocache', 'cloudchecks.vm.session_cache_unusable').itemid, 'vm-nocache: session cache unusable');
     expect(item('vm-nocache', 'cloudchecks.vm.session_cache_unusable').lastvalue).toBe('1');
     expect(item('vm-busy', 'cloudchecks.vm.session_cache_unusable').lastvalue).toBe('0');

@@ -10,7 +10,7 @@ void runPlugin({
   description: 'Runtime test plugin.',
   usage: 'check_test --mode MODE',
   options: [
-    { long: 'mode', type: 'string', arg: 'MODE', default: 'ok', choices: ['ok', 'hang', 'busy', 'throw', 'crash', 'reject', 'warn'], description: 'What the probe does.' },
+    { long: 'mode', type: 'string', arg: 'MODE', default: 'ok', choices: ['ok', 'hang', 'busy', 'late', 'throw', 'crash', 'reject', 'warn'], description: 'What the probe does.' },
     { long: 'label', type: 'list', arg: 'TEXT', description: 'Echoed back in the summary.' },
     { long: 'secret', type: 'string', arg: 'TEXT', secret: true, description: 'A secret that must never be printed.' },
   ],
@@ -26,6 +26,12 @@ void runPlugin({
         context.setPhase('spinning');
         // Yields to the event loop between slices, like a parser working through pages.
         for (;;) await new Promise((r) => setImmediate(r));
+      case 'late': {
+        context.setPhase('parsing without a pause');
+        // Holds the thread past the deadline (the timer cannot fire), then has a result.
+        while (Date.now() < context.deadline + 300);
+        return { state: State.OK, summary: 'too late' };
+      }
       case 'throw':
         throw new CheckError(`the probe failed (secret ${options.secret})`);
       case 'crash':

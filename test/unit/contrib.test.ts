@@ -19,6 +19,7 @@ const NOT_IN_ICINGA: Record<string, string> = {
   '--password': 'a secret on the command line: cloudchecks_vcd_password goes through the environment instead',
   '--discovery': 'Zabbix low-level discovery, not a check',
   '--max-nodes': 'a bound against broken or hostile servers; its default is far above any real cluster',
+  '--max-pods': 'a bound against broken or hostile servers; its default is far above any monitoring namespace',
 };
 /** Options of the VM checks that only shape --discovery output (generated config, not a check). */
 const VM_DISCOVERY_ONLY = ['--discovery-format', '--include', '--exclude'];

@@ -54,10 +54,11 @@ describe('listNodes', () => {
     expect(stats).toEqual({ pages: 2, restarted: false });
     expect(tally.listed).toBe(3);
     expect(tally.failing.map((h) => `${h.name}: ${h.broken.join(', ')}`)).toEqual([
-      'worker-2: Ready=Unknown, MemoryPressure=Unknown, DiskPressure=Unknown, PIDPressure=Unknown',
-      'worker-4: DiskPressure=True',
+      'worker-2.prod-eu1.example.com: Ready=Unknown, MemoryPressure=Unknown, DiskPressure=Unknown, PIDPressure=Unknown',
+      'worker-4.prod-eu1.example.com: DiskPressure=True',
     ]);
-    expect(tally.healthy.map((h) => h.name)).toEqual(['master-0']);
+    expect(tally.healthy.map((h) => h.name)).toEqual(['master-0.prod-eu1.example.com']);
+    expect(tally.healthy.map((h) => h.host)).toEqual(['master-0']);
     expect(seen).toHaveLength(2);
   });
 

@@ -70,4 +70,26 @@ describe('readMonitoringConfig', () => {
   it('a document of another kind is refused', async () => {
     expect(await failure({ kind: 'Status', status: 'Failure' })).toMatch(/answered with kind "Status", not a ConfigMap/);
   });
+
+  // Hostile servers (issue 16): a ConfigMap no API server could hold is refused before the
+  // YAML parser sees it; deep nesting and a flood of text end as one short message.
+  it('a config.yaml over the 1 MiB a ConfigMap may hold is refused unparsed', async () => {
+    const started = Date.now();
+    expect(await failure({ kind: 'ConfigMap', data: { 'config.yaml': `enableUserWorkload: true\n#${'x'.repeat(2_000_000)}` } })).toMatch(/: config\.yaml is 2000026 characters long, more than a ConfigMap may hold \(1 MiB\)/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('YAML nested deeper than any setting is refused before parsing; a huge quoted value is cut', async () => {
+    const started = Date.now();
+    expect(await failure({ data: { 'config.yaml': `enableUserWorkload: ${'['.repeat(400_000)}${']'.repeat(400_000)}` } })).toMatch(/config\.yaml nests \[ and \{ more than 200 deep, which no monitoring setting does; fix it with oc -n openshift-monitoring edit configmap cluster-monitoring-config$/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await readMonitoringConfig({ data: { 'config.yaml': `enableUserWorkload: true\nprometheusK8s: ${'{a: '.repeat(200)}1${'}'.repeat(200)}` } }, NS)).toMatchObject({ userWorkload: true });
+    const quoted = await failure({ data: { 'config.yaml': `enableUserWorkload: "${'y'.repeat(500_000)}"` } });
+    expect(quoted).toMatch(/is "y{60}… \(499940 more characters\)", not a boolean/);
+    expect(quoted.length).toBeLessThan(400);
+  });
+
+  it('a kind that is not a string is named by what it is', async () => {
+    expect(await failure({ kind: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown })).toMatch(/answered with a kind that is an array, not a ConfigMap/);
+  });
 });

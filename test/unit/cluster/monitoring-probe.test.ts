@@ -4,6 +4,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterTarget } from '../../../lib/cluster/client';
 import { listPods, probeClusterOperator, probeMonitoringConfig } from '../../../lib/cluster/monitoring-probe';
+import { DeadlineError, setRunDeadline } from '../../../lib/plugin/deadline';
 import { CheckError } from '../../../lib/plugin/errors';
 
 const FIXTURES = join(__dirname, '../../fixtures/cluster/monitoring');
@@ -65,7 +66,9 @@ describe('probeClusterOperator', () => {
     nock(API).get(CO).reply(200, '<!DOCTYPE html><html><head><title>Log in</title>', { 'content-type': 'text/html' });
     expect(await failure(probeClusterOperator(target, {}))).toMatch(/is not JSON \(text\/html, 48 bytes, starts "<!DOCTYPE html>/);
     nock(API).get(CO).reply(200, '{"kind":"ConfigMap","data":{}}', json);
-    expect(await failure(probeClusterOperator(target, {}))).toMatch(/the ClusterOperator monitoring from .* is not one \(kind "ConfigMap", not ClusterOperator\)/);
+    expect(await failure(probeClusterOperator(target, {}))).toBe(
+      `unexpected response from ${API}${CO}: kind is "ConfigMap", not ClusterOperator (not the ClusterOperator monitoring as OpenShift sends it); check that --url is the API server of an OpenShift 4 cluster`,
+    );
     nock(API).get(CO).reply(200, '{"kind":"ClusterOperator","status":', json);
     expect(await failure(probeClusterOperator(target, {}))).toMatch(/ends before its JSON does/);
   });
@@ -138,4 +141,66 @@ describe('listPods', () => {
     nock(API).get(UWM_PODS).query(true).reply(200, '[]', json);
     expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(/is JSON but not a PodList/);
   });
+
+  // Hostile and broken servers (issue 16): every one ends as one CheckError, bounded in time and memory.
+  const PLATFORM_PODS = '/api/v1/namespaces/openshift-monitoring/pods';
+  const podPage = (names: string[], next?: string) =>
+    JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '81920', ...(next ? { continue: next } : {}) }, items: names.map((name) => ({ metadata: { name, namespace: 'openshift-monitoring' }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } })) });
+
+  it('an endless list (a new continue token every page) stops at the page cap', async () => {
+    let page = 0;
+    nock(API).get(PLATFORM_PODS).query(true).times(15).reply(200, () => podPage([], `token-${++page}`), json);
+    expect(await failure(listPods(target, 'openshift-monitoring', { maxPods: 10, limit: 5 }))).toBe(
+      `${API}${PLATFORM_PODS} sent more than 14 pages of pods (0 pods) and the list still goes on; a broken proxy or API server? (raise --max-pods if the namespace really holds that many)`,
+    );
+  });
+
+  it('more pods than --max-pods, in one page or in all, is refused', async () => {
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, podPage(Array.from({ length: 11 }, (_, i) => `node-exporter-${i}`)), json);
+    expect(await failure(listPods(target, 'openshift-monitoring', { maxPods: 10 }))).toBe(`${API}${PLATFORM_PODS} listed more than 10 pods in namespace openshift-monitoring; raise --max-pods if it really holds that many`);
+    nock(API)
+      .get(PLATFORM_PODS).query((q) => q.continue === undefined).reply(200, podPage(['a-0', 'a-1', 'a-2', 'a-3', 'a-4', 'a-5'], 'next'), json)
+      .get(PLATFORM_PODS).query((q) => q.continue === 'next').reply(200, podPage(['b-0', 'b-1', 'b-2', 'b-3', 'b-4']), json);
+    expect(await failure(listPods(target, 'openshift-monitoring', { maxPods: 10 }))).toMatch(/listed more than 10 pods/);
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, podPage(Array.from({ length: 10 }, (_, i) => `node-exporter-${i}`)), json);
+    expect((await listPods(target, 'openshift-monitoring', { maxPods: 10 })).pods).toHaveLength(10);
+  });
+
+  it('an item that is not a pod is refused with its field named, never judged', async () => {
+    const page = JSON.parse(fixture('podlist-uwm-page2.json')) as { items: Array<Record<string, unknown>> };
+    page.items.push({ metadata: { name: { first: 'x' } }, status: { conditions: 'Ready' } });
+    nock(API).get(UWM_PODS).query(true).reply(200, JSON.stringify(page), json);
+    expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toBe(
+      `unexpected response from ${API}${UWM_PODS}: items[1].metadata.name is an object, not a string (not a pod as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers`,
+    );
+    page.items[1] = { metadata: { name: 'thanos-ruler-user-workload-1' }, status: { conditions: { Ready: 'True' } } };
+    nock(API).get(UWM_PODS).query(true).reply(200, JSON.stringify(page), json);
+    expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(/: items\[1\]\.status\.conditions is an object, not an array \(not a pod/);
+  });
+
+  it('a page of half a million {} items is refused at the first, without a line per item', async () => {
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, `{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[${Array(500_000).fill('{}').join(',')}]}`, json);
+    expect(await failure(listPods(target, 'openshift-monitoring', {}))).toMatch(/^unexpected response from .*: items\[0\]\.metadata is missing \(not a pod/);
+  });
+
+  it('a kind that is 30 MB long or nested deep is named, not printed; a continue token that is not a string is refused', async () => {
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, `{"kind":"${'K'.repeat(30_000_000)}","items":[]}`, json);
+    const long = await failure(listPods(target, 'openshift-monitoring', {}));
+    expect(long).toMatch(/is JSON but not a PodList \(kind K{60}… \(29999940 more characters\)\)/);
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, `{"kind":${'['.repeat(100_000)}${']'.repeat(100_000)},"items":[]}`, json);
+    expect(await failure(listPods(target, 'openshift-monitoring', {}))).toMatch(/is JSON but not a PodList \(kind is an array\)/);
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, '{"kind":"PodList","metadata":{"continue":["x"]},"items":[]}', json);
+    expect(await failure(listPods(target, 'openshift-monitoring', {}))).toMatch(/: metadata\.continue is an array, not a string/);
+  });
+
+  it('reading a long page gives way to the deadline (-t)', async () => {
+    nock(API).get(PLATFORM_PODS).query(true).reply(200, podPage(Array.from({ length: 5000 }, (_, i) => `node-exporter-${i}`)), json);
+    setRunDeadline(Date.now() - 1);
+    try {
+      await expect(listPods(target, 'openshift-monitoring', {})).rejects.toBeInstanceOf(DeadlineError);
+    } finally {
+      setRunDeadline(Number.POSITIVE_INFINITY);
+    }
+  });
 });
+

@@ -14,7 +14,7 @@ function pick(v: Record<string, unknown>, keys: string[]): Record<string, unknow
 }
 
 /** Conditions and addresses keep two members each: `type` and `status` or `address`. */
-const pairs = (v: unknown, second: string) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? pick(e, ['type', second]) : e)) : v);
+const pairs = (v: unknown, ...keys: string[]) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? pick(e, ['type', ...keys]) : e)) : v);
 
 /** What the scanner must return for a node: the fields of `Node`, as JSON.parse reads them. */
 function reduce(n: Record<string, unknown>): Node {
@@ -25,7 +25,7 @@ function reduce(n: Record<string, unknown>): Node {
     out.status = pick(n.status, ['conditions', 'addresses']);
     // A null list (Go's nil) reads as absent.
     for (const k of ['conditions', 'addresses']) if (out.status[k] === null) delete out.status[k];
-    if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status');
+    if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status', 'reason', 'message', 'lastTransitionTime');
     if ('addresses' in out.status) out.status.addresses = pairs(out.status.addresses, 'address');
   }
   return out as Node;

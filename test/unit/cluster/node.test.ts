@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyNode, nodeName, parseHealthRule, type Node, type NodeCondition } from '../../../lib/cluster/node';
+import { classifyNode, displayName, nodeHostname, nodeName, parseHealthRule, type Node, type NodeCondition } from '../../../lib/cluster/node';
 
 const cond = (type: string, status?: string): NodeCondition => (status === undefined ? { type } : { type, status });
 const node = (...conditions: NodeCondition[]): Node => ({ metadata: { name: 'n1' }, status: { conditions } });
@@ -96,15 +96,20 @@ describe('--condition and --ignore-condition', () => {
 });
 
 describe('nodeName (SPEC 3.2)', () => {
-  it('prefers the Hostname address', () => {
-    expect(nodeName({ metadata: { name: 'ip-10-0-1-2.ec2.internal' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.1.2' }, { type: 'Hostname', address: 'worker-2' }] } })).toBe('worker-2');
+  it('is metadata.name, what kubectl shows, with the Hostname address beside it where it differs', () => {
+    const n: Node = { metadata: { name: 'ip-10-0-1-2.ec2.internal' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.1.2' }, { type: 'Hostname', address: 'worker-2' }], conditions: [{ type: 'Ready', status: 'True' }] } };
+    expect(nodeName(n)).toBe('ip-10-0-1-2.ec2.internal');
+    expect(nodeHostname(n)).toBe('worker-2');
+    expect(displayName(classifyNode(n))).toBe('ip-10-0-1-2.ec2.internal (host worker-2)');
   });
-  it('falls back to metadata.name without a Hostname address (or with an empty one)', () => {
-    expect(nodeName({ metadata: { name: 'infra-1.example.com' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.1.2' }] } })).toBe('infra-1.example.com');
-    expect(nodeName({ metadata: { name: 'infra-1' }, status: { addresses: [{ type: 'Hostname', address: '' }] } })).toBe('infra-1');
-    expect(nodeName({ metadata: { name: 'infra-1' } })).toBe('infra-1');
+  it('gives no host where the Hostname address is the name, empty or missing', () => {
+    const same: Node = { metadata: { name: 'kind-control-plane' }, status: { addresses: [{ type: 'Hostname', address: 'kind-control-plane' }] } };
+    expect(classifyNode(same).host).toBeUndefined();
+    expect(displayName(classifyNode(same))).toBe('kind-control-plane');
+    expect(nodeHostname({ metadata: { name: 'infra-1' }, status: { addresses: [{ type: 'Hostname', address: '' }] } })).toBeUndefined();
+    expect(nodeHostname({ metadata: { name: 'infra-1' } })).toBeUndefined();
   });
-  it('names a node without either', () => {
+  it('names a node without a name', () => {
     expect(nodeName({})).toBe('(unnamed)');
   });
 });

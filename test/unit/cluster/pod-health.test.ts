@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyPod, describePod, podOfComponent, USER_WORKLOAD_COMPONENTS, type Pod } from '../../../lib/cluster/pod-health';
+import { classifyPod, describePod, podOfComponent, readPod, USER_WORKLOAD_COMPONENTS, type Pod } from '../../../lib/cluster/pod-health';
 
 const FIXTURES = join(__dirname, '../../fixtures/cluster/monitoring');
 const fixture = <T>(name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as T;
@@ -59,5 +59,36 @@ describe('USER_WORKLOAD_COMPONENTS', () => {
   it('a pod of another component is not taken for one', () => {
     const am = classifyPod({ metadata: { name: 'alertmanager-user-workload-0', labels: { 'app.kubernetes.io/name': 'alertmanager', 'app.kubernetes.io/instance': 'user-workload' } } }, 'x');
     expect(USER_WORKLOAD_COMPONENTS.filter((c) => podOfComponent(am, c))).toEqual([]);
+  });
+});
+
+describe('readPod', () => {
+  it('takes the pods an API server sends (every fixture) as they are', () => {
+    for (const pod of [...uwm, fixture<Pod>('pod-crashloop.json'), fixture<Pod>('pod-unschedulable.json'), fixture<Pod>('pod-completed.json')]) expect(readPod(pod, 'items[0]')).toBe(pod);
+    // Optional lists as a Go client sends them when nil, and a pod not yet scheduled.
+    expect(readPod({ metadata: { name: 'p', labels: null }, status: { phase: 'Pending', conditions: null, containerStatuses: null } }, 'items[0]')).toBeDefined();
+  });
+
+  // The API's own shape (Kubernetes API reference, core/v1 Pod): an item that breaks it came
+  // from a broken proxy or a hostile server, and gets no verdict.
+  it.each([
+    ['an empty object', {}, 'items[4].metadata is missing'],
+    ['null', null, 'items[4] is null, not an object (a pod)'],
+    ['a string', 'prometheus-k8s-0', 'items[4] is a string, not an object (a pod)'],
+    ['a name that is a number', { metadata: { name: 42 } }, 'items[4].metadata.name is a number, not a string'],
+    ['a name nested in arrays', { metadata: { name: [[['prometheus-k8s-0']]] } }, 'items[4].metadata.name is an array, not a string'],
+    ['an empty name', { metadata: { name: '' } }, 'items[4].metadata.name is empty'],
+    ['a name of 300 characters', { metadata: { name: 'p'.repeat(300) } }, 'items[4].metadata.name is 300 characters long, more than the API allows (253)'],
+    ['a name with a line break', { metadata: { name: 'prometheus-k8s-0\nMONITORING OK - all fine' } }, 'items[4].metadata.name holds control or line-separator characters'],
+    ['a name with U+2028', { metadata: { name: 'prometheus-k8s-0\u2028x' } }, 'items[4].metadata.name holds control or line-separator characters'],
+    ['labels that are a list', { metadata: { name: 'p', labels: ['app=x'] } }, 'items[4].metadata.labels is an array, not an object'],
+    ['status that is a string', { metadata: { name: 'p' }, status: 'Running' }, 'items[4].status is a string, not an object'],
+    ['conditions that are an object', { metadata: { name: 'p' }, status: { conditions: { type: 'Ready', status: 'True' } } }, 'items[4].status.conditions is an object, not an array'],
+    ['a condition without status', { metadata: { name: 'p' }, status: { conditions: [{ type: 'Ready' }] } }, 'items[4].status.conditions[0].status is missing'],
+    ['a condition type that is a boolean', { metadata: { name: 'p' }, status: { conditions: [{ type: 'Ready', status: 'True' }, { type: true, status: 'True' }] } }, 'items[4].status.conditions[1].type is a boolean, not a string'],
+    ['container statuses that are a string', { metadata: { name: 'p' }, status: { containerStatuses: 'ready' } }, 'items[4].status.containerStatuses is a string, not an array'],
+    ['a container status that is null', { metadata: { name: 'p' }, status: { initContainerStatuses: [null] } }, 'items[4].status.initContainerStatuses[0] is null, not an object'],
+  ])('refuses %s, naming the first bad field', (_, item, message) => {
+    expect(() => readPod(item, 'items[4]')).toThrow(message);
   });
 });

@@ -19,8 +19,34 @@ describe('parseOptions', () => {
     const o = parseOptions(['--url', 'https://x', '-vvv', '-k', '--include', 'a', '--include=b', '--min-nodes', '3', '--no-cache'], specs);
     expect(o).toMatchObject({ url: 'https://x', verbose: 3, insecure: true, include: ['a', 'b'], 'min-nodes': 3, 'no-cache': true, timeout: '10', output: 'nagios' });
   });
-  it('lets the last scalar win (extra-opts first, command line after)', () => {
-    expect(parseOptions(['--url=a', '--url=b'], specs).url).toBe('b');
+  it('lets the command line override --extra-opts values, option by option', () => {
+    expect(parseOptions(['--url=b'], specs, ['--url=a', '-w', '5']).url).toBe('b');
+    expect(parseOptions(['--url=b'], specs, ['--url=a', '-w', '5']).warning).toBe('5');
+    // Two sections setting one option: the last read wins among them.
+    expect(parseOptions([], specs, ['--url=a', '--url=c']).url).toBe('c');
+    // Lists from the files come first, then the command line's.
+    expect(parseOptions(['--include', 'z'], specs, ['--include', 'x', '--include', 'y']).include).toEqual(['x', 'y', 'z']);
+  });
+  it.each([
+    [['--url=a', '--url=b'], /--url given 2 times \("a", "b"\); give it once/],
+    [['-w', '50', '-w', '95'], /-w\/--warning given 2 times \("50", "95"\)/],
+    [['-w', '50', '--warning=95'], /-w\/--warning given 2 times/],
+    [['--min-nodes', '1', '--min-nodes', '2'], /--min-nodes given 2 times/],
+  ])('refuses a single-value option repeated on the command line: %j', (argv, message) => {
+    expect(() => parseOptions(argv, specs)).toThrow(UsageError);
+    expect(() => parseOptions(argv, specs)).toThrow(message);
+  });
+  it('never echoes the values of a repeated secret option', () => {
+    const withSecret: OptionSpec[] = [...specs, { long: 'token', type: 'string', arg: 'TOKEN', secret: true, description: 'Token.' }];
+    expect(() => parseOptions(['--token', 'eyJhbGciOi-first', '--token=eyJhbGciOi-second'], withSecret)).toThrow(/^--token given 2 times; give it once \(see --help\)$/);
+    try {
+      parseOptions(['--token', 'eyJhbGciOi-first', '--token=eyJhbGciOi-second'], withSecret);
+    } catch (e) {
+      expect((e as Error).message).not.toContain('eyJhbGciOi');
+    }
+  });
+  it('keeps list options and counted flags repeatable', () => {
+    expect(parseOptions(['--include', 'a', '--include', 'b', '-v', '-v'], specs)).toMatchObject({ include: ['a', 'b'], verbose: 2 });
   });
   it('gives an empty value for an optional-value option given alone', () => {
     expect(parseOptions(['--kubeconfig', '-k'], specs).kubeconfig).toBe('');
@@ -71,5 +97,27 @@ describe('renderHelp', () => {
     expect(help).toContain('(default: 10)');
     expect(help).toContain('-k, --insecure');
     expect(help).toContain('check_x --url https://a');
+  });
+});
+
+describe('renderHelp in 80 columns', () => {
+  const text = renderHelp({
+    command: 'check_x',
+    version: '1.0.0',
+    description: 'A description long enough to need wrapping: '.repeat(4),
+    usage: 'check_x (--url URL | -H HOST [-p PORT] | --kubeconfig [PATH]) [--token-file PATH] [-w RANGE] [-c RANGE] [options]',
+    specs: [...specs, { long: 'cert', type: 'string', arg: 'KIND', default: 'valid', choices: ['valid', 'expired', 'wrong-host'], description: 'Certificate kind.' }],
+    examples: ['check_x --url https://api.cluster.example.com:6443 --token-file /etc/nagios/cluster.token --ca-file /etc/nagios/cluster-ca.pem'],
+    notes: ['A note that is also long enough to be wrapped at the eightieth column of a terminal window.'],
+  });
+  it('wraps every line, usage and examples included', () => {
+    expect(text.split('\n').filter((l) => l.length > 80)).toEqual([]);
+    expect(text).toContain('Usage: check_x (--url URL | -H HOST [-p PORT] | --kubeconfig [PATH])\n       [--token-file PATH] [-w RANGE] [-c RANGE] [options]\n');
+    expect(text).toContain('  check_x --url https://api.cluster.example.com:6443 \\\n      --token-file /etc/nagios/cluster.token \\\n      --ca-file /etc/nagios/cluster-ca.pem\n');
+  });
+  it('names the accepted values of an option with choices', () => {
+    expect(text).toContain('        Certificate kind. One of: valid, expired, wrong-host. (default: valid)\n');
+    // Not twice when the description already names them.
+    expect(text).not.toMatch(/--output FORMAT\n.*One of/);
   });
 });

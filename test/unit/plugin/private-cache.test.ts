@@ -116,6 +116,9 @@ describe('PrivateCache: the entries', () => {
     writeFileSync(join(dir, 'e2'), '{"auth":"bearer","token":"old format"}', { mode: 0o600 });
     expect(cache.read('e2', A, asString)).toBeUndefined();
     writeFileSync(join(dir, 'e3'), '{"format":1,"binding":', { mode: 0o600 });
+    const deep = `{"format":1,"created":1,"binding":{"url":${'['.repeat(20_000)}${']'.repeat(20_000)}},"data":"x"}`;
+    writeFileSync(join(dir, 'e4'), deep, { mode: 0o600 });
+    expect(new PrivateCache(dir).read('e4', A, asString)).toBeUndefined();
     expect(cache.read('e3', A, asString)).toBeUndefined();
     expect(cache.notes).toEqual([
       `ignoring ${join(dir, 'e1')}: not the expected entry`,

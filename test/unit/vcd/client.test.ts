@@ -173,7 +173,7 @@ describe('fetchMetrics errors', () => {
   it('403: VM not found or not visible', async () => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(403, FORBIDDEN);
     await expect(fetchMetrics(request({ cache: withSession() }))).rejects.toThrow(
-      new RegExp(`^${VM}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .* \\(ACCESS_TO_RESOURCE_IS_FORBIDDEN\\)\\); check --vm`),
+      new RegExp(`^${VM}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .* \\(ACCESS_TO_RESOURCE_IS_FORBIDDEN\\)\\)[;,] check --vm`),
     );
   });
 
@@ -187,9 +187,9 @@ describe('fetchMetrics errors', () => {
   });
 
   it.each([
-    [404, '', /\/metrics\/current not found \(HTTP 404\); check that --url is the vCD API host/],
+    [404, '', /\/metrics\/current not found \(HTTP 404\)[;,] check that --url is the vCD API host/],
     [406, '<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="NOT_ACCEPTABLE" message="Invalid API version requested"/>', /does not accept --api-version 34.0 \(HTTP 406: Invalid API version requested \(NOT_ACCEPTABLE\)\): its list of versions could not be read \(.*HTTP 404/],
-    [503, '<html>Service Unavailable</html>', /answered HTTP 503; the vCD cells may be overloaded or down, retry later/],
+    [503, '<html>Service Unavailable</html>', /answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later/],
   ])('HTTP %d', async (status, body, message) => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(status, body);
     // A refused forced version is reported with the server's offer (here: none readable).

@@ -118,7 +118,7 @@ describe('names', () => {
   it('one VM: picked; several: UNKNOWN listing each; templates never', () => {
     expect(pickVmByName(records, 'twin', 'green', where)).toEqual({ id: records[1].id, name: 'twin', vapp: 'green' });
     expect(() => pickVmByName(records, 'twin', undefined, where)).toThrow(
-      `2 VMs are named "twin": twin in vApp "blue" (${records[0].id}), twin in vApp "green" (${records[1].id}); add --vapp NAME, or give the VM id with --vm`,
+      `2 VMs are named "twin": twin in vApp "blue" (${records[0].id}), twin in vApp "green" (${records[1].id}), add --vapp NAME, or give the VM id with --vm`,
     );
     expect(() => pickVmByName(records, 'twin', 'images', where)).toThrow(/^no VM named "twin" in vApp "images" is visible to monitor@acme at https:\/\/vcd.example.com/);
   });
@@ -206,7 +206,7 @@ describe('login refusals: the server\'s reason decides the wording (issue 15)', 
 
   it.each([
     [401, { minorErrorCode: 'UNAUTHORIZED', message: 'User monitor is locked out', stackTrace: null }, /refused \(HTTP 401: User monitor is locked out \(UNAUTHORIZED\)\): the account is locked out/],
-    [401, { minorErrorCode: 'UNAUTHORIZED', message: 'Organization acmee not found', stackTrace: null }, /this vCD has no organisation "acme"; check --org/],
+    [401, { minorErrorCode: 'UNAUTHORIZED', message: 'Organization acmee not found', stackTrace: null }, /this vCD has no organisation "acme", check --org/],
     [403, { minorErrorCode: 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', message: 'User does not have the right to use the API', stackTrace: null }, /the account has no right to log in to the API here/],
     [401, { minorErrorCode: 'UNAUTHORIZED', message: 'Invalid credentials', stackTrace: null }, /rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password/],
   ])('CloudAPI %d %j', async (status, body, message) => {
@@ -220,7 +220,7 @@ describe('login refusals: the server\'s reason decides the wording (issue 15)', 
       .reply(404, '')
       .post('/api/sessions')
       .reply(401, '<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="UNAUTHORIZED" message="[ 7f3e ] The password for user monitor has expired" majorErrorCode="401"/>');
-    await expect(login(connection(), creds)).rejects.toThrow(/the password has expired; set a new one for monitor@acme/);
+    await expect(login(connection(), creds)).rejects.toThrow(/the password has expired, set a new one for monitor@acme/);
   });
 
   it('a legacy token only in Set-Cookie: vcloud-token is taken verbatim', async () => {
@@ -246,7 +246,7 @@ describe('negotiation through fetchMetrics', () => {
       .reply(204);
     const facts: string[] = [];
     expect((await fetchMetrics(base({ facts }))).kind).toBe('document');
-    expect(facts).toEqual(['API version 37.2 (34.0 is not offered; 37.2 is the highest offered of 33.0-39.x; from /api/versions)']);
+    expect(facts).toEqual(['API version 37.2 (34.0 is not offered, 37.2 is the highest offered of 33.0-39.x, from /api/versions)']);
   });
 
   it('a name cached with an id that now answers 404 is resolved again at once, and the cache updated', async () => {

@@ -190,6 +190,12 @@ describe('parseVcdError', () => {
     expect(describeVcdError(parseVcdError('{"error":"invalid_grant","error_description":"Invalid refresh token"}')!)).toBe('Invalid refresh token (invalid_grant)');
   });
 
+  it('quotes a flood of server text as a bounded one-line excerpt (issue 16)', () => {
+    const text = describeVcdError({ minorErrorCode: `CODE${'Z'.repeat(100_000)}`, message: `[ 0f3c9a1e-1111 ] line one\nline\u2028two ${'x'.repeat(30_000_000)}` });
+    expect(text).toMatch(/^line one line two x+… \(\d+ more characters\) \(CODEZ+… \(\d+ more characters\)\)$/);
+    expect(text.length).toBeLessThan(500);
+  });
+
   it('returns undefined for anything else', () => {
     expect(parseVcdError('<html><body>Bad gateway</body></html>')).toBeUndefined();
     expect(parseVcdError('Service Unavailable')).toBeUndefined();
