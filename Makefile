@@ -5,7 +5,7 @@ BINDIR    ?= $(PREFIX)/bin
 DESTDIR   ?=
 NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: all build deps lint test unit check-dist demo bench install uninstall clean integration-deps
+.PHONY: all build deps lint test test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
 
 all: build
 
@@ -31,11 +31,18 @@ check-dist: deps
 unit: deps
 	npx vitest run test/unit
 
-test: deps lint check-dist integration-deps
-	npx vitest run --reporter=default --reporter=json --outputFile.json=.cache/vitest-results.json
-	@node -e 'const r=require("./.cache/vitest-results.json"); console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed, $${r.numPendingTests + r.numTodoTests} skipped`)'
+# Every test on the host's Node.js; in CI (CI=true) also the unit, e2e and fault suites on
+# each tested Node.js (scripts/node-versions, fetched into .cache/node when missing).
+# Ends with one line: N passed, N failed, N skipped (summed over every run).
+test: deps lint check-dist integration-deps package-deps
+	@sh scripts/run-tests
 
-# Start-up cost and memory against bare node and peers; writes bench/RESULTS.md.
+# The unit, e2e and fault suites on each tested Node.js only (CI runs them within make test).
+test-node-versions: deps
+	@sh scripts/run-tests --versions-only
+
+# Start-up cost and memory against a bare https.get and peers, one table per tested Node.js
+# (fetched into .cache/node when missing); writes bench/RESULTS.md.
 bench:
 	python3 bench/bench.py
 
@@ -50,16 +57,59 @@ integration-deps:
 demo:
 	node sim/demo.mjs
 
-# Installs the committed dist/ as it is (no npm, no rebuild): plugins into PLUGINDIR, the
-# simulator into BINDIR.
+# Installs the committed dist/ as it is (no npm, no rebuild): the plugins into PLUGINDIR.
+# The simulator is a separate choice: make install-sim (into BINDIR).
 install:
-	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(PLUGINDIR)
 	for f in dist/check_*; do install -m 0755 $$f $(DESTDIR)$(PLUGINDIR)/; done
+	@echo "installed the plugins into $(DESTDIR)$(PLUGINDIR) (not the simulator: make install-sim puts it into $(BINDIR))"
+
+install-sim:
+	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 dist/cloudchecks-sim $(DESTDIR)$(BINDIR)/
+	@echo "installed the simulator as $(DESTDIR)$(BINDIR)/cloudchecks-sim"
 
 uninstall:
 	for f in dist/check_*; do rm -f $(DESTDIR)$(PLUGINDIR)/$$(basename $$f); done
+
+uninstall-sim:
 	rm -f $(DESTDIR)$(BINDIR)/cloudchecks-sim
 
+# What the .deb and the .rpm install (packaging/): the plugins, the simulator, the Icinga 2
+# CheckCommands where `include <plugins-contrib>` finds them, the Nagios command definitions
+# (NAGIOSCONFDIR, empty: not installed), every contrib/ file and the docs. Globs, not
+# names, so that a new plugin or contrib file is packaged without a change here. Only the
+# command definitions (contrib/*/*commands*) go where the engines read them by themselves:
+# the other files (example services, discovery rules) are the admin's to include.
+ICINGA2CONTRIBDIR ?= /usr/share/icinga2/include/plugins-contrib.d
+NAGIOSCONFDIR     ?= /etc/nagios-plugins/config
+DATADIR           ?= /usr/share/cloudchecks
+DOCDIR            ?= /usr/share/doc/cloudchecks
+MANDIR            ?= /usr/share/man
+install-package: install install-sim
+	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 packaging/cloudchecks-sim.1 $(DESTDIR)$(MANDIR)/man1/
+	for f in contrib/icinga2/*commands*.conf; do case $$f in */commands.conf) n=cloudchecks.conf;; *) n=cloudchecks-$$(basename $$f);; esac; \
+		install -m 0644 $$f $(DESTDIR)$(ICINGA2CONTRIBDIR)/$$n; done
+	if [ -n "$(NAGIOSCONFDIR)" ]; then install -d $(DESTDIR)$(NAGIOSCONFDIR); \
+		for f in contrib/nagios/*commands*.cfg; do case $$f in */commands.cfg) n=cloudchecks.cfg;; *) n=cloudchecks-$$(basename $$f);; esac; \
+		install -m 0644 $$f $(DESTDIR)$(NAGIOSCONFDIR)/$$n; done; fi
+	cd contrib && find . -type f | LC_ALL=C sort | while read -r f; do install -D -m 0644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	if [ -f dist/THIRD-PARTY-NOTICES ]; then install -m 0644 dist/THIRD-PARTY-NOTICES $(DESTDIR)$(DOCDIR)/; fi
+
+# Packages of the committed dist/ (reproducible: the same commit gives the same bytes), into
+# build/packages/. Need dpkg-dev + debhelper (+ lintian) and rpm: make package-deps.
+deb:
+	@sh packaging/build-deb
+rpm:
+	@sh packaging/build-rpm
+packages: deb rpm
+
+# The Debian/RPM build tools for make deb / make rpm: installed in CI, else a loud SKIP.
+package-deps:
+	@sh packaging/install-deps
+
 clean:
-	rm -rf node_modules
+	rm -rf node_modules build

@@ -15,25 +15,71 @@ if (existsSync('sim/main.ts')) entries.push({ in: 'sim/main.ts', out: 'cloudchec
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const packages = new Set();
+const packageOf = (input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+
+// Libraries that only some runs use (yaml: only --kubeconfig and the monitoring ConfigMap)
+// are bundled as a string that is compiled on first import. As code, V8 would pre-parse
+// yaml's 160 KB on every start of check_nodes (about 5 ms); as a string it only scans it.
+const LAZY_LIBRARIES = ['yaml'];
+const lazyLibraries = {
+  name: 'lazy-libraries',
+  setup(b) {
+    const filter = new RegExp(`^(${LAZY_LIBRARIES.join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-library' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-library' }, async (args) => {
+      const inner = await build({
+        entryPoints: [args.path],
+        bundle: true,
+        platform: 'node',
+        target: 'node18',
+        format: 'cjs',
+        minifyWhitespace: true,
+        minifySyntax: true,
+        legalComments: 'none',
+        write: false,
+        metafile: true,
+        // Module paths are written into the bundle: the same whether node_modules is a
+        // directory or a link to one (as in a copy of the tree), so the bytes are the same.
+        preserveSymlinks: true,
+        logLevel: 'warning',
+      });
+      for (const input of Object.keys(inner.metafile.inputs)) if (packageOf(input)) packages.add(packageOf(input));
+      const code = inner.outputFiles[0].text;
+      return {
+        loader: 'js',
+        contents:
+          `// ${args.path}, compiled on first use (see build.mjs)\n` +
+          `const m = { exports: {} };\n` +
+          `new Function('module', 'exports', 'require', ${JSON.stringify(code)})(m, m.exports, require);\n` +
+          `module.exports = m.exports;\n`,
+      };
+    });
+  },
+};
 for (const entry of entries) {
   const result = await build({
     entryPoints: [entry.in],
     outfile: join(outdir, entry.out),
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node18',
     format: 'cjs',
-    minify: true,
+    // Names are kept (no mangling), so that an admin can read what runs on the monitoring
+    // host and a -vvv trace of an internal error names real functions; whitespace and syntax
+    // are still minified. Measured cost: bench/RESULTS.md ("Readable executables").
+    // CLOUDCHECKS_MINIFY_IDENTIFIERS=1 mangles them, for that measurement only.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    minifyIdentifiers: process.env.CLOUDCHECKS_MINIFY_IDENTIFIERS === '1',
+    keepNames: false,
     legalComments: 'none',
     banner: { js: '#!/usr/bin/env node' },
     define: { __CLOUDCHECKS_VERSION__: JSON.stringify(version) },
     metafile: true,
     logLevel: 'warning',
+    plugins: [lazyLibraries],
   });
-  for (const input of Object.keys(result.metafile.inputs)) {
-    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (m) packages.add(m[1]);
-  }
+  for (const input of Object.keys(result.metafile.inputs)) if (packageOf(input)) packages.add(packageOf(input));
   chmodSync(join(outdir, entry.out), 0o755);
 }
 

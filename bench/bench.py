@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
-"""cloudchecks benchmark: the cost of one plugin run against Node's own start-up.
+"""cloudchecks benchmark: the cost of one plugin run, on each tested Node.js.
 
-Starts the simulator (dist/cloudchecks-sim) on 127.0.0.1, then runs every command
-interleaved (A B C ... A B C ...) so that drift of a shared machine hits them all alike,
-and measures each run as a whole process with wait4(): wall time, CPU time (user+sys),
-peak RSS. Prints a table and writes it to bench/RESULTS.md (between the markers).
+Starts the simulator (dist/cloudchecks-sim, on the host's Node, the same server for every
+version) on 127.0.0.1. Then, for each Node.js of scripts/node-versions (fetched into
+.cache/node by scripts/fetch-node when missing), puts that Node first in PATH (the
+executables start with #!/usr/bin/env node) and runs every command interleaved
+(A B C ... A B C ...) so that drift of a shared machine hits them all alike, measuring each
+run as a whole process with wait4(): wall time, CPU time (user+sys), peak RSS. Writes one
+table per version, with the targets and whether each is met, to bench/RESULTS.md (between
+the markers). Where a target is missed, it profiles that run (node --cpu-prof, or the peak
+of process.memoryUsage() for memory) and writes the summary under the table.
 
-    python3 bench/bench.py [--runs 20] [--no-write]
+    python3 bench/bench.py [--runs 20] [--node 18,20,22,24] [--no-write]
 
-Public tools only: Python 3 standard library, node, curl and jq.
-
-Every command runs without NODE_EXTRA_CA_CERTS, as on a monitoring host. If the caller's
-environment sets it (some build machines point it at the system bundle), the small checks
-and their baselines are measured a second time with it: Node then parses that bundle at
-start-up, which moves the cost of TLS trust from the checks into the floor and changes
-every ratio to the floor. Both are reported.
+Public tools only: Python 3 standard library, node, curl and jq. Every command runs without
+NODE_EXTRA_CA_CERTS, as on a monitoring host.
 """
 import argparse
+import base64
+import collections
 import datetime
+import glob
 import json
 import os
 import platform
@@ -35,6 +38,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIST = os.path.join(ROOT, "dist")
 RESULTS = os.path.join(ROOT, "bench", "RESULTS.md")
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+# A bare Node HTTPS client: trusts the same CA, sends the same headers, reads the whole body
+# and parses it (JSON.parse; an XML body is decoded to a string, as a reader would start).
+HTTPS_GET = ("const h=require('https'),[u,ca,auth,accept]=process.argv.slice(1);"
+             "h.get(u,{ca:require('fs').readFileSync(ca),headers:{authorization:auth,accept}},r=>{const c=[];"
+             "r.on('data',d=>c.push(d));r.on('end',()=>{const t=Buffer.concat(c).toString();"
+             "if(/json/.test(r.headers['content-type']))JSON.parse(t);process.exit(r.statusCode===200?0:3)})})")
+
+PAGES_GET = ("const h=require('https'),[u,ca,auth]=process.argv.slice(1),agent=new h.Agent({keepAlive:true}),"
+             "opts={agent,ca:require('fs').readFileSync(ca),headers:{authorization:auth,accept:'application/json'}};"
+             "const page=q=>h.get(u+'/api/v1/nodes?limit=500'+(q?'&continue='+encodeURIComponent(q):''),opts,r=>{let head='';"
+             "r.on('data',d=>{if(head.length<4096)head+=d.toString('latin1',0,4096)});r.on('end',()=>{"
+             "const m=/\"continue\":\"([^\"]+)\"/.exec(head);if(m)page(m[1]);else process.exit(0)})});page()")
 
 
 def measure(argv, env=None):
@@ -66,144 +82,302 @@ def start_sim(args, workdir, name):
         return proc, json.load(f)
 
 
-def http_json(method, url, cafile):
+def http(method, url, cafile, headers=None):
     ctx = ssl.create_default_context(cafile=cafile)
-    req = urllib.request.Request(url, method=method)
+    req = urllib.request.Request(url, method=method, headers=headers or {})
     with urllib.request.urlopen(req, context=ctx, timeout=10) as r:
         body = r.read()
-        return json.loads(body) if body else None
+        return r.headers, (json.loads(body) if body and "json" in r.headers.get("content-type", "") else body)
+
+
+def node_versions(wanted):
+    """(version, bin dir) of each tested Node.js, fetched when missing."""
+    out = []
+    for major in wanted:
+        d = subprocess.run([os.path.join(ROOT, "scripts", "fetch-node"), major], capture_output=True, text=True)
+        if d.returncode != 0:
+            sys.exit(f"cannot get Node.js {major}: {d.stderr.strip()}")
+        path = d.stdout.strip()
+        out.append((os.path.basename(path), os.path.join(path, "bin")))
+    return out
+
+
+def bucket_of(fn, where):
+    if where.startswith("check_"):
+        return "the bundle's own code"
+    if fn == "(garbage collector)":
+        return "garbage collector"
+    if where == "native":
+        return "V8 and native code (OpenSSL, compiler)"
+    return "Node's JavaScript (module loading, https, tls, streams)"
+
+
+def cpu_profile(argv, env, workdir, runs=5):
+    """Self time (microseconds, summed over `runs` runs of node --cpu-prof) per (function, file), idle left out."""
+    profdir = tempfile.mkdtemp(dir=workdir, prefix="prof-")
+    for _ in range(runs):
+        subprocess.run(["node", "--cpu-prof", f"--cpu-prof-dir={profdir}", "--cpu-prof-interval=250"] + argv, env=env,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    self_us = collections.Counter()
+    files = glob.glob(os.path.join(profdir, "*.cpuprofile"))
+    for file in files:
+        with open(file) as f:
+            prof = json.load(f)
+        frames = {n["id"]: n["callFrame"] for n in prof["nodes"]}
+        for node_id, dt in zip(prof["samples"], prof["timeDeltas"]):
+            cf = frames[node_id]
+            if cf.get("functionName") == "(idle)":
+                continue  # waiting for the server or the scheduler
+            self_us[(cf.get("functionName") or "(anonymous)", os.path.basename(cf.get("url") or "") or "native")] += dt
+    return self_us, max(1, len(files))
+
+
+def compare_profiles(argv, ref_argv, env, workdir):
+    """Where the check's CPU time goes, beside the bare https.get it is measured against."""
+    a, na = cpu_profile(argv, env, workdir)
+    b, nb = cpu_profile(ref_argv, env, workdir)
+    buckets = collections.OrderedDict((k, [0.0, 0.0]) for k in (
+        "the bundle's own code", "Node's JavaScript (module loading, https, tls, streams)",
+        "V8 and native code (OpenSSL, compiler)", "garbage collector"))
+    for (fn, where), us in a.items():
+        buckets[bucket_of(fn, where)][0] += us / na / 1000
+    for (fn, where), us in b.items():
+        buckets[bucket_of(fn, where)][1] += us / nb / 1000
+    lines = ["CPU time per run by kind, the check beside its bare https.get (`node --cpu-prof`, 5 runs each):", "",
+             "| kind | check ms | bare https.get ms |", "|---|---|---|"]
+    for k, (x, y) in buckets.items():
+        lines.append(f"| {k} | {x:.1f} | {y:.1f} |")
+    lines.append(f"| all | {sum(v[0] for v in buckets.values()):.1f} | {sum(v[1] for v in buckets.values()):.1f} |")
+    return lines + [""]
+
+
+def cpu_profile_summary(argv, env, workdir, runs=5, top=8):
+    """The functions with the most self time per run in the check (summed over `runs` runs)."""
+    self_us, n = cpu_profile(argv, env, workdir, runs)
+    total = sum(self_us.values()) or 1
+    lines = [f"Most self time in the check (`(program)`: V8 and native code; the bundle is `check_*`):", "",
+             "| function | file | self ms per run | share |", "|---|---|---|---|"]
+    for (fn, where), us in self_us.most_common(top):
+        lines.append(f"| {fn} | {where} | {us / n / 1000:.1f} | {100 * us / total:.0f} % |")
+    return lines
+
+
+def memory_profile_summary(argv, env, workdir):
+    """Runs a plugin once with bench/memory-probe.cjs preloaded: the peaks of process.memoryUsage()."""
+    out = os.path.join(workdir, "memory.json")
+    penv = dict(env, CLOUDCHECKS_MEMORY_PROBE=out)
+    subprocess.run(["node", "-r", os.path.join(ROOT, "bench", "memory-probe.cjs")] + argv, env=penv,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = os.path.join(workdir, "memory-base.json")
+    bare = ("require('https');require('tls').createSecureContext({ca:require('fs').readFileSync(process.argv[1])})")
+    subprocess.run(["node", "-r", os.path.join(ROOT, "bench", "memory-probe.cjs"), "-e", bare, argv[-1]],
+                   env=dict(env, CLOUDCHECKS_MEMORY_PROBE=base), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with open(out) as f:
+            m = json.load(f)
+        with open(base) as f:
+            b = json.load(f)
+    except (OSError, ValueError):
+        return ["(memory probe wrote nothing)"]
+    return [f"Peaks of `process.memoryUsage()` (MiB): the run: RSS {m['rss']}, JS heap used {m['heapUsed']} "
+            f"(total {m['heapTotal']}), ArrayBuffers (page buffers, socket chunks) {m['arrayBuffers']}, "
+            f"external {m['external']}; Node with `https` loaded and one TLS context, nothing else: RSS {b['rss']}."]
+
+
+def bench_version(version, bindir, sims, runs, workdir):
+    """The table of one Node.js version: rows, targets, profiles of the missed ones."""
+    env = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
+    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    small, large = sims["small"], sims["large"]
+    ca = small["caFile"]
+    cluster_s, cluster_l, vcd = small["apis"]["cluster"], large["apis"]["cluster"], small["apis"]["vcd"]
+    token_file, token_file_l = cluster_s["tokenFile"], cluster_l["tokenFile"]
+    with open(token_file) as f:
+        token = f.read().strip()
+    with open(token_file_l) as f:
+        token_l = f.read().strip()
+    header_file = os.path.join(workdir, "curl-headers")
+    with open(header_file, "w") as f:
+        f.write(f"Authorization: Bearer {token}\nAccept: application/json\n")
+    os.chmod(header_file, 0o600)
+    # A vCD session for the bare https.get of the VM documents (the plugins use their cache).
+    with open(vcd["passwordFile"]) as f:
+        password = f.read().strip()
+    basic = base64.b64encode(f"{vcd['user']}@{vcd['org']}:{password}".encode()).decode()
+    headers, _ = http("POST", vcd["httpsUrl"] + "/cloudapi/1.0.0/sessions", ca,
+                      {"Authorization": f"Basic {basic}", "Accept": "application/json;version=34.0"})
+    session = "Bearer " + headers["x-vmware-vcloud-access-token"]
+    vm = vcd["healthyVm"]
+    xml = "application/*+xml;version=34.0"
+
+    cache = os.path.join(workdir, f"vm-cache-{version}")
+    vm_base = [os.path.join(DIST, "check_vm_cpu"), "--url", vcd["httpsUrl"], "--vm", vm,
+               "--user", vcd["user"], "--org", vcd["org"], "--password-file", vcd["passwordFile"], "--ca-file", ca]
+    nodes = lambda c, tf: [os.path.join(DIST, "check_nodes"), "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
+    peer = lambda c, tf: [sys.executable, os.path.join(ROOT, "bench", "peers", "check_nodes_python.py"),
+                          "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
+    # The bare clients run from files, as the checks do (a `node -e` script is not profiled
+    # the same way, and loads differently).
+    get_js, pages_js = os.path.join(workdir, "bare-https-get.js"), os.path.join(workdir, "bare-pages.js")
+    for file, code in ((get_js, HTTPS_GET), (pages_js, PAGES_GET)):
+        with open(file, "w") as f:
+            f.write("'use strict';process.argv.splice(1,1);" + code + "\n")
+    get = lambda url, auth, accept: ["node", get_js, url, ca, auth, accept]
+    commands = [
+        ("node -e 0 (floor)", ["node", "-e", "0"]),
+        ("bare https.get, node list (6 nodes)", get(cluster_s["httpsUrl"] + "/api/v1/nodes?limit=500", f"Bearer {token}", "application/json")),
+        ("bare https.get, VM current metrics", get(f"{vcd['httpsUrl']}/api/vApp/{vm}/metrics/current", session, xml)),
+        ("bare https.get, VM history (24 h)", get(f"{vcd['httpsUrl']}/api/vApp/{vm}/metrics/historic", session, xml)),
+        # The floor of any Node client that reads the 5000-node list: the 10 pages over one
+        # keep-alive connection, keeping no byte (peak RSS: Node, TLS and socket chunks only).
+        ("bare https.get, 5000 nodes (10 pages, kept nothing)", ["node", pages_js, cluster_l["httpsUrl"], ca, f"Bearer {token_l}"]),
+        ("check_nodes, 6 nodes", nodes(cluster_s, token_file)),
+        ("check_nodes, 5000 nodes", nodes(cluster_l, token_file_l)),
+        ("check_vm_cpu current, warm cache", vm_base + ["--cache-dir", cache]),
+        ("check_vm_cpu --window 1h, warm cache", vm_base + ["--cache-dir", cache, "--window", "1h"]),
+        ("check_vm_cpu --no-cache", vm_base + ["--no-cache"]),
+        ("curl piped to jq, 6 nodes (one page)", ["sh", "-c", f"curl -sS --cacert {ca} -H @{header_file} "
+                                                 f"'{cluster_s['httpsUrl']}/api/v1/nodes?limit=500' | jq -e '[.items[] | "
+                                                 f"select(any(.status.conditions[]; .type==\"Ready\" and .status!=\"True\"))] | length == 0' >/dev/null"]),
+        ("Python stdlib plugin, 6 nodes", peer(cluster_s, token_file)),
+        ("Python stdlib plugin, 5000 nodes", peer(cluster_l, token_file_l)),
+    ]
+    argv_of = dict(commands)
+    # Warm-up: one run each (fills the session cache, the page cache, the simulators' caches).
+    for name, argv in commands:
+        code, *_ = measure(argv, env)
+        if code not in (0, 1, 2):
+            sys.exit(f"Node {version}: warm-up of '{name}' exited {code}: {' '.join(argv)}")
+    samples = {name: [] for name, _ in commands}
+    for _ in range(runs):
+        for name, argv in commands:
+            samples[name].append(measure(argv, env)[1:])
+
+    # 100 sequential warm-cache checks: how many logins did the cloud-director API see?
+    http("DELETE", vcd["httpsUrl"] + "/_sim/stats", ca)
+    seq_cache = os.path.join(workdir, f"seq-cache-{version}")
+    for _ in range(100):
+        measure(vm_base + ["--cache-dir", seq_cache], env)
+    _, stats = http("GET", vcd["httpsUrl"] + "/_sim/stats", ca)
+    logins = (stats or {}).get("login", 0)
+
+    med = lambda name, i=0: statistics.median(s[i] for s in samples[name])
+    floor = med("node -e 0 (floor)")
+    lines = [f"### Node.js {version}", "",
+             "| command | wall ms (min-max) | CPU ms | peak RSS MiB | wall / floor |", "|---|---|---|---|---|"]
+    for name in samples:
+        walls = [s[0] for s in samples[name]]
+        lines.append(f"| {name} | {med(name)*1000:.0f} ({min(walls)*1000:.0f}-{max(walls)*1000:.0f}) | "
+                     f"{med(name, 1)*1000:.0f} | {med(name, 2):.1f} | {med(name)/floor:.2f} |")
+    ratio = lambda a, b: med(a) / med(b)
+    cpu_ratio = lambda a, b: med(a, 1) / med(b, 1)
+    major = int(version.split(".")[0])
+    targets = [
+        ("check_nodes, 6 nodes <= 1.10 x bare https.get of the node list", "check_nodes, 6 nodes",
+         ratio("check_nodes, 6 nodes", "bare https.get, node list (6 nodes)"), 1.10, "x", "cpu"),
+        ("check_vm_cpu current, warm cache <= 1.10 x bare https.get of the current metrics", "check_vm_cpu current, warm cache",
+         ratio("check_vm_cpu current, warm cache", "bare https.get, VM current metrics"), 1.10, "x", "cpu"),
+        ("check_vm_cpu --window 1h, warm cache <= 1.25 x bare https.get of the history", "check_vm_cpu --window 1h, warm cache",
+         ratio("check_vm_cpu --window 1h, warm cache", "bare https.get, VM history (24 h)"), 1.25, "x", "cpu"),
+    ]
+    if major >= 22:
+        targets.append(("check_nodes, 6 nodes <= 0.85 x the Python plugin", "check_nodes, 6 nodes",
+                        ratio("check_nodes, 6 nodes", "Python stdlib plugin, 6 nodes"), 0.85, "x", "cpu"))
+    targets += [
+        ("check_nodes, 5000 nodes <= 0.5 x the Python plugin", "check_nodes, 5000 nodes",
+         ratio("check_nodes, 5000 nodes", "Python stdlib plugin, 5000 nodes"), 0.5, "x", "cpu"),
+        ("check_nodes, 5000 nodes <= 75 MiB peak RSS", "check_nodes, 5000 nodes", med("check_nodes, 5000 nodes", 2), 75, "MiB", "memory"),
+        ("100 sequential warm-cache VM checks make 1 login", None, logins, 1, "login(s)", None),
+    ]
+    # The same ratios in CPU time (user+sys): what a busy machine disturbs least.
+    cpu_of = {
+        "check_nodes, 6 nodes <= 1.10 x bare https.get of the node list": cpu_ratio("check_nodes, 6 nodes", "bare https.get, node list (6 nodes)"),
+        "check_vm_cpu current, warm cache <= 1.10 x bare https.get of the current metrics": cpu_ratio("check_vm_cpu current, warm cache", "bare https.get, VM current metrics"),
+        "check_vm_cpu --window 1h, warm cache <= 1.25 x bare https.get of the history": cpu_ratio("check_vm_cpu --window 1h, warm cache", "bare https.get, VM history (24 h)"),
+        "check_nodes, 6 nodes <= 0.85 x the Python plugin": cpu_ratio("check_nodes, 6 nodes", "Python stdlib plugin, 6 nodes"),
+        "check_nodes, 5000 nodes <= 0.5 x the Python plugin": cpu_ratio("check_nodes, 5000 nodes", "Python stdlib plugin, 5000 nodes"),
+    }
+    reference_of = {
+        "check_nodes, 6 nodes <= 1.10 x bare https.get of the node list": "bare https.get, node list (6 nodes)",
+        "check_vm_cpu current, warm cache <= 1.10 x bare https.get of the current metrics": "bare https.get, VM current metrics",
+        "check_vm_cpu --window 1h, warm cache <= 1.25 x bare https.get of the history": "bare https.get, VM history (24 h)",
+        "check_nodes, 5000 nodes <= 0.5 x the Python plugin": "bare https.get, 5000 nodes (10 pages, kept nothing)",
+    }
+    lines += ["", "| target | measured (wall) | same ratio in CPU time | met |", "|---|---|---|---|"]
+    missed = []
+    for label, command, value, limit, unit, kind in targets:
+        ok = value <= limit
+        figure = f"{value:.2f} x" if unit == "x" else f"{value:.1f} {unit}" if unit == "MiB" else f"{value} {unit}"
+        cpu = f"{cpu_of[label]:.2f} x" if label in cpu_of else ""
+        lines.append(f"| {label} | {figure} | {cpu} | {'yes' if ok else 'NO'} |")
+        if not ok and command:
+            missed.append((label, command, kind, reference_of.get(label)))
+    for label, command, kind, reference in missed:
+        lines += ["", f"Why not \"{label}\" on Node.js {version}:", ""]
+        if kind == "memory":
+            lines += memory_profile_summary(argv_of[command][:], env, workdir)
+        else:
+            if reference:
+                lines += compare_profiles(argv_of[command][:], argv_of[reference][:], env, workdir)
+            lines += cpu_profile_summary(argv_of[command][:], env, workdir)
+    return lines, {name: med(name) for name in samples}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20, help="runs of each command (default 20)")
+    ap.add_argument("--node", default="", help="comma-separated majors (default: every tested version)")
     ap.add_argument("--no-write", action="store_true", help="print only, do not update bench/RESULTS.md")
     opts = ap.parse_args()
     runs = max(1, min(opts.runs, 200))
     for tool in ("node", "curl", "jq"):
         if not shutil.which(tool):
             sys.exit(f"bench needs {tool} on PATH")
+    if opts.node:
+        wanted = opts.node.split(",")
+    else:
+        with open(os.path.join(ROOT, "scripts", "node-versions")) as f:
+            wanted = [l.split(".")[0] for l in f if l[:1].isdigit()]
+    versions = node_versions(wanted)
 
     workdir = tempfile.mkdtemp(prefix="cloudchecks-bench-")
-    sims = []
+    procs = []
+    started = time.time()
     try:
         small_proc, small = start_sim(["--cluster-scenario", "healthy"], workdir, "small")
-        sims.append(small_proc)
+        procs.append(small_proc)
         large_proc, large = start_sim(["--cluster-scenario", "large", "--cluster-nodes", "5000"], workdir, "large")
-        sims.append(large_proc)
-        ca = small["caFile"]
-        cluster_s, cluster_l, vcd = small["apis"]["cluster"], large["apis"]["cluster"], small["apis"]["vcd"]
-        token_file = cluster_s["tokenFile"]
-        token_file_l = cluster_l["tokenFile"]
-        header_file = os.path.join(workdir, "curl-headers")
-        with open(token_file) as f:
-            token = f.read().strip()
-        with open(header_file, "w") as f:
-            f.write(f"Authorization: Bearer {token}\nAccept: application/json\n")
-        os.chmod(header_file, 0o600)
-
-        cache = os.path.join(workdir, "vm-cache")
-        vm_base = [os.path.join(DIST, "check_vm_cpu"), "--url", vcd["httpsUrl"], "--vm", vcd["healthyVm"],
-                   "--user", vcd["user"], "--org", vcd["org"], "--password-file", vcd["passwordFile"],
-                   "--ca-file", ca]
-        nodes = lambda c, tf: [os.path.join(DIST, "check_nodes"), "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
-        peer = lambda c, tf: [sys.executable, os.path.join(ROOT, "bench", "peers", "check_nodes_python.py"),
-                              "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
-        https_get = ("const h=require('https');h.get(process.argv[1],{ca:require('fs').readFileSync(process.argv[2])},"
-                     "r=>{r.resume();r.on('end',()=>process.exit(0))})")
-        commands = [
-            ("node -e 0 (floor)", ["node", "-e", "0"]),
-            ("bare https.get script", ["node", "-e", https_get, cluster_s["httpsUrl"] + "/version", ca]),
-            ("check_nodes, 6 nodes", nodes(cluster_s, token_file)),
-            ("check_nodes, 5000 nodes", nodes(cluster_l, token_file_l)),
-            ("check_vm_cpu current, warm cache", vm_base + ["--cache-dir", cache]),
-            ("check_vm_cpu --window 1h, warm cache", vm_base + ["--cache-dir", cache, "--window", "1h"]),
-            ("check_vm_cpu --no-cache", vm_base + ["--no-cache"]),
-            ("curl piped to jq, 6 nodes (one page)", ["sh", "-c", f"curl -sS --cacert {ca} -H @{header_file} "
-                                               f"'{cluster_s['httpsUrl']}/api/v1/nodes?limit=500' | jq -e '[.items[] | "
-                                               f"select(any(.status.conditions[]; .type==\"Ready\" and .status!=\"True\"))] | length == 0' >/dev/null"]),
-            ("Python stdlib plugin, 6 nodes", peer(cluster_s, token_file)),
-            ("Python stdlib plugin, 5000 nodes", peer(cluster_l, token_file_l)),
-        ]
-
-        plain_env = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
-        runs_list = [(name, argv, plain_env) for name, argv in commands]
-        extra_ca = os.environ.get("NODE_EXTRA_CA_CERTS")
-        small = ("node -e 0 (floor)", "bare https.get script", "check_nodes, 6 nodes",
-                 "check_vm_cpu current, warm cache", "check_vm_cpu --window 1h, warm cache")
-        if extra_ca:
-            runs_list += [(f"{name} [NODE_EXTRA_CA_CERTS]", argv, dict(os.environ)) for name, argv in commands if name in small]
-
-        # Warm-up: one run each (fills the session cache, the page cache, the simulators' caches).
-        for name, argv, env in runs_list:
-            code, *_ = measure(argv, env)
-            if code not in (0, 1, 2):
-                sys.exit(f"warm-up of '{name}' exited {code}: {' '.join(argv)}")
-
-        samples = {name: [] for name, _, _ in runs_list}
-        for _ in range(runs):
-            for name, argv, env in runs_list:
-                samples[name].append(measure(argv, env)[1:])
-
-        # 100 sequential warm-cache checks: how many logins did the cloud-director API see?
-        http_json("DELETE", vcd["httpsUrl"] + "/_sim/stats", ca)
-        seq_cache = os.path.join(workdir, "seq-cache")
-        for _ in range(100):
-            measure(vm_base + ["--cache-dir", seq_cache], plain_env)
-        logins = (http_json("GET", vcd["httpsUrl"] + "/_sim/stats", ca) or {}).get("login", 0)
+        procs.append(large_proc)
+        sims = {"small": small, "large": large}
+        sections, figures = [], {}
+        for version, bindir in versions:
+            lines, figures[version] = bench_version(version, bindir, sims, runs, workdir)
+            sections.append("\n".join(lines))
+            print(sections[-1] + "\n", flush=True)
     finally:
-        for p in sims:
+        for p in procs:
             p.send_signal(signal.SIGTERM)
-        for p in sims:
+        for p in procs:
             try:
                 p.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 p.kill()
         shutil.rmtree(workdir, ignore_errors=True)
 
-    def median_wall(name):
-        return statistics.median(s[0] for s in samples[name])
-
-    py5000 = median_wall("Python stdlib plugin, 5000 nodes")
-    rows = []
-    for name in samples:
-        suffix = " [NODE_EXTRA_CA_CERTS]" if name.endswith(" [NODE_EXTRA_CA_CERTS]") else ""
-        floor = median_wall("node -e 0 (floor)" + suffix)
-        https_get = median_wall("bare https.get script" + suffix)
-        walls = [s[0] for s in samples[name]]
-        cpu = statistics.median(s[1] for s in samples[name])
-        rss = statistics.median(s[2] for s in samples[name])
-        wall = statistics.median(walls)
-        rows.append((name, wall, min(walls), max(walls), cpu, rss, wall / floor, wall / https_get))
-
-    lines = [
-        f"Measured {datetime.date.today().isoformat()} on {platform.machine()} {os.cpu_count()} cores "
-        f"({cpu_model()}), Linux {platform.release()}, Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()}, "
-        f"Python {platform.python_version()}; {runs} interleaved runs of each, medians. Rows marked "
-        f"[NODE_EXTRA_CA_CERTS] ran with that variable set{' (to ' + extra_ca + ')' if extra_ca else ' (not set here: none)'}; "
-        f"their ratios are to the floor and https.get measured the same way.",
-        "",
-        "| command | wall ms (min-max) | CPU ms | peak RSS MiB | wall / floor | wall / https.get |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, wall, lo, hi, cpu, rss, ratio, vs_get in rows:
-        lines.append(f"| {name} | {wall*1000:.0f} ({lo*1000:.0f}-{hi*1000:.0f}) | {cpu*1000:.0f} | {rss:.1f} | {ratio:.2f} | {vs_get:.2f} |")
-    get = {r[0]: r for r in rows}
-    checks = []
-    for suffix in [""] + ([" [NODE_EXTRA_CA_CERTS]"] if extra_ca else []):
-        for name in ("check_nodes, 6 nodes", "check_vm_cpu current, warm cache", "check_vm_cpu --window 1h, warm cache"):
-            ratio = get[name + suffix][6]
-            checks.append((f"{name}{suffix} <= 1.3 x floor", ratio <= 1.3, f"{ratio:.2f} x ({get[name + suffix][7]:.2f} x bare https.get)"))
-    checks += [
-        ("check_nodes, 5000 nodes <= 0.7 x Python peer", get["check_nodes, 5000 nodes"][1] <= 0.7 * py5000, f"{get['check_nodes, 5000 nodes'][1] / py5000:.2f} x"),
-        ("check_nodes, 5000 nodes < 100 MiB peak RSS", get["check_nodes, 5000 nodes"][5] < 100, f"{get['check_nodes, 5000 nodes'][5]:.1f} MiB"),
-        ("100 sequential warm-cache VM checks make 1 login", logins <= 1, f"{logins} login(s)"),
-    ]
-    lines += ["", "| target | measured | met |", "|---|---|---|"]
-    for name, ok, figure in checks:
-        lines.append(f"| {name} | {figure} | {'yes' if ok else 'NO'} |")
-    table = "\n".join(lines)
-    print(table)
+    load = os.getloadavg()
+    head = (f"Measured {datetime.date.today().isoformat()} on {platform.machine()} {os.cpu_count()} cores "
+            f"({cpu_model()}), Linux {platform.release()}, Python {platform.python_version()}, without "
+            f"NODE_EXTRA_CA_CERTS; {runs} interleaved runs of each command, medians; the simulator ran on the host's "
+            f"Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()} for every table. "
+            f"{(time.time() - started) / 60:.0f} min in all; load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} "
+            f"(1 / 5 / 15 min) on a machine shared with other jobs: absolute figures move with it, ratios less.")
+    summary = ["", "### Across versions: median wall ms", "",
+               "| command | " + " | ".join(f"Node {v}" for v, _ in versions) + " |",
+               "|---|" + "---|" * len(versions)]
+    for name in figures[versions[0][0]]:
+        summary.append(f"| {name} | " + " | ".join(f"{figures[v][name]*1000:.0f}" for v, _ in versions) + " |")
+    table = head + "\n\n" + "\n\n".join(sections) + "\n" + "\n".join(summary)
+    print("\n".join(summary))
     if not opts.no_write:
         write_results(table)
     return 0

@@ -85,7 +85,8 @@ export async function runPlugin(def: PluginDefinition, argv: readonly string[] =
     if (output !== 'json' && result.raw === undefined && details.length > 0) text += details.map((d) => oneLine(redactor.redact(d), MAX_ITEM_CHARS)).join('\n') + '\n';
     writeAll(1, redactor.redact(text));
     if (verbose >= 3) {
-      if (error instanceof Error && error.stack) addTrace(error.stack);
+      // An expected failure (CheckError, UsageError) is fully said by its line: a stack only for a bug.
+      if (error instanceof Error && !(error instanceof CheckError) && error.stack) addTrace(error.stack);
       if (traceDropped > 0) trace.push(`… ${traceDropped} more trace lines`);
       if (trace.length > 0) writeAll(2, redactor.redact(trace.join('\n')) + '\n');
     }

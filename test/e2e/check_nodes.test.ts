@@ -77,7 +77,7 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     expect((await run(args(sick, ['--list-all']))).stdout).toContain('\n[OK] infra-1.prod-eu1.example.com: healthy\n');
   });
 
-  it('large (5000 nodes, 10 pages): CRITICAL, under 100 MB of memory', async () => {
+  it('large (5000 nodes, 10 pages): CRITICAL, within 32 MiB of what Node itself needs to receive the list', async () => {
     const time = existsSync('/usr/bin/time');
     const r = time ? await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', PLUGIN, ...args(large, ['-v'])], { env: ENV }) : await run(args(large, ['-v']));
     expect(r.code).toBe(2);
@@ -88,7 +88,15 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     expect(out.longOutput.length).toBeLessThan(20);
     expect(out.longOutput.at(-1)).toMatch(/^\[OK\] \d+ more nodes healthy \(--list-all lists them\)$/);
     expect(api(large).stats.counts.pages).toBeGreaterThanOrEqual(10);
-    if (time) expect(Number(/maxrss=(\d+)/.exec(r.stderr)?.[1]) / 1024).toBeLessThan(100);
+    if (time) {
+      // Node's own floor differs by version (77-88 MiB for a client that keeps no byte, Node 18 to
+      // 24; parsing every page whole added about 65 MiB): measured on the same Node, same list.
+      const bare = join(__dirname, '../support/bare-node-list-client.cjs');
+      const floor = await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, bare, api(large).httpsUrl, large.caFile, token(large)], { env: ENV });
+      const maxrss = (x: RunResult) => Number(/maxrss=(\d+)/.exec(x.stderr)?.[1]) / 1024;
+      expect(floor.code).toBe(0);
+      expect(maxrss(r)).toBeLessThan(maxrss(floor) + 32);
+    }
   });
 
   it('over plain HTTP only with --allow-http, saying so at -v', async () => {

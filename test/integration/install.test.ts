@@ -2,7 +2,7 @@
 // runs them. `-o build -o deps` keeps make from rebuilding dist/ and from running npm: the
 // test installs what is built, and must not rewrite dist/ under the feet of other tests.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,10 +44,16 @@ suite('make install / uninstall', () => {
     }
   });
 
-  it('installs the simulator into BINDIR (PREFIX/bin)', () => {
-    run('install', ['PREFIX=/usr']);
+  it('installs only the plugins, and says that the simulator is make install-sim', () => {
+    const out = run('install', ['PREFIX=/usr', 'PLUGINDIR=/usr/lib/nagios/plugins']);
+    expect(existsSync(join(destdir, 'usr/bin/cloudchecks-sim'))).toBe(false);
+    expect(out).toMatch(/not the simulator: make install-sim puts it into \/usr\/bin/);
+  });
+
+  it('installs the simulator into BINDIR (PREFIX/bin) with make install-sim', () => {
+    run('install-sim', ['PREFIX=/usr']);
     expect(statSync(join(destdir, 'usr/bin/cloudchecks-sim')).mode & 0o777).toBe(0o755);
-    run('uninstall', ['PREFIX=/usr']);
+    run('uninstall-sim', ['PREFIX=/usr']);
     expect(existsSync(join(destdir, 'usr/bin/cloudchecks-sim'))).toBe(false);
   });
 
@@ -61,6 +67,29 @@ suite('make install / uninstall', () => {
     run('uninstall', ['PLUGINDIR=/opt/cloudchecks/libexec']);
     expect(readdirSync(join(destdir, 'usr/lib/nagios/plugins'))).toEqual([]);
     expect(readdirSync(join(destdir, 'opt/cloudchecks/libexec'))).toEqual([]);
+  });
+});
+
+suite('make install-package (what the .deb and the .rpm hold)', () => {
+  const destdir = mkdtempSync(join(tmpdir(), 'cc-package-root-'));
+  afterAll(() => rmSync(destdir, { recursive: true, force: true }));
+
+  it('installs every dist/check_* and every contrib file, and only command definitions where the engines read by themselves', () => {
+    execFileSync(make!, ['-s', '-C', REPO, '-o', 'build', '-o', 'deps', 'install-package', `DESTDIR=${destdir}`, 'PREFIX=/usr'], { encoding: 'utf8', timeout: 60_000 });
+    const built = readdirSync(DIST).filter((f) => f.startsWith('check_'));
+    expect(readdirSync(join(destdir, 'usr/lib/nagios/plugins')).sort()).toEqual(built.sort());
+    for (const dir of ['icinga2', 'nagios', 'zabbix']) {
+      expect(readdirSync(join(destdir, 'usr/share/cloudchecks', dir)).sort()).toEqual(readdirSync(join(REPO, 'contrib', dir)).sort());
+    }
+    // Everything in these directories is loaded by every Icinga / Nagios on the host: an
+    // example service or a discovery rule there would apply itself to the admin's hosts.
+    const icinga = join(destdir, 'usr/share/icinga2/include/plugins-contrib.d');
+    expect(readdirSync(icinga)).toContain('cloudchecks.conf');
+    for (const f of readdirSync(icinga)) expect(readFileSync(join(icinga, f), 'utf8'), f).not.toMatch(/^\s*(apply\s|object\s+(?!CheckCommand\b)\w)/m);
+    const nagios = join(destdir, 'etc/nagios-plugins/config');
+    expect(readdirSync(nagios)).toContain('cloudchecks.cfg');
+    for (const f of readdirSync(nagios)) expect(readFileSync(join(nagios, f), 'utf8'), f).not.toMatch(/^\s*define (host|service|hostgroup)\b/m);
+    expect(statSync(join(destdir, 'usr/bin/cloudchecks-sim')).mode & 0o777).toBe(0o755);
   });
 });
 

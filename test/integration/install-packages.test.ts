@@ -1,0 +1,133 @@
+// make deb and make rpm, as CI runs them: each built twice from the same commit must give the
+// same bytes; the .deb is installed with dpkg -i on this machine, a real Icinga 2 whose
+// configuration only says `include <plugins-contrib>` (no copied CheckCommands) runs the
+// installed check_nodes against the simulator, then the package is purged and nothing of it
+// may be left. It changes the machine's packages, so it runs only in CI (CI=true) or when
+// asked (CLOUDCHECKS_PACKAGE_TEST=1), as root; otherwise it says loudly that it is skipped.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findExecutable } from './support/engines';
+import { PrivateIcinga } from './support/icinga2';
+import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+
+const tools = ['dpkg', 'dpkg-buildpackage', 'dh', 'lintian', 'rpmbuild', 'rpm', 'icinga2', 'git'];
+const missing = tools.filter((t) => !findExecutable(t));
+const asked = process.env.CI === 'true' || process.env.CLOUDCHECKS_PACKAGE_TEST === '1';
+const isRoot = process.getuid?.() === 0;
+const why = !asked ? 'not in CI (set CI=true or CLOUDCHECKS_PACKAGE_TEST=1: it installs and purges a package)' : !isRoot ? 'not root (dpkg -i needs it)' : missing.length ? `missing tools: ${missing.join(', ')} (make package-deps, make integration-deps)` : '';
+if (why) {
+  const bar = '!'.repeat(78);
+  console.warn(`\n${bar}\nSKIPPED: the .deb/.rpm package tests did not run: ${why}\n${bar}\n`);
+}
+const suite = why ? describe.skip : describe;
+
+const PACKAGES = join(REPO, 'build/packages');
+const version = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version as string;
+const DEB = join(PACKAGES, `cloudchecks_${version}-1_all.deb`);
+const RPM = join(PACKAGES, `cloudchecks-${version}-1.noarch.rpm`);
+const PLUGINS = () => readdirSync(DIST).filter((f) => f.startsWith('check_')).sort();
+
+const sh = (file: string, args: string[]) => execFileSync(file, args, { cwd: REPO, encoding: 'utf8', timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] });
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const installed = () => {
+  try {
+    return /^Status: install ok installed$/m.test(sh('dpkg', ['-s', 'cloudchecks']));
+  } catch {
+    return false;
+  }
+};
+
+suite('make deb / make rpm', () => {
+  it('builds the same .deb twice from the same commit, lintian-clean', () => {
+    assertBuilt();
+    sh('make', ['-s', 'deb']); // lintian --fail-on error runs inside
+    const first = sha256(DEB);
+    sh('make', ['-s', 'deb']);
+    expect(sha256(DEB)).toBe(first);
+  }, 600_000);
+
+  it('puts every plugin, the CheckCommands, the Nagios commands (conffiles), contrib and docs where Debian expects them', () => {
+    const list = sh('dpkg-deb', ['-c', DEB]);
+    for (const p of PLUGINS()) expect(list).toMatch(new RegExp(` \\./usr/lib/nagios/plugins/${p}\\n`));
+    for (const f of ['./usr/bin/cloudchecks-sim', './usr/share/icinga2/include/plugins-contrib.d/cloudchecks.conf', './etc/nagios-plugins/config/cloudchecks.cfg', './usr/share/cloudchecks/zabbix/cloudchecks_templates.yaml', './usr/share/doc/cloudchecks/copyright']) {
+      expect(list).toContain(` ${f}\n`);
+    }
+    expect(sh('dpkg-deb', ['-f', DEB, 'Depends'])).toMatch(/^nodejs \(>= 18\)/);
+    expect(sh('dpkg-deb', ['--info', DEB, 'conffiles']).trim()).toBe('/etc/nagios-plugins/config/cloudchecks.cfg');
+  });
+
+  it('builds the same .rpm twice, with the plugins in /usr/lib64/nagios/plugins and Requires: nodejs', () => {
+    sh('make', ['-s', 'rpm']);
+    const first = sha256(RPM);
+    sh('make', ['-s', 'rpm']);
+    expect(sha256(RPM)).toBe(first);
+    const list = sh('rpm', ['-qlp', RPM]);
+    for (const p of PLUGINS()) expect(list).toContain(`/usr/lib64/nagios/plugins/${p}\n`);
+    expect(list).toContain('/usr/share/icinga2/include/plugins-contrib.d/cloudchecks.conf\n');
+    expect(sh('rpm', ['-qp', '--requires', RPM])).toMatch(/^nodejs >= 1:18$/m);
+  }, 600_000);
+});
+
+suite('the installed .deb, run by Icinga 2 through include <plugins-contrib>', () => {
+  const sim = new BuiltSimulator(['--cluster-scenario', 'healthy']);
+  let icinga: PrivateIcinga | undefined;
+  let files: string[] = [];
+
+  beforeAll(async () => {
+    if (installed()) throw new Error('a cloudchecks package is already installed here: this test would replace and purge it; remove it first');
+    if (!existsSync(DEB)) sh('make', ['-s', 'deb']);
+    files = sh('dpkg-deb', ['-c', DEB])
+      .split('\n')
+      .filter((l) => l.startsWith('-'))
+      .map((l) => l.slice(l.indexOf('./') + 1));
+    sh('dpkg', ['-i', DEB]);
+    await sim.start();
+  }, 600_000);
+  afterAll(async () => {
+    await icinga?.stop();
+    await sim.stop();
+    if (installed()) sh('dpkg', ['--purge', 'cloudchecks']);
+  });
+
+  it('runs /usr/lib/nagios/plugins/check_nodes from the packaged CheckCommand', async () => {
+    const cluster = sim.ready.apis.cluster;
+    icinga = new PrivateIcinga({
+      icinga2: findExecutable('icinga2')!,
+      pluginDir: '/usr/lib/nagios/plugins',
+      // What Debian's stock icinga2.conf and constants.conf hold; of cloudchecks, nothing.
+      objects: [
+        'const PluginContribDir = "/usr/lib/nagios/plugins"',
+        'include <plugins>',
+        'include <plugins-contrib>',
+        'object Host "cluster" {',
+        '  check_command = "dummy"',
+        `  vars.cloudchecks_nodes_url = ${JSON.stringify(cluster.httpsUrl)}`,
+        `  vars.cloudchecks_nodes_token_file = ${JSON.stringify(cluster.tokenFile)}`,
+        `  vars.cloudchecks_ca_file = ${JSON.stringify(sim.ready.caFile)}`,
+        '}',
+        'object Service "nodes" { host_name = "cluster"; check_command = "cloudchecks-nodes"; check_interval = 1h }',
+      ].join('\n'),
+    });
+    await icinga.start();
+    const result = await icinga.check('cluster', 'nodes');
+    expect(result.command[0]).toBe('/usr/lib/nagios/plugins/check_nodes');
+    expect(result.output).toMatch(/^NODES OK - 6 of 6 nodes healthy/);
+    expect(result.exit_status).toBe(0);
+    const sim2 = sh('/usr/bin/cloudchecks-sim', ['--help']);
+    expect(sim2).toMatch(/cloudchecks-sim/);
+  }, 120_000);
+
+  it('purges to nothing: every file of the package, and the conffile, are gone', async () => {
+    await icinga?.stop();
+    icinga = undefined;
+    sh('dpkg', ['--purge', 'cloudchecks']);
+    expect(installed()).toBe(false);
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((f) => existsSync(f))).toEqual([]);
+    for (const dir of ['/usr/share/cloudchecks', '/usr/share/doc/cloudchecks']) expect(existsSync(dir), dir).toBe(false);
+    expect(existsSync('/etc/nagios-plugins/config/cloudchecks.cfg')).toBe(false);
+  });
+});
