@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUNDLE_OPTIONS } from './scripts/bundle-options.mjs';
 
 const outdir = process.argv[2] ?? 'dist';
 mkdirSync(outdir, { recursive: true });
@@ -28,20 +29,13 @@ const lazyLibraries = {
     b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-library' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-library' }, async (args) => {
       const inner = await build({
+        ...BUNDLE_OPTIONS,
         entryPoints: [args.path],
-        bundle: true,
-        platform: 'node',
-        target: 'node18',
-        format: 'cjs',
-        minifyWhitespace: true,
-        minifySyntax: true,
-        legalComments: 'none',
         write: false,
         metafile: true,
         // Module paths are written into the bundle: the same whether node_modules is a
         // directory or a link to one (as in a copy of the tree), so the bytes are the same.
         preserveSymlinks: true,
-        logLevel: 'warning',
       });
       for (const input of Object.keys(inner.metafile.inputs)) if (packageOf(input)) packages.add(packageOf(input));
       const code = inner.outputFiles[0].text;
@@ -58,25 +52,15 @@ const lazyLibraries = {
 };
 for (const entry of entries) {
   const result = await build({
+    ...BUNDLE_OPTIONS,
     entryPoints: [entry.in],
     outfile: join(outdir, entry.out),
-    bundle: true,
-    platform: 'node',
-    target: 'node18',
-    format: 'cjs',
-    // Names are kept (no mangling), so that an admin can read what runs on the monitoring
-    // host and a -vvv trace of an internal error names real functions; whitespace and syntax
-    // are still minified. Measured cost: bench/RESULTS.md ("Readable executables").
-    // CLOUDCHECKS_MINIFY_IDENTIFIERS=1 mangles them, for that measurement only.
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // CLOUDCHECKS_MINIFY_IDENTIFIERS=1 mangles names, for the measurement of what keeping them costs.
     minifyIdentifiers: process.env.CLOUDCHECKS_MINIFY_IDENTIFIERS === '1',
     keepNames: false,
-    legalComments: 'none',
     banner: { js: '#!/usr/bin/env node' },
     define: { __CLOUDCHECKS_VERSION__: JSON.stringify(version) },
     metafile: true,
-    logLevel: 'warning',
     plugins: [lazyLibraries],
   });
   for (const input of Object.keys(result.metafile.inputs)) if (packageOf(input)) packages.add(packageOf(input));

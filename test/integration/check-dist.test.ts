@@ -10,7 +10,7 @@ const REPO = resolve(__dirname, '../..');
 const copy = mkdtempSync(join(tmpdir(), 'cc-check-dist-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-for (const entry of ['lib', 'plugins', 'sim', 'dist', 'build.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'Makefile']) {
+for (const entry of ['lib', 'plugins', 'sim', 'dist', 'build.mjs', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json', 'Makefile']) {
   cpSync(join(REPO, entry), join(copy, entry), { recursive: true });
 }
 symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
