@@ -25,7 +25,7 @@ describe('the tested Node.js versions', () => {
     expect(JSON.parse(read('package.json')).engines.node).toBe(`>=${oldest}`);
     expect(read('packaging/debian/control')).toMatch(new RegExp(`^Depends: nodejs \\(>= ${oldest}\\),`, 'm'));
     expect(read('packaging/cloudchecks.spec')).toMatch(new RegExp(`^Requires: +nodejs >= 1:${oldest}$`, 'm'));
-    expect(read('build.mjs')).toContain(`target: 'node${oldest}'`);
+    expect(read('scripts/bundle-options.mjs')).toContain(`target: 'node${oldest}'`);
     expect(read('README.md')).toContain(`Tested on Node.js ${majors.slice(0, -1).join(', ')} and ${majors.at(-1)}`);
   });
 });
