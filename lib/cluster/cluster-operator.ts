@@ -41,30 +41,73 @@ const MAX_OBJECT_CHARS = 1.5 * 1024 * 1024;
  * Short server text is kept bounded and free of control characters; the message is cut
  * where it is described (a 30 MB message costs no more there than a short one).
  */
-export function readClusterOperator(doc: Record<string, unknown>): ClusterOperatorStatus {
+export function readClusterOperator(doc: Record<string, unknown>, defaultName = 'monitoring'): ClusterOperatorStatus {
   if (doc.kind !== undefined && doc.kind !== 'ClusterOperator') {
-    throw new ShapeError('kind', typeof doc.kind === 'string' ? `is ${JSON.stringify(boundedExcerpt(doc.kind, 60))}, not ClusterOperator` : `is ${jsonKind(doc.kind)}, not the string ClusterOperator`);
+    throw new ShapeError(
+      'kind',
+      typeof doc.kind === 'string'
+        ? `is ${JSON.stringify(boundedExcerpt(doc.kind, 60))}, not ClusterOperator`
+        : `is ${jsonKind(doc.kind)}, not the string ClusterOperator`,
+    );
   }
   const metadata = isObject(doc.metadata) ? doc.metadata : {};
   const status = doc.status;
   if (status !== undefined && status !== null && !isObject(status)) throw new ShapeError('status', `is ${jsonKind(status)}, not an object`);
   const s = (status ?? {}) as Record<string, unknown>;
-  if (s.conditions !== undefined && s.conditions !== null && !Array.isArray(s.conditions)) throw new ShapeError('status.conditions', `is ${jsonKind(s.conditions)}, not an array`);
+  if (s.conditions !== undefined && s.conditions !== null && !Array.isArray(s.conditions))
+    throw new ShapeError('status.conditions', `is ${jsonKind(s.conditions)}, not an array`);
   const conditions: ClusterOperatorCondition[] = [];
   ((s.conditions ?? []) as unknown[]).forEach((c, i) => {
     const at = `status.conditions[${i}]`;
     // Reading is synchronous: let -t interrupt a list of conditions no operator reports.
     if ((i & 4095) === 4095) checkDeadline('reading the ClusterOperator');
     if (!isObject(c)) throw new ShapeError(at, `is ${jsonKind(c)}, not an object`);
-    for (const key of ['type', 'status'] as const) if (typeof c[key] !== 'string') throw new ShapeError(`${at}.${key}`, c[key] === undefined ? 'is missing' : `is ${jsonKind(c[key])}, not a string`);
-    if (typeof c.message === 'string' && c.message.length > MAX_OBJECT_CHARS) throw new ShapeError(`${at}.message`, `is ${c.message.length} characters long, more than an API object may hold (1.5 MiB)`);
+    for (const key of ['type', 'status'] as const)
+      if (typeof c[key] !== 'string') throw new ShapeError(`${at}.${key}`, c[key] === undefined ? 'is missing' : `is ${jsonKind(c[key])}, not a string`);
+    if (typeof c.message === 'string' && c.message.length > MAX_OBJECT_CHARS)
+      throw new ShapeError(`${at}.message`, `is ${c.message.length} characters long, more than an API object may hold (1.5 MiB)`);
     const type = word(c.type);
     if (type === undefined) return;
-    conditions.push({ type, status: word(c.status) ?? 'Unknown', reason: word(c.reason), message: typeof c.message === 'string' && c.message.trim() !== '' ? c.message : undefined, lastTransitionTime: word(c.lastTransitionTime) });
+    conditions.push({
+      type,
+      status: word(c.status) ?? 'Unknown',
+      reason: word(c.reason),
+      message: typeof c.message === 'string' && c.message.trim() !== '' ? c.message : undefined,
+      lastTransitionTime: word(c.lastTransitionTime),
+    });
   });
   const versions = Array.isArray(s.versions) ? (s.versions as unknown[]) : [];
   const operatorVersion = versions.find((v) => isObject(v) && v.name === 'operator') as Record<string, unknown> | undefined;
-  return { name: word(metadata.name) ?? 'monitoring', version: word(operatorVersion?.version), conditions };
+  return { name: word(metadata.name) ?? defaultName, version: word(operatorVersion?.version), conditions };
+}
+
+/**
+ * Reads the items of a ClusterOperatorList (or the `List` that `oc get -o json` prints):
+ * each as readClusterOperator reads one, and each must be named. More than `maxItems`
+ * operators is refused as a ShapeError: a real cluster runs a few dozen.
+ */
+export function readClusterOperatorList(doc: Record<string, unknown>, maxItems: number): ClusterOperatorStatus[] {
+  if (doc.kind !== undefined && doc.kind !== 'ClusterOperatorList' && doc.kind !== 'List') {
+    throw new ShapeError(
+      'kind',
+      typeof doc.kind === 'string'
+        ? `is ${JSON.stringify(boundedExcerpt(doc.kind, 60))}, not ClusterOperatorList`
+        : `is ${jsonKind(doc.kind)}, not the string ClusterOperatorList`,
+    );
+  }
+  if (!Array.isArray(doc.items)) throw new ShapeError('items', doc.items === undefined ? 'is missing' : `is ${jsonKind(doc.items)}, not an array`);
+  if (doc.items.length > maxItems) throw new ShapeError('items', `holds ${doc.items.length} operators, more than --max-operators ${maxItems}`);
+  return (doc.items as unknown[]).map((item, i) => {
+    if (!isObject(item)) throw new ShapeError(`items[${i}]`, `is ${jsonKind(item)}, not an object`);
+    const name = isObject(item.metadata) ? word(item.metadata.name) : undefined;
+    if (name === undefined) throw new ShapeError(`items[${i}].metadata.name`, 'is missing or not a string');
+    try {
+      return readClusterOperator(item, name);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new ShapeError(`items[${i}] (${name}).${e.field}`, e.problem);
+      throw e;
+    }
+  });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -29,19 +29,41 @@ describe('readClusterOperator and judgeClusterOperator', () => {
   });
 
   it('Progressing=True alone is not a failure', () => {
-    const health = judgeClusterOperator(readClusterOperator(withConditions([
-      { type: 'Available', status: 'True' },
-      { type: 'Degraded', status: 'False' },
-      { type: 'Progressing', status: 'True', reason: 'RollOutInProgress', message: 'Rolling out the stack.' },
-    ])));
+    const health = judgeClusterOperator(
+      readClusterOperator(
+        withConditions([
+          { type: 'Available', status: 'True' },
+          { type: 'Degraded', status: 'False' },
+          { type: 'Progressing', status: 'True', reason: 'RollOutInProgress', message: 'Rolling out the stack.' },
+        ]),
+      ),
+    );
     expect(health.healthy).toBe(true);
     expect(health.progressing?.reason).toBe('RollOutInProgress');
   });
 
   it.each([
-    ['Available=Unknown', [{ type: 'Available', status: 'Unknown' }, { type: 'Degraded', status: 'False' }], ['Available=Unknown']],
-    ['Degraded=Unknown', [{ type: 'Available', status: 'True' }, { type: 'Degraded', status: 'Unknown' }], ['Degraded=Unknown']],
-    ['no conditions yet (an operator that never reported)', [], ['Degraded=Unknown: no Degraded condition reported', 'Available=Unknown: no Available condition reported']],
+    [
+      'Available=Unknown',
+      [
+        { type: 'Available', status: 'Unknown' },
+        { type: 'Degraded', status: 'False' },
+      ],
+      ['Available=Unknown'],
+    ],
+    [
+      'Degraded=Unknown',
+      [
+        { type: 'Available', status: 'True' },
+        { type: 'Degraded', status: 'Unknown' },
+      ],
+      ['Degraded=Unknown'],
+    ],
+    [
+      'no conditions yet (an operator that never reported)',
+      [],
+      ['Degraded=Unknown: no Degraded condition reported', 'Available=Unknown: no Available condition reported'],
+    ],
     ['conditions null', null, ['Degraded=Unknown: no Degraded condition reported', 'Available=Unknown: no Available condition reported']],
   ])('%s is never healthy', (_, conditions, broken) => {
     const health = judgeClusterOperator(readClusterOperator(withConditions(conditions)));
@@ -50,7 +72,9 @@ describe('readClusterOperator and judgeClusterOperator', () => {
   });
 
   it('messages over several lines become one line', () => {
-    expect(describeCondition({ type: 'Degraded', status: 'True', message: 'Failed to rollout the stack.\nError:\n  updating alertmanager' })).toBe('Degraded=True: Failed to rollout the stack. Error: updating alertmanager');
+    expect(describeCondition({ type: 'Degraded', status: 'True', message: 'Failed to rollout the stack.\nError:\n  updating alertmanager' })).toBe(
+      'Degraded=True: Failed to rollout the stack. Error: updating alertmanager',
+    );
   });
 
   it('refuses documents that are not a ClusterOperator', () => {
@@ -63,7 +87,14 @@ describe('readClusterOperator and judgeClusterOperator', () => {
   // and status: a condition without them came from no API server, and gets no verdict.
   it.each([
     ['a condition without status', [{ type: 'Available' }, { type: 'Degraded', status: 'False' }], 'status.conditions[0].status is missing'],
-    ['a type that is a number', [{ type: 'Available', status: 'True' }, { type: 7, status: 'False' }], 'status.conditions[1].type is a number, not a string'],
+    [
+      'a type that is a number',
+      [
+        { type: 'Available', status: 'True' },
+        { type: 7, status: 'False' },
+      ],
+      'status.conditions[1].type is a number, not a string',
+    ],
     ['a condition that is a string', ['Available=True'], 'status.conditions[0] is a string, not an object'],
     ['a status that is a boolean', [{ type: 'Available', status: true }], 'status.conditions[0].status is a boolean, not a string'],
   ])('refuses %s, naming the field', (_, conditions, message) => {
@@ -77,9 +108,16 @@ describe('readClusterOperator and judgeClusterOperator', () => {
   });
 
   it('a message longer than any API object is refused; a long one with control characters costs no more than a short one and prints as one clean line', () => {
-    expect(() => readClusterOperator(withConditions([{ type: 'Degraded', status: 'True', message: 'x'.repeat(30_000_000) }]))).toThrow(/^status\.conditions\[0\]\.message is 30000000 characters long, more than an API object may hold \(1\.5 MiB\)$/);
+    expect(() => readClusterOperator(withConditions([{ type: 'Degraded', status: 'True', message: 'x'.repeat(30_000_000) }]))).toThrow(
+      /^status\.conditions\[0\]\.message is 30000000 characters long, more than an API object may hold \(1\.5 MiB\)$/,
+    );
     const message = `Failed to rollout the stack.\u0000\u000b\u2028${'x'.repeat(1_500_000)}`;
-    const co = readClusterOperator(withConditions([{ type: 'Degraded', status: 'True', reason: 'Bad\u0085Reason', message }, { type: 'Available', status: 'True' }]));
+    const co = readClusterOperator(
+      withConditions([
+        { type: 'Degraded', status: 'True', reason: 'Bad\u0085Reason', message },
+        { type: 'Available', status: 'True' },
+      ]),
+    );
     const started = Date.now();
     const text = describeCondition(judgeClusterOperator(co).broken[0], 100);
     expect(Date.now() - started).toBeLessThan(50);
