@@ -1,4 +1,4 @@
-import { PrivateCache } from '../plugin/private-cache';
+import type { PrivateCache } from '../plugin/private-cache';
 import type { ChosenVersion } from './api-version';
 import type { VcdCacheKey } from './session-cache';
 
@@ -7,6 +7,8 @@ export interface CachedName {
   id: string;
   name: string;
   vapp: string;
+  /** Its organisation (names resolved by a provider account). */
+  org?: string;
   time: number;
 }
 
@@ -21,27 +23,26 @@ const MAX_NAMES = 2000;
 /** An entry of MAX_NAMES names stays well below this. */
 const MAX_ENTRY_BYTES = 1024 * 1024;
 
-/** The key of a name in the entry: the vApp (empty: any) and the name. */
-export function nameKey(name: string, vapp: string | undefined): string {
-  return `${vapp ?? ''}\u0000${name}`;
+/** The key of a name in the entry: the vApp (empty: any) and the name, after --tenant-org when given. */
+export function nameKey(name: string, vapp: string | undefined, tenantOrg?: string): string {
+  const key = `${vapp ?? ''}\u0000${name}`;
+  return tenantOrg === undefined ? key : `${tenantOrg.toLowerCase()}\u0000${key}`;
 }
 
 /**
- * The entry kept beside a session (`<stem>.fleet.json`) in the same private cache, with the
- * same binding (url, user, org): the API version chosen from /api/versions and the VM names
- * resolved to ids. Like the session cache it never fails a check: a problem is a note and
- * the server is asked again.
+ * The entry kept beside a session (`<stem>.fleet.json`) in the session's own private cache
+ * (see SessionCache.fleet), with the same binding (url, user, org): the API version chosen
+ * from /api/versions and the VM names resolved to ids. Like the session it never fails a
+ * check: a problem is a note of that cache and the server is asked again.
  */
 export class FleetCache {
-  private readonly cache: PrivateCache;
   private readonly entry: string;
   private record: FleetRecord | undefined;
 
   constructor(
-    dir: string,
+    private readonly cache: PrivateCache,
     private readonly key: VcdCacheKey,
   ) {
-    this.cache = new PrivateCache(dir, { label: 'session cache', fallback: 'asking the server again', maxEntryBytes: MAX_ENTRY_BYTES });
     this.entry = `${key.stem}.fleet.json`;
   }
 
@@ -50,14 +51,9 @@ export class FleetCache {
     return this.cache.path(this.entry);
   }
 
-  /** What went wrong with it, for -v. */
-  get notes(): string[] {
-    return this.cache.notes;
-  }
-
   /** The stored entry (read once per run), or an empty one. */
   read(): FleetRecord {
-    this.record ??= this.cache.read(this.entry, this.key.binding, acceptRecord)?.value ?? {};
+    this.record ??= this.cache.read(this.entry, this.key.binding, acceptRecord, { maxEntryBytes: MAX_ENTRY_BYTES })?.value ?? {};
     return this.record;
   }
 
@@ -67,7 +63,7 @@ export class FleetCache {
     change(record);
     const names = Object.entries(record.names ?? {});
     if (names.length > MAX_NAMES) record.names = Object.fromEntries(names.sort((a, b) => b[1].time - a[1].time).slice(0, MAX_NAMES));
-    this.cache.write(this.entry, this.key.binding, record);
+    this.cache.write(this.entry, this.key.binding, record, { maxEntryBytes: MAX_ENTRY_BYTES });
   }
 }
 
@@ -83,8 +79,15 @@ function acceptRecord(data: unknown): FleetRecord | undefined {
   if (d.names && typeof d.names === 'object') {
     out.names = {};
     for (const [k, n] of Object.entries(d.names)) {
-      if (n && typeof n.id === 'string' && /^vm-[0-9a-f-]{36}$/.test(n.id) && typeof n.name === 'string' && typeof n.vapp === 'string' && typeof n.time === 'number') {
-        out.names[k] = { id: n.id, name: n.name, vapp: n.vapp, time: n.time };
+      if (
+        n &&
+        typeof n.id === 'string' &&
+        /^vm-[0-9a-f-]{36}$/.test(n.id) &&
+        typeof n.name === 'string' &&
+        typeof n.vapp === 'string' &&
+        typeof n.time === 'number'
+      ) {
+        out.names[k] = { id: n.id, name: n.name, vapp: n.vapp, ...(typeof n.org === 'string' && n.org.length <= 256 ? { org: n.org } : {}), time: n.time };
       }
     }
   }

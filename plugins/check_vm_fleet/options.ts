@@ -1,0 +1,65 @@
+// check_vm_fleet's options: the VM checks' session and judging options as they are, the
+// discovery's selection, and each single check's own options (-w/-c, --metric, --per-disk …)
+// under its prefix, taken from the check's own specs.
+import { HTTP_OPTIONS } from '../../lib/http/options';
+import { defineOptions, optionNamed, prefixOptions, type OptionSpec, type PluginOptions } from '../../lib/plugin/options';
+import { FLEET_OPTIONS } from '../../lib/vcd/fleet-options';
+import { profileOptions, vcdOptions } from '../../lib/vcd/vm-options';
+import { SUBMIT_OPTIONS } from '../../lib/submit/options';
+import type { VmCheckProfile } from '../../lib/vcd/vm-check';
+import { CPU_OPTIONS, CPU_PROFILE } from '../check_vm_cpu/profile';
+import { DISK_OPTIONS, DISK_PROFILE } from '../check_vm_disk/profile';
+import { MEM_PROFILE } from '../check_vm_mem/profile';
+
+/** Requests under way at once by default: see docs/scaling.md for the measurement behind it. */
+export const DEFAULT_CONCURRENCY = 16;
+/** More at once than any vCD cell allows one user: a typo, not a choice. */
+export const MAX_CONCURRENCY = 256;
+
+/**
+ * A single check's option as this plugin takes it: `--cpu-warning` says it is check_vm_cpu's
+ * --warning, and the check's own options named in its text are named as this plugin takes them.
+ */
+const describedAs = (profile: VmCheckProfile, prefix: string) => (spec: OptionSpec) =>
+  `${profile.command}'s --${spec.long}: ${spec.description
+    .replace(/--(metric|per-disk|alarm-fully-allocated)\b/g, `--${prefix}-$1`)
+    .replace(/-w\/-c\b/g, `--${prefix}-warning/--${prefix}-critical`)}`;
+
+/** The shared vCD options but --vm: the fleet is every VM of the selection. */
+const SESSION_OPTIONS = vcdOptions(true).filter((o): o is Exclude<typeof o, { long: 'vm' }> => o.long !== 'vm');
+
+/** The selection: the same options, with the same meaning, as the VM checks' --discovery. */
+const SELECTION_OPTIONS = defineOptions([
+  { ...optionNamed(FLEET_OPTIONS, 'vapp'), description: 'Only the VMs of this vApp (as --discovery --vapp).' },
+  { ...optionNamed(FLEET_OPTIONS, 'include'), description: 'Only VMs whose name matches (as --discovery --include).' },
+  { ...optionNamed(FLEET_OPTIONS, 'exclude'), description: 'Skip VMs whose name matches (as --discovery --exclude).' },
+  {
+    ...optionNamed(FLEET_OPTIONS, 'tenant-org'),
+    description:
+      'With a provider account (--org System), which reads the VMs of every organisation: only this organisation (as --discovery --tenant-org). Refused with a tenant account.',
+  },
+  {
+    ...optionNamed(FLEET_OPTIONS, 'max-vms'),
+    description: 'UNKNOWN when the query service lists more VMs than this (a broken or hostile server cannot exhaust memory).',
+  },
+]);
+
+/** The options of check_vm_fleet, in --help order. */
+export const FLEET_CHECK_OPTIONS = defineOptions([
+  ...SESSION_OPTIONS,
+  ...SELECTION_OPTIONS,
+  {
+    long: 'concurrency',
+    type: 'number',
+    arg: 'N',
+    default: DEFAULT_CONCURRENCY,
+    description: `Metrics requests under way at once, over as many kept-alive connections (default ${DEFAULT_CONCURRENCY}). When vCD answers OPERATION_LIMITS_EXCEEDED, fewer are sent and the refused VMs are asked again within -t.`,
+  },
+  ...prefixOptions('cpu', profileOptions(CPU_PROFILE, CPU_OPTIONS), describedAs(CPU_PROFILE, 'cpu')),
+  ...prefixOptions('mem', profileOptions(MEM_PROFILE, []), describedAs(MEM_PROFILE, 'mem')),
+  ...prefixOptions('disk', profileOptions(DISK_PROFILE, DISK_OPTIONS), describedAs(DISK_PROFILE, 'disk')),
+  ...HTTP_OPTIONS,
+  ...SUBMIT_OPTIONS,
+]);
+
+export type FleetCheckOptions = PluginOptions<typeof FLEET_CHECK_OPTIONS>;

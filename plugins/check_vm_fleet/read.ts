@@ -1,0 +1,63 @@
+// The fleet read and judged: what check_vm_fleet reports, and what a submission hands on.
+import type { RunContext } from '../../lib/plugin/context';
+import { collectFleet, type FleetCollection } from '../../lib/vcd/fleet-collect';
+import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet-judge';
+import type { FleetVmResult } from '../../lib/vcd/fleet-result';
+import { withCacheState } from '../../lib/vcd/session-request';
+import { openVmSession } from '../../lib/vcd/vm-check';
+import { configureFleet, type FleetCheckConfig } from './config';
+import type { FleetCheckOptions } from './options';
+
+/**
+ * Time kept after the last metrics request for judging, printing and (without a cache) the
+ * logout; when the results are handed to an engine (--submit), also for that: a third of the
+ * time left.
+ */
+function cutoffOf(deadline: number, handOver: boolean): number {
+  const left = deadline - Date.now();
+  return deadline - (handOver ? Math.max(2500, left / 3) : Math.min(2500, left / 3 + 200));
+}
+
+/** Why a VM was not read, in its services' words. */
+function unreadWords(why: string | undefined, context: RunContext): string {
+  if (why === undefined || why === 'not read within -t')
+    return `metrics not read within -t ${context.timeoutSeconds}s by check_vm_fleet (raise -t or --concurrency, or split the fleet with --vapp)`;
+  return `metrics not read by check_vm_fleet: ${why}`;
+}
+
+/** What one run read: the config, every selected VM with its three results (in the list's order), and how the collection went. */
+export interface FleetRead {
+  cfg: FleetCheckConfig;
+  vms: FleetVmResult[];
+  collection: FleetCollection<FleetVmResult>;
+}
+
+/**
+ * Lists, reads and judges the fleet the options select. Login, TLS and list failures are
+ * CheckErrors as in the single checks; VMs not read before the cut-off (kept ahead of -t) are
+ * in the answer with `read: false`.
+ */
+export async function readFleet(options: FleetCheckOptions, context: RunContext, handOver = false): Promise<FleetRead> {
+  const cfg = configureFleet(options);
+  const session = openVmSession(cfg.judges[0].cfg, options, context);
+  const origin = cfg.judges[0].cfg.base.origin;
+  context.log(2, `url=${origin} concurrency=${cfg.concurrency} metrics=${cfg.which}${options.window ? ` window=${options.window}` : ''}`);
+  context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
+  const judging: FleetJudging = {
+    judges: cfg.judges,
+    origin,
+    context,
+    after: (r) => withCacheState(r, session.cache, cfg.cacheUnusableState),
+  };
+  const collection = await collectFleet({
+    ...session,
+    selection: cfg.selection,
+    which: cfg.which,
+    concurrency: cfg.concurrency,
+    cutoff: cutoffOf(context.deadline, handOver),
+    judge: (vm, answer, get) => judgeFleetVm(judging, vm, answer, get),
+  });
+  const vms = collection.vms.map((vm) => collection.judged.get(vm.id) ?? unreadFleetVm(judging, vm, unreadWords(collection.unread.get(vm.id), context)));
+  for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+  return { cfg, vms, collection };
+}

@@ -1,0 +1,370 @@
+// check_vm_fleet's fan-out into the real engines, run by the engines as the shipped configs
+// have it: a private Icinga 2 runs the vm-fleet service of contrib/icinga2/vm-fleet.conf,
+// whose check_vm_fleet --submit icinga2 posts every VM's results to the same daemon's API as
+// an ApiUser with only the permissions the docs name; the passive VM services take them, and
+// turn UNKNOWN when results stop. A master and a satellite show the distributed layout: the
+// satellite runs the fleet and submits to its own API, the master's VM services get the
+// results. A private Nagios runs cloudchecks_vm_fleet of contrib/nagios/commands.cfg, which
+// writes to its command file; the passive services of vm-fleet.cfg take them and go stale.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExecutable } from '../support/spawn';
+import { announceSkip, findExecutable, sleep } from './support/engines';
+import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } from './support/icinga2';
+import { documentedSteps, shimCalls } from './support/documented-steps';
+import { IcingaCluster, SATELLITE_ZONE } from './support/icinga2-cluster';
+import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
+import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+
+const icinga2 = findExecutable('icinga2');
+const nagios4 = findExecutable('nagios4');
+if (!icinga2) announceSkip('icinga2', 'icinga2-bin icinga2-common');
+if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (its stock /etc/nagios4)');
+
+const sim = new BuiltSimulator([]);
+const work = mkdtempSync(join(tmpdir(), 'cc-int-fleet-'));
+const API_PASSWORD = 'fleet-api-Pa55word';
+const apiPasswordFile = join(work, 'api.password');
+
+beforeAll(async () => {
+  assertBuilt();
+  await sim.start();
+  writeFileSync(apiPasswordFile, `${API_PASSWORD}\n`, { mode: 0o600 });
+}, 30_000);
+afterAll(async () => {
+  await sim.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The simulator's connection as check_vm_* options. */
+function vcdArgs(): string[] {
+  const api = sim.ready.apis.vcd;
+  return ['--url', api.httpsUrl, '--ca-file', sim.ready.caFile, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile];
+}
+
+/** The discovery output for the simulator's VMs, as the docs have users generate it. */
+async function discover(format: 'icinga2' | 'nagios'): Promise<string> {
+  const r = await runExecutable(join(DIST, 'check_vm_cpu'), ['--discovery', '--discovery-format', format, ...vcdArgs(), '--cache-dir', join(work, 'cache')], {
+    env: { PATH: process.env.PATH, HOME: work },
+  });
+  expect(r.code, r.stdout).toBe(0);
+  return r.stdout;
+}
+
+/** What a fleet run says of each VM service, read from --output json: host!service -> state. */
+async function expectedStates(): Promise<Map<string, number>> {
+  const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...vcdArgs(), '--cache-dir', join(work, 'cache'), '--output', 'json', '-t', '30'], {
+    env: { PATH: process.env.PATH, HOME: work },
+  });
+  const doc = JSON.parse(r.stdout) as { vms: Record<string, { read: boolean; cpu: { code: number }; mem: { code: number }; disk: { code: number } }> };
+  const out = new Map<string, number>();
+  for (const [id, vm] of Object.entries(doc.vms)) {
+    if (!vm.read) continue;
+    out.set(`${id}!vm-cpu`, vm.cpu.code);
+    out.set(`${id}!vm-memory`, vm.mem.code);
+    out.set(`${id}!vm-disk`, vm.disk.code);
+  }
+  return out;
+}
+
+/** contrib/icinga2/vm-fleet.conf with its interval made seconds, and the runner run only when the test asks. */
+function fleetConf(interval: string): string {
+  const text = readFileSync(join(REPO, 'contrib/icinga2/vm-fleet.conf'), 'utf8');
+  const out = text
+    .replace('const CloudchecksFleetInterval = 5m', `const CloudchecksFleetInterval = ${interval}`)
+    .replace(
+      /(apply Service "vm-fleet" \{[^}]*?)check_interval = CloudchecksFleetInterval\n\tretry_interval = CloudchecksFleetInterval/,
+      '$1check_interval = 1h\n\tretry_interval = 1h',
+    );
+  expect(out).not.toBe(text);
+  expect(out).toContain('check_interval = 1h');
+  return out;
+}
+
+const RESTRICTED_USER = `object ApiUser "cloudchecks-fleet" {
+  password = ${JSON.stringify(API_PASSWORD)}
+  permissions = [ "actions/process-check-result", "objects/query/Host", "objects/query/Service" ]
+}
+object ApiUser "cloudchecks-readonly" {
+  password = ${JSON.stringify(API_PASSWORD)}
+  permissions = [ "objects/query/Host", "objects/query/Service" ]
+}`;
+
+/** The runner host of the docs, on the simulator's organisation, submitting to the API of the daemon that runs it. */
+function runnerHost(caFile: string): string {
+  const api = sim.ready.apis.vcd;
+  return `object Host "vcd-acme-fleet" {
+  check_command = "dummy"
+  vars.cloudchecks_fleet = true
+  vars.cloudchecks_vcd_url = ${JSON.stringify(api.httpsUrl)}
+  vars.cloudchecks_vcd_user = ${JSON.stringify(api.user)}
+  vars.cloudchecks_vcd_org = ${JSON.stringify(api.org)}
+  vars.cloudchecks_vcd_password_file = ${JSON.stringify(api.passwordFile)}
+  vars.cloudchecks_ca_file = ${JSON.stringify(sim.ready.caFile)}
+  vars.cloudchecks_vcd_cache_dir = ${JSON.stringify(join(work, 'cache'))}
+  vars.cloudchecks_icinga_user = "cloudchecks-fleet"
+  vars.cloudchecks_icinga_password_file = ${JSON.stringify(apiPasswordFile)}
+  vars.cloudchecks_icinga_ca_file = ${JSON.stringify(caFile)}
+  /* The test's daemons listen on ports of their own. */
+  vars.cloudchecks_icinga_url = {{ "https://127.0.0.1:" + get_object(ApiListener, "api").bind_port }}
+}`;
+}
+
+/** Polls until `done` holds for the value `read` gives (bounded). */
+async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms: ${JSON.stringify(v).slice(0, 2000)}`);
+    await sleep(250);
+  }
+}
+
+(icinga2 ? describe : describe.skip)('Icinga 2: check_vm_fleet --submit icinga2 feeds the passive services of vm-fleet.conf', () => {
+  let icinga: PrivateIcinga;
+  let vmIds: string[];
+
+  beforeAll(async () => {
+    const hosts = await discover('icinga2');
+    vmIds = [...hosts.matchAll(/^object Host "(vm-[^"]+)"/gm)].map((m) => m[1]);
+    icinga = new PrivateIcinga({
+      icinga2: icinga2!,
+      pluginDir: DIST,
+      objects: [`include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, fleetConf('3s'), hosts, RESTRICTED_USER, '__RUNNER__'].join('\n'),
+    });
+    // The runner needs the daemon's CA, written at start: its path is known before.
+    (icinga as unknown as { options: { objects: string } }).options.objects = (icinga as unknown as { options: { objects: string } }).options.objects.replace(
+      '__RUNNER__',
+      runnerHost(join(icinga.root, 'data', 'certs', 'ca.crt')),
+    );
+    await icinga.start();
+  }, 90_000);
+  afterAll(() => icinga?.stop());
+
+  const passive = async (host: string, service: string) => {
+    const r = (await icinga.api(
+      'GET',
+      `/v1/objects/services?attrs=last_check_result&filter=${encodeURIComponent(`host.name==${JSON.stringify(host)} && service.name==${JSON.stringify(service)}`)}`,
+    )) as {
+      results: Array<{ attrs: { last_check_result: (CheckResult & { active: boolean; check_source: string }) | null } }>;
+    };
+    return r.results[0]?.attrs.last_check_result ?? null;
+  };
+
+  it('the runner submits every VM read, as the restricted ApiUser; each service shows what the single check says, then goes stale', async () => {
+    const expected = await expectedStates();
+    const runner = await icinga.check('vcd-acme-fleet', 'vm-fleet', 60_000);
+    expect(runner.output, runner.output).toMatch(/^VM_FLEET (OK|WARNING) - \d+ VMs? read in .*, (\d+) results submitted to Icinga 2/);
+    const submitted = Number(/(\d+) results submitted/.exec(runner.output)![1]);
+    expect(submitted).toBe(expected.size);
+    expect(runner.performance_data).toContain(`submitted=${submitted};;;0`);
+    expect(runner.output).not.toContain(API_PASSWORD);
+
+    for (const [name, state] of expected) {
+      const [host, service] = name.split('!');
+      const r = await until(
+        name,
+        () => passive(host, service),
+        (x) => x !== null && !x.active,
+      );
+      expect(r!.state, `${name}: ${r!.output}`).toBe(state);
+      expect(r!.output).toMatch(new RegExp(`^VM_${{ 'vm-cpu': 'CPU', 'vm-memory': 'MEM', 'vm-disk': 'DISK' }[service]} `));
+    }
+    const cpu = await passive(vmIds[0], 'vm-cpu');
+    expect(cpu!.performance_data.some((p) => p.startsWith('cpu_usage='))).toBe(true);
+
+    // No result for two intervals (6 s): the dummy says since when.
+    const stale = await until(
+      'staleness',
+      () => passive(vmIds[0], 'vm-cpu'),
+      (x) => x?.active === true,
+      20_000,
+    );
+    expect(stale!.state).toBe(3);
+    expect(stale!.output).toMatch(/^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}$/);
+  }, 90_000);
+
+  it('an ApiUser without the permission ends the run UNKNOWN naming the permissions, without the password', async () => {
+    const r = await runExecutable(
+      join(DIST, 'check_vm_fleet'),
+      [
+        ...vcdArgs(),
+        '--cache-dir',
+        join(work, 'cache'),
+        '--submit',
+        'icinga2',
+        '--icinga2-url',
+        `https://127.0.0.1:${icinga.apiPort}`,
+        '--icinga2-server-name',
+        icinga.nodeName,
+        '--icinga2-ca-file',
+        join(icinga.root, 'data', 'certs', 'ca.crt'),
+        '--icinga2-user',
+        'cloudchecks-readonly',
+        '--icinga2-password-file',
+        apiPasswordFile,
+        '-t',
+        '20',
+      ],
+      { env: { PATH: process.env.PATH, HOME: work } },
+    );
+    expect(r.code, r.stdout).toBe(3);
+    // Icinga answers a missing action permission as it answers a missing object: 404.
+    expect(r.stdout).toMatch(
+      /^VM_FLEET UNKNOWN - \d+ VMs read, results not submitted: Icinga 2 has none of the \d+ VM services .*, or user cloudchecks-readonly may not see them or submit results to them/,
+    );
+    expect(r.stdout).toContain('permissions = [ "actions/process-check-result", "objects/query/Host", "objects/query/Service" ]');
+    expect(r.stdout + r.stderr).not.toContain(API_PASSWORD);
+  }, 40_000);
+});
+
+(icinga2 && hasStockIcingaConfig() ? describe : describe.skip)(
+  'Icinga 2 with its stock configuration accepts vm-fleet.conf as docs/scaling.md sets it up',
+  () => {
+    it('docs/scaling.md "icinga2-fleet", run as written: icinga2 daemon -C validates, only the unmatched apply rules warn', () => {
+      const root = join(work, 'stock-icinga');
+      const icinga = new StockIcinga(icinga2!, root, { skipContrib: /^cloudchecks/ });
+      const { runs, validation } = icinga.runSteps(documentedSteps('docs/scaling.md', 'icinga2-fleet'), REPO, join(root, 'sandbox'));
+      for (const run of runs) expect(run.code, `${run.line}\n${run.output}`).toBe(0);
+      expect(validation.output).toMatch(/Finished validating the configuration file/);
+      // No VM host yet (discovery makes them): the apply rules match nothing, which Icinga says.
+      const warnings = validation.output.split('\n').filter((l) => /warning\/|critical\//.test(l));
+      expect(
+        warnings.every((l) => /Apply rule '(vm-cpu|vm-memory|vm-disk|vm-fleet)' .* does not match anywhere/.test(l)),
+        warnings.join('\n'),
+      ).toBe(true);
+      expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload icinga2');
+    }, 60_000);
+  },
+);
+
+(icinga2 && findExecutable('openssl') ? describe : describe.skip)(
+  'Icinga 2 master and satellite: the satellite runs the fleet, the master gets the results',
+  () => {
+    let cluster: IcingaCluster;
+
+    beforeAll(async () => {
+      const hosts = await discover('icinga2');
+      cluster = new IcingaCluster({
+        icinga2: icinga2!,
+        pluginDir: DIST,
+        global: `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`,
+        zoneObjects: '',
+        satelliteLocal: RESTRICTED_USER,
+      });
+      // The zone's objects as the docs place them (zones.d/<zone>/ on the master), the same on the satellite.
+      (cluster as unknown as { options: { zoneObjects: string } }).options.zoneObjects = [fleetConf('1h'), hosts, runnerHost(cluster.satellite.caFile)].join(
+        '\n',
+      );
+      await cluster.start();
+    }, 120_000);
+    afterAll(() => cluster?.stop());
+
+    it(`check_vm_fleet on the satellite (zone ${SATELLITE_ZONE}) submits to its own API; the master's VM services show the results`, async () => {
+      const expected = await expectedStates();
+      await cluster.satellite.api('POST', '/v1/actions/reschedule-check', {
+        type: 'Service',
+        filter: 'host.name=="vcd-acme-fleet" && service.name=="vm-fleet"',
+        force: true,
+      });
+      const runner = await until(
+        'the runner result on the master',
+        () => cluster.master.lastResult('vcd-acme-fleet', 'vm-fleet'),
+        (r) => r !== undefined,
+        60_000,
+      );
+      expect(runner!.output).toMatch(new RegExp(`, ${expected.size} results submitted to Icinga 2`));
+      for (const [name, state] of expected) {
+        const [host, service] = name.split('!');
+        const r = await until(
+          `${name} on the master`,
+          () => cluster.master.lastResult(host, service),
+          (x) => x !== undefined && !(x as { active?: boolean }).active,
+        );
+        expect(r!.state, `${name}: ${r!.output}`).toBe(state);
+      }
+    }, 120_000);
+  },
+);
+
+(nagios4 && hasStockNagiosConfig() ? describe : describe.skip)(
+  'Nagios 4: cloudchecks_vm_fleet writes to the command file, vm-fleet.cfg takes and ages the results',
+  () => {
+    let nagios: PrivateNagios;
+
+    beforeAll(async () => {
+      const stock = new StockNagios(nagios4!, join(work, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
+      // $USER1$ as the package makes it: the plugins beside the stock ones.
+      const plugins = join(work, 'plugins');
+      mkdirSync(plugins);
+      symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
+      symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
+      stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+      // Stale after 3 s instead of 600 s, looked at every second, without the 15 s of extra latency.
+      const fleetCfg = readFileSync(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'utf8')
+        .replace(/freshness_threshold\s+600/, 'freshness_threshold     3')
+        .replace('cloudchecks_vm_fleet_stale!600', 'cloudchecks_vm_fleet_stale!3');
+      writeFileSync(join(stock.etc, 'conf.d', 'cloudchecks-vm-fleet.cfg'), fleetCfg);
+      writeFileSync(join(stock.etc, 'conf.d', 'vcd-acme-vms.cfg'), await discover('nagios'));
+      const api = sim.ready.apis.vcd;
+      writeFileSync(
+        join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'),
+        `define host {
+    use                     generic-host
+    host_name               vcd-acme-fleet
+    check_command           return-ok
+    contact_groups          admins
+    max_check_attempts      3
+}
+define service {
+    use                     generic-service
+    host_name               vcd-acme-fleet
+    service_description     vm-fleet
+    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30
+    check_interval          60
+    active_checks_enabled   0
+}
+`,
+      );
+      let main = readFileSync(stock.main, 'utf8');
+      main = main.replace(/^service_freshness_check_interval=.*$/m, 'service_freshness_check_interval=1');
+      main += 'additional_freshness_latency=0\n';
+      writeFileSync(stock.main, main);
+      nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+      await nagios.start();
+    }, 60_000);
+    afterAll(() => nagios?.stop());
+
+    it('every VM read gets its results through $COMMANDFILE$, then UNKNOWN when they stop', async () => {
+      const expected = await expectedStates();
+      const started = Math.floor(Date.now() / 1000);
+      const runner = (await nagios.checkHost('vcd-acme-fleet', ['vm-fleet'])).get('vcd-acme-fleet!vm-fleet')!;
+      expect(runner.output).toMatch(new RegExp(`, ${expected.size} results submitted to Nagios`));
+      // Each result as first seen: under load, the first may go stale before the last arrives.
+      const results = new Map<string, { state: number; output: string; longOutput: string }>();
+      await until(
+        'the VM results in status.dat',
+        async () => {
+          for (const [k, v] of nagios.services()) if (!results.has(k) && v.lastCheck >= started && /^VM_/.test(v.output)) results.set(k, v);
+          return [...expected.keys()].filter((k) => !results.has(k));
+        },
+        (missing) => missing.length === 0,
+      );
+      for (const [name, state] of expected) expect(results.get(name)!.state, `${name}: ${results.get(name)!.output}`).toBe(state);
+      // The long output travels as escaped \n, which Nagios turns back into lines.
+      const [first] = expected.keys();
+      expect(results.get(first.replace(/!.*/, '!vm-cpu'))!.longOutput).toMatch(/cpu\.usage\.average = /);
+      const stale = await until(
+        'staleness',
+        async () => nagios.services().get(first),
+        (s) => /no result from check_vm_fleet/.test(s?.output ?? ''),
+        30_000,
+      );
+      expect(stale!.state).toBe(3);
+      expect(stale!.output).toBe('UNKNOWN: no result from check_vm_fleet for more than 3 s');
+    }, 90_000);
+  },
+);
