@@ -1,0 +1,52 @@
+// check_vdc: an organisation VDC's CPU, memory and per-policy storage use against its limits,
+// its state, and its VMs in failed states; or every VDC the account sees.
+import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
+import { runPlugin } from '../../lib/plugin/run';
+import { renderVdcDiscovery } from '../../lib/vcd/discovery';
+import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet-options';
+import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/session-request';
+import { readVdcs } from '../../lib/vcd/vdc-probe';
+import { judgeVdcs } from '../../lib/vcd/vdc-report';
+import { configureVdc } from './config';
+import { VDC_OPTIONS } from './options';
+
+void runPlugin({
+  name: 'VDC',
+  command: 'check_vdc',
+  description:
+    "Checks the allocation and health of VMware Cloud Director organisation VDCs: CPU (MHz), memory and each storage policy's use in percent of the VDC's limits (no limit, as pay-as-you-go has, is reported and not judged), running and total VMs; a disabled or not ready VDC is CRITICAL, VMs in FAILED_CREATION, UNRESOLVED, INCONSISTENT_STATE or an unknown state are WARNING, named.",
+  usage:
+    'check_vdc -u URL -U USER -o ORG --password-file PATH [--vdc NAME|ID] [--tenant-org NAME] [-w RANGE] [-c RANGE] [--memory-warning RANGE] ... [--discovery] [options]',
+  options: VDC_OPTIONS,
+  examples: [
+    'check_vdc -u https://vcd.example.com -U monitor -o acme --password-file /etc/nagios/vcd.pw --vdc acme-prod',
+    'check_vdc -u https://vcd.example.com -U monitor -o acme --password-file PW --memory-warning 85 --memory-critical 95 --storage-critical 95',
+    'check_vdc -u https://vcd.example.com -U provider-monitor -o System --password-file PW --tenant-org acme --discovery --discovery-format icinga2',
+  ],
+  notes: [
+    'A tenant account (the vApp Author or Organization Administrator role) reads its organisation with the orgVdc, orgVdcStorageProfile and vm queries; a System account reads every organisation with adminOrgVdc, adminOrgVdcStorageProfile and adminVM (--tenant-org narrows).',
+    'Sessions are cached (one file per url+user+org, mode 0600) as for the VM checks, and shared with them.',
+    'Perfdata per VDC: <vdc>_cpu_mhz, <vdc>_memory (bytes), <vdc>_storage_<policy> (bytes), each with its limit as max, and the matching _pct values with the thresholds; <vdc>_vms and <vdc>_vms_running. Names become lower-case letters, digits and _.',
+    HTTP_ENVIRONMENT_NOTE,
+  ],
+  secretEnv: ['VCD_PASSWORD'],
+  failuresToStderr: writesInventory,
+  async run(options, context) {
+    const config = configureVdc(options);
+    const cacheUnusableState = cacheUnusableStateFrom(options);
+    const session = openVcdSession(config.base, options, context, config.slips);
+    const { cache } = session;
+    context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
+    const sel = { vdc: config.vdc, tenantOrg: config.tenantOrg };
+    const readings = await readVdcs(session, sel, { admin: config.admin }, config.discovery !== undefined);
+    for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+    if (config.discovery !== undefined) {
+      const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
+      const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', options, session));
+      return deliverInventory(raw, config.discovery, options, vdcs.length, 'VDC');
+    }
+    const scope = config.tenantOrg === undefined ? '' : ` of org ${config.tenantOrg}`;
+    const result = judgeVdcs(readings, config.thresholds, { withOrg: config.admin, scope });
+    return withCacheState(result, cache, cacheUnusableState);
+  },
+});
