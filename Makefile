@@ -5,7 +5,7 @@ BINDIR    ?= $(PREFIX)/bin
 DESTDIR   ?=
 NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: all build deps lint test test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
+.PHONY: all build deps lint format test test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
 
 all: build
 
@@ -19,8 +19,15 @@ deps: node_modules/.package-lock.json
 build: deps
 	node build.mjs dist
 
+# Type-checks, lints (eslint.config.mjs) and checks the formatting (.prettierrc.json);
+# `make format` rewrites the files prettier would change.
 lint: deps
 	npx tsc --noEmit -p tsconfig.json
+	npx eslint --max-warnings 0 --cache --cache-location .cache/eslint/ .
+	npx prettier --check --log-level warn .
+
+format: deps
+	npx prettier --write --log-level warn .
 
 # dist/ is committed so that users can copy it; it must be what the sources build.
 check-dist: deps
@@ -75,7 +82,8 @@ uninstall:
 uninstall-sim:
 	rm -f $(DESTDIR)$(BINDIR)/cloudchecks-sim
 
-# What the .deb and the .rpm install (packaging/): the plugins, the simulator, the Icinga 2
+# What the .deb and the .rpm install (packaging/): the plugins and their manual pages (made
+# from their --help by build.mjs, in dist/man), the simulator, the Icinga 2
 # CheckCommands where `include <plugins-contrib>` finds them, the Nagios command definitions
 # (NAGIOSCONFDIR, empty: not installed), every contrib/ file and the docs. Globs, not
 # names, so that a new plugin or contrib file is packaged without a change here. Only the
@@ -88,7 +96,7 @@ DOCDIR            ?= /usr/share/doc/cloudchecks
 MANDIR            ?= /usr/share/man
 install-package: install install-sim
 	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)/man1
-	install -m 0644 packaging/cloudchecks-sim.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 packaging/cloudchecks-sim.1 dist/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	for f in contrib/icinga2/*commands*.conf; do case $$f in */commands.conf) n=cloudchecks.conf;; *) n=cloudchecks-$$(basename $$f);; esac; \
 		install -m 0644 $$f $(DESTDIR)$(ICINGA2CONTRIBDIR)/$$n; done
 	if [ -n "$(NAGIOSCONFDIR)" ]; then install -d $(DESTDIR)$(NAGIOSCONFDIR); \

@@ -1,7 +1,7 @@
 # Shared by packaging/build-deb and packaging/build-rpm (sourced, POSIX sh).
 # Sets: root, version, epoch (SOURCE_DATE_EPOCH), commit, out (build/packages), and
-# stage DIR: copies what the packages are made of (the committed dist/, contrib/, docs/, the
-# Makefile that installs them) into DIR, with every mtime set to the epoch.
+# stage DIR: copies what the packages are made of (the committed dist/ with its manual pages,
+# contrib/, docs/, the Makefile that installs them) into DIR, with every mtime set to the epoch.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -24,12 +24,14 @@ mkdir -p "$out"
 for f in dist/cloudchecks-sim dist/check_nodes; do
   [ -x "$f" ] || { echo "packaging: $f is missing: run make" >&2; exit 1; }
 done
+[ -f dist/man/check_nodes.1 ] || { echo "packaging: dist/man/ (the manual pages) is missing: run make" >&2; exit 1; }
 
 stage() {
   rm -rf "$1"
   mkdir -p "$1/dist"
   cp dist/check_* dist/cloudchecks-sim "$1/dist/"
   [ -f dist/THIRD-PARTY-NOTICES ] && cp dist/THIRD-PARTY-NOTICES "$1/dist/"
+  cp -R dist/man "$1/dist/"
   cp -R contrib docs "$1/"
   cp Makefile README.md LICENSE package.json "$1/"
   mkdir -p "$1/packaging" && cp packaging/cloudchecks-sim.1 "$1/packaging/"

@@ -3,13 +3,17 @@
 // plugin, computes the state, and parses every perfdata item (its GraphiteWriter sends one
 // line per value it could parse and logs "Ignoring invalid perfdata" for any it could not).
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as http from 'node:http';
+import type * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announceSkip, findExecutable } from './support/engines';
-import { PrivateIcinga, sleep, validateConfig, type CheckResult } from './support/icinga2';
+import { documentedSteps, shimCalls } from './support/documented-steps';
+import { hasStockIcingaConfig, PrivateIcinga, sleep, StockIcinga, validateConfig, type CheckResult } from './support/icinga2';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+import { openTunnel } from '../support/connect-tunnel';
 
 const icinga2 = findExecutable('icinga2');
 if (!icinga2) announceSkip('icinga2', 'icinga2-bin icinga2-common');
@@ -44,15 +48,44 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
   let icinga: PrivateIcinga;
   let cases: Case[] = [];
   const results = new Map<string, CheckResult>();
+  // The proxy of vars.cloudchecks_proxy: a CONNECT proxy on 127.0.0.1 that records where each tunnel went.
+  const tunnels: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+  proxy.on('connect', (req, socket: net.Socket, head) => {
+    tunnels.push(req.url ?? '');
+    sockets.add(socket);
+    openTunnel(req, socket, head, (upstream) => sockets.add(upstream));
+  });
 
   beforeAll(async () => {
     assertBuilt();
+    // The daemon's own environment has no proxy: the one of the custom variable is the only one.
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy']) delete process.env[name];
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
     await Promise.all([healthy.start(), sick.start()]);
     const vms = { healthy: healthy.vms(), sick: sick.vms() };
     const token = readFileSync(healthy.ready.apis.cluster.tokenFile, 'utf8').trim();
     cases = [
-      { host: 'healthy', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 0, firstLine: /^NODES OK - 6 of 6 nodes healthy/, argv: ['--url', '--token-file', '--ca-file'] },
-      { host: 'sick', service: 'nodes', command: 'cloudchecks-nodes', vars: {}, state: 2, firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2\.prod-eu1\.example\.com /, argv: ['--url'] },
+      {
+        host: 'healthy',
+        service: 'nodes',
+        command: 'cloudchecks-nodes',
+        vars: {},
+        state: 0,
+        firstLine: /^NODES OK - 6 of 6 nodes healthy/,
+        argv: ['--url', '--token-file', '--ca-file'],
+      },
+      {
+        host: 'sick',
+        service: 'nodes',
+        command: 'cloudchecks-nodes',
+        vars: {},
+        state: 2,
+        firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: worker-2\.prod-eu1\.example\.com /,
+        argv: ['--url'],
+      },
       {
         host: 'sick',
         service: 'nodes-percent',
@@ -68,7 +101,11 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         host: 'sick',
         service: 'nodes-selected',
         command: 'cloudchecks-nodes',
-        vars: { cloudchecks_nodes_include: '^worker-[45]$$', cloudchecks_nodes_ignore_condition: ['KernelDeadlock', 'DiskPressure'], cloudchecks_nodes_min_nodes: 2 },
+        vars: {
+          cloudchecks_nodes_include: '^worker-[45]$$',
+          cloudchecks_nodes_ignore_condition: ['KernelDeadlock', 'DiskPressure'],
+          cloudchecks_nodes_min_nodes: 2,
+        },
         state: 0,
         firstLine: /^NODES OK - 2 of 2 nodes healthy/,
         argv: ['--include', '^worker-[45]$', '--ignore-condition', 'KernelDeadlock', '--ignore-condition', 'DiskPressure', '--min-nodes', '2'],
@@ -89,7 +126,17 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         host: 'healthy',
         service: 'nodes-empty-vars',
         command: 'cloudchecks-nodes',
-        vars: { cloudchecks_timeout: '', cloudchecks_extra_opts: '', cloudchecks_max_bytes: '', cloudchecks_nodes_selector: '', cloudchecks_nodes_include: '', cloudchecks_nodes_node: '', cloudchecks_nodes_warning: '', cloudchecks_nodes_critical: '', cloudchecks_nodes_min_nodes: 0 },
+        vars: {
+          cloudchecks_timeout: '',
+          cloudchecks_extra_opts: '',
+          cloudchecks_max_bytes: '',
+          cloudchecks_nodes_selector: '',
+          cloudchecks_nodes_include: '',
+          cloudchecks_nodes_node: '',
+          cloudchecks_nodes_warning: '',
+          cloudchecks_nodes_critical: '',
+          cloudchecks_nodes_min_nodes: 0,
+        },
         state: 0,
         firstLine: /^NODES OK - 6 of 6 nodes healthy/,
         argv: ['--url', '--min-nodes', '0'],
@@ -99,7 +146,18 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         host: 'healthy',
         service: 'mem-empty-vars',
         command: 'cloudchecks-vm-mem',
-        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_timeout: '', cloudchecks_extra_opts: null, cloudchecks_vm_window: '', cloudchecks_vm_aggregate: '', cloudchecks_vm_max_age: '', cloudchecks_vm_mem_warning: '', cloudchecks_vm_mem_critical: '', cloudchecks_vm_powered_off_state: '', cloudchecks_vcd_api_version: '' },
+        vars: {
+          cloudchecks_vm: vms.healthy.healthy,
+          cloudchecks_timeout: '',
+          cloudchecks_extra_opts: null,
+          cloudchecks_vm_window: '',
+          cloudchecks_vm_aggregate: '',
+          cloudchecks_vm_max_age: '',
+          cloudchecks_vm_mem_warning: '',
+          cloudchecks_vm_mem_critical: '',
+          cloudchecks_vm_powered_off_state: '',
+          cloudchecks_vcd_api_version: '',
+        },
         state: 0,
         firstLine: /^VM_MEM OK - memory usage [\d.]+% \(current\)/,
         argv: ['--vm', '--ca-file'],
@@ -125,27 +183,184 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         firstLine: /^MONITORING CRITICAL - ClusterOperator monitoring 4\.14\.12 Degraded=True \(UpdatingPrometheusK8SFailed\)/,
         argv: ['--warning', '0', '--critical', '5', '--monitoring-namespace', 'openshift-monitoring'],
       },
-      { host: 'healthy', service: 'cpu', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(current\)/, argv: ['--url', '--user', '--org', '--password-file', '--vm', '--cache-dir'] },
-      { host: 'healthy', service: 'cpu-window', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h', cloudchecks_vm_aggregate: 'max' }, state: 0, firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(max 1h\)/, argv: ['--window', '1h', '--aggregate', 'max'] },
-      { host: 'sick', service: 'cpu-busy', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.sick.busy }, state: 1, firstLine: /^VM_CPU WARNING - cpu usage/, argv: ['--vm', vms.sick.busy] },
-      { host: 'sick', service: 'cpu-busy-mhz', command: 'cloudchecks-vm-cpu', vars: { cloudchecks_vm: vms.sick.busy, cloudchecks_vm_cpu_metric: 'mhz', cloudchecks_vm_cpu_warning: '100000', cloudchecks_vm_cpu_critical: '200000' }, state: 0, firstLine: /^VM_CPU OK - /, argv: ['--metric', 'mhz', '--warning', '100000'] },
-      { host: 'healthy', service: 'disk', command: 'cloudchecks-vm-disk', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_DISK OK - disk used/, argv: ['--vm'] },
-      { host: 'sick', service: 'disk-full', command: 'cloudchecks-vm-disk', vars: { cloudchecks_vm: vms.sick['full-disk'] }, state: 2, firstLine: /^VM_DISK CRITICAL - disk used 9\d/, argv: ['--vm'] },
-      { host: 'sick', service: 'disk-used-bytes', command: 'cloudchecks-vm-disk', vars: { cloudchecks_vm: vms.sick['full-disk'], cloudchecks_vm_disk_metric: 'used', cloudchecks_vm_disk_warning: '400G', cloudchecks_vm_disk_critical: '490G' }, state: 1, firstLine: /^VM_DISK WARNING - /, argv: ['--metric', 'used', '--warning', '400G', '--critical', '490G'] },
-      { host: 'healthy', service: 'mem', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.healthy.healthy }, state: 0, firstLine: /^VM_MEM OK - memory usage/, argv: ['--vm'] },
-      { host: 'healthy', service: 'mem-window', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h' }, state: 0, firstLine: /^VM_MEM OK - memory usage [\d.]+% \(avg 1h\)/, argv: ['--window', '1h'] },
-      { host: 'sick', service: 'mem-off', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.sick['powered-off'], cloudchecks_vm_powered_off_state: 'CRITICAL' }, state: 2, firstLine: /^VM_MEM CRITICAL - .*powered off/, argv: ['--powered-off-state', 'CRITICAL'] },
+      {
+        host: 'healthy',
+        service: 'cluster-operators',
+        command: 'cloudchecks-cluster-operators',
+        vars: { cloudchecks_operators_grace: '' },
+        state: 0,
+        firstLine: /^OPERATORS OK - 33 of 33 operators available, none degraded, version 4\.16\.27 \(stable-4\.16\)/,
+        argv: ['--url', '--token-file', '--ca-file'],
+        absent: ['--grace', '--operator', '--ignore'],
+      },
+      {
+        // An array of names becomes repeated --ignore; within --grace etcd is only WARNING.
+        host: 'sick',
+        service: 'cluster-operators',
+        command: 'cloudchecks-cluster-operators',
+        vars: { cloudchecks_operators_grace: '3h', cloudchecks_operators_progressing_grace: '4h', cloudchecks_operators_ignore: ['ingress', 'insights'] },
+        state: 1,
+        firstLine: /^OPERATORS WARNING - 1 of 31 operators failing: etcd Degraded=True for 2h .*\(within --grace\)/,
+        argv: ['--grace', '3h', '--progressing-grace', '4h', '--ignore', 'ingress', '--ignore', 'insights'],
+      },
+      {
+        host: 'sick',
+        service: 'operator-etcd',
+        command: 'cloudchecks-cluster-operators',
+        vars: { cloudchecks_operators_operator: 'etcd' },
+        state: 2,
+        firstLine: /^OPERATORS CRITICAL - 1 of 1 operator failing: etcd Degraded=True for 2h /,
+        argv: ['--operator', 'etcd'],
+      },
+      // Through the host's (or service's) proxy: the plugin's HTTPS_PROXY, not an option.
+      {
+        host: 'healthy',
+        service: 'nodes-proxy',
+        command: 'cloudchecks-nodes',
+        vars: { cloudchecks_proxy: proxyUrl },
+        state: 0,
+        firstLine: /^NODES OK - 6 of 6 nodes healthy/,
+        argv: ['--url'],
+        absent: [proxyUrl],
+      },
+      {
+        host: 'healthy',
+        service: 'cpu',
+        command: 'cloudchecks-vm-cpu',
+        vars: { cloudchecks_vm: vms.healthy.healthy },
+        state: 0,
+        firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(current\)/,
+        argv: ['--url', '--user', '--org', '--password-file', '--vm', '--cache-dir'],
+      },
+      {
+        host: 'healthy',
+        service: 'cpu-window',
+        command: 'cloudchecks-vm-cpu',
+        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h', cloudchecks_vm_aggregate: 'max' },
+        state: 0,
+        firstLine: /^VM_CPU OK - cpu usage [\d.]+% \(max 1h\)/,
+        argv: ['--window', '1h', '--aggregate', 'max'],
+      },
+      {
+        host: 'healthy',
+        service: 'vdc',
+        command: 'cloudchecks-vdc',
+        vars: { cloudchecks_vdc: 'acme-prod' },
+        state: 0,
+        firstLine: /^VDC OK - acme-prod: cpu 42% \(8400 MHz of 20000 MHz\)/,
+        argv: ['--url', '--user', '--org', '--password-file', '--cache-dir', '--vdc', 'acme-prod'],
+      },
+      {
+        host: 'sick',
+        service: 'vdc-all',
+        command: 'cloudchecks-vdc',
+        vars: { cloudchecks_vdc_memory_warning: '90', cloudchecks_vdc_critical: '95' },
+        state: 2,
+        firstLine: /^VDC CRITICAL - 5 VDCs: acme-archive disabled, acme-dev 1 VM failed: staging-15 \(FAILED_CREATION\)/,
+        argv: ['--memory-warning', '90', '--critical', '95'],
+        absent: ['--vdc'],
+      },
+      {
+        host: 'sick',
+        service: 'cpu-busy',
+        command: 'cloudchecks-vm-cpu',
+        vars: { cloudchecks_vm: vms.sick.busy },
+        state: 1,
+        firstLine: /^VM_CPU WARNING - cpu usage/,
+        argv: ['--vm', vms.sick.busy],
+      },
+      {
+        host: 'sick',
+        service: 'cpu-busy-mhz',
+        command: 'cloudchecks-vm-cpu',
+        vars: { cloudchecks_vm: vms.sick.busy, cloudchecks_vm_cpu_metric: 'mhz', cloudchecks_vm_cpu_warning: '100000', cloudchecks_vm_cpu_critical: '200000' },
+        state: 0,
+        firstLine: /^VM_CPU OK - /,
+        argv: ['--metric', 'mhz', '--warning', '100000'],
+      },
+      {
+        host: 'healthy',
+        service: 'disk',
+        command: 'cloudchecks-vm-disk',
+        vars: { cloudchecks_vm: vms.healthy.healthy },
+        state: 0,
+        firstLine: /^VM_DISK OK - disk used/,
+        argv: ['--vm'],
+      },
+      {
+        host: 'sick',
+        service: 'disk-full',
+        command: 'cloudchecks-vm-disk',
+        vars: { cloudchecks_vm: vms.sick['full-disk'] },
+        state: 2,
+        firstLine: /^VM_DISK CRITICAL - disk used 9\d/,
+        argv: ['--vm'],
+      },
+      {
+        host: 'sick',
+        service: 'disk-used-bytes',
+        command: 'cloudchecks-vm-disk',
+        vars: {
+          cloudchecks_vm: vms.sick['full-disk'],
+          cloudchecks_vm_disk_metric: 'used',
+          cloudchecks_vm_disk_warning: '400G',
+          cloudchecks_vm_disk_critical: '490G',
+        },
+        state: 1,
+        firstLine: /^VM_DISK WARNING - /,
+        argv: ['--metric', 'used', '--warning', '400G', '--critical', '490G'],
+      },
+      {
+        host: 'healthy',
+        service: 'mem',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.healthy.healthy },
+        state: 0,
+        firstLine: /^VM_MEM OK - memory usage/,
+        argv: ['--vm'],
+      },
+      {
+        host: 'healthy',
+        service: 'mem-window',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vm_window: '1h' },
+        state: 0,
+        firstLine: /^VM_MEM OK - memory usage [\d.]+% \(avg 1h\)/,
+        argv: ['--window', '1h'],
+      },
+      {
+        host: 'sick',
+        service: 'mem-off',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.sick['powered-off'], cloudchecks_vm_powered_off_state: 'CRITICAL' },
+        state: 2,
+        firstLine: /^VM_MEM CRITICAL - .*powered off/,
+        argv: ['--powered-off-state', 'CRITICAL'],
+      },
       {
         // The password through the environment; and an API token file instead of a password.
         host: 'healthy',
         service: 'mem-env-password',
         command: 'cloudchecks-vm-mem',
-        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vcd_password_file: null, cloudchecks_vcd_password: readFileSync(healthy.ready.apis.vcd.passwordFile, 'utf8').trim(), cloudchecks_vcd_no_cache: true },
+        vars: {
+          cloudchecks_vm: vms.healthy.healthy,
+          cloudchecks_vcd_password_file: null,
+          cloudchecks_vcd_password: readFileSync(healthy.ready.apis.vcd.passwordFile, 'utf8').trim(),
+          cloudchecks_vcd_no_cache: true,
+        },
         state: 0,
         firstLine: /^VM_MEM OK - /,
         argv: ['--no-cache'],
       },
-      { host: 'healthy', service: 'mem-api-token', command: 'cloudchecks-vm-mem', vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vcd_password_file: null, cloudchecks_vcd_api_token_file: healthy.ready.apis.vcd.apiTokenFile }, state: 0, firstLine: /^VM_MEM OK - /, argv: ['--api-token-file'] },
+      {
+        host: 'healthy',
+        service: 'mem-api-token',
+        command: 'cloudchecks-vm-mem',
+        vars: { cloudchecks_vm: vms.healthy.healthy, cloudchecks_vcd_password_file: null, cloudchecks_vcd_api_token_file: healthy.ready.apis.vcd.apiTokenFile },
+        state: 0,
+        firstLine: /^VM_MEM OK - /,
+        argv: ['--api-token-file'],
+      },
     ];
 
     const cacheDir = mkdtempSync(join(tmpdir(), 'cc-int-cache-'));
@@ -196,10 +411,23 @@ ${Object.entries(c.vars)
   afterAll(async () => {
     await icinga?.stop();
     await Promise.all([healthy.stop(), sick.stop()]);
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => proxy.close(r));
   });
 
   it('validates commands.conf with example-services.conf (icinga2 daemon -C)', () => {
-    const r = validateConfig(icinga2!, ['const NodeName = "cloudchecks-test"', 'const ZoneName = NodeName', `const PluginDir = ${JSON.stringify(DIST)}`, 'include <itl>', `include ${JSON.stringify(COMMANDS)}`, `include ${JSON.stringify(EXAMPLES)}`, ''].join('\n'));
+    const r = validateConfig(
+      icinga2!,
+      [
+        'const NodeName = "cloudchecks-test"',
+        'const ZoneName = NodeName',
+        `const PluginDir = ${JSON.stringify(DIST)}`,
+        'include <itl>',
+        `include ${JSON.stringify(COMMANDS)}`,
+        `include ${JSON.stringify(EXAMPLES)}`,
+        '',
+      ].join('\n'),
+    );
     expect(r.output).toMatch(/Finished validating the configuration file/);
     expect(r.output).not.toMatch(/warning\/|critical\//);
     expect(r.code).toBe(0);
@@ -211,13 +439,20 @@ ${Object.entries(c.vars)
       const r = await icinga.check(`sim-${c.host}`, c.service);
       results.set(`${c.host}!${c.service}`, r);
       expect.soft(r.output, `${c.host}!${c.service}`).toMatch(c.firstLine);
-      expect.soft({ service: `${c.host}!${c.service}`, state: r.state, exit: r.exit_status }).toEqual({ service: `${c.host}!${c.service}`, state: c.state, exit: c.state });
+      expect
+        .soft({ service: `${c.host}!${c.service}`, state: r.state, exit: r.exit_status })
+        .toEqual({ service: `${c.host}!${c.service}`, state: c.state, exit: c.state });
       const argv = r.command.slice(1);
       for (const a of c.argv) expect.soft(argv, `${c.host}!${c.service} command line`).toContain(a);
       for (const a of c.absent ?? []) expect.soft(argv, `${c.host}!${c.service} command line`).not.toContain(a);
       expect.soft(r.command[0]).toBe(join(DIST, c.command.replace('cloudchecks-', 'check_').replace(/-/g, '_')));
     }
   }, 120_000);
+
+  it('sends the checks of cloudchecks_proxy, and only those, through that proxy', () => {
+    expect(results.get('healthy!nodes-proxy')?.state).toBe(0);
+    expect(tunnels).toEqual([new URL(healthy.ready.apis.cluster.httpsUrl).host]);
+  });
 
   it('never puts a secret on the command line', () => {
     const secrets = [readFileSync(healthy.ready.apis.cluster.tokenFile, 'utf8').trim(), readFileSync(healthy.ready.apis.vcd.passwordFile, 'utf8').trim()];
@@ -231,7 +466,10 @@ ${Object.entries(c.vars)
     for (const c of cases) {
       const r = results.get(`${c.host}!${c.service}`)!;
       if (c.service !== 'mem-off') expect(r.performance_data.length, `${c.host}!${c.service} has perfdata`).toBeGreaterThan(0);
-      expected.set(`${c.host}!${c.service}`, r.performance_data.map((p) => p.replace(/^'?([^'=]+)'?=.*$/, '$1')));
+      expected.set(
+        `${c.host}!${c.service}`,
+        r.performance_data.map((p) => p.replace(/^'?([^'=]+)'?=.*$/, '$1')),
+      );
     }
     // The writer sends asynchronously: wait (bounded) for the control's line, sent last.
     const deadline = Date.now() + 20_000;
@@ -246,5 +484,26 @@ ${Object.entries(c.vars)
     // The control proves the warning is logged when perfdata is bad; nothing else may be.
     expect(invalid.some((l) => l.includes("'sim-healthy!perfdata-control'"))).toBe(true);
     expect(invalid.filter((l) => !l.includes('perfdata-control'))).toEqual([]);
+  }, 60_000);
+});
+
+(icinga2 && hasStockIcingaConfig() ? describe : describe.skip)('docs/icinga2.md on the stock configuration', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cc-icinga-stock-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('"From a checkout", run as written on a copy of /etc/icinga2: icinga2 daemon -C without a warning', () => {
+    // A checkout's user has no package: no cloudchecks file among the ITL's plugins-contrib.d.
+    const icinga = new StockIcinga(icinga2!, join(root, 'icinga'), { skipContrib: /^cloudchecks/ });
+    const stock = icinga.validate();
+    expect(stock.output).not.toMatch(/warning\/|critical\//);
+    const sandbox = join(root, 'sandbox');
+    const { runs, validation } = icinga.runSteps(documentedSteps('docs/icinga2.md', 'icinga2-checkout'), REPO, sandbox);
+    for (const run of runs) expect(run.code, `${run.line}\n${run.output}`).toBe(0);
+    expect(validation.output).toMatch(/Finished validating the configuration file/);
+    expect(validation.output).not.toMatch(/warning\/|critical\//);
+    expect(
+      Number(/Instantiated (\d+) Services?\./.exec(validation.output)?.[1]) - Number(/Instantiated (\d+) Services?\./.exec(stock.output)?.[1] ?? 0),
+    ).toBeGreaterThan(3);
+    expect(shimCalls(sandbox)).toContain('systemctl reload icinga2');
   }, 60_000);
 });

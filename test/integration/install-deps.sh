@@ -13,15 +13,16 @@ set -u
 skip_label="integration-deps"
 skip_tests="The Icinga 2 / Nagios integration tests will be SKIPPED, not passed."
 skip_them="them"
-skip_run="apt-get install --no-install-recommends icinga2-bin icinga2-common nagios4-core"
+skip_run="apt-get install --no-install-recommends icinga2-bin icinga2-common nagios4-core openssl"
 
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
 
 missing=""
 have icinga2 || missing="$missing icinga2-bin icinga2-common"
 have nagios4 || missing="$missing nagios4-core"
+have openssl || missing="$missing openssl"
 if [ -z "$missing" ]; then
-	echo "integration-deps: icinga2 and nagios4 are installed"
+	echo "integration-deps: icinga2, nagios4 and openssl are installed"
 	exit 0
 fi
 
@@ -31,5 +32,5 @@ echo "integration-deps: installing$missing"
 # shellcheck disable=SC2086 # $missing is a list of package names
 apt_install $missing
 
-have icinga2 && have nagios4 || skip "installed$missing but icinga2/nagios4 are still not found"
+have icinga2 && have nagios4 && have openssl || skip "installed$missing but icinga2/nagios4/openssl are still not found"
 echo "integration-deps: installed$missing"

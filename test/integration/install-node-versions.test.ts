@@ -18,7 +18,10 @@ describe('the tested Node.js versions', () => {
 
   it('are one exact version of each supported major, each with its registry integrity', () => {
     expect(majors).toEqual([18, 20, 22, 24]);
-    for (const line of read('scripts/node-versions').split('\n').filter((l) => /^\d/.test(l))) expect(line).toMatch(/^\d+\.\d+\.\d+ sha512-[A-Za-z0-9+/]{86}==$/);
+    for (const line of read('scripts/node-versions')
+      .split('\n')
+      .filter((l) => /^\d/.test(l)))
+      expect(line).toMatch(/^\d+\.\d+\.\d+ sha512-[A-Za-z0-9+/]{86}==$/);
   });
 
   it('are what engines, the packages, the build target and the README say', () => {

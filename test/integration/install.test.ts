@@ -74,8 +74,11 @@ suite('make install-package (what the .deb and the .rpm hold)', () => {
   const destdir = mkdtempSync(join(tmpdir(), 'cc-package-root-'));
   afterAll(() => rmSync(destdir, { recursive: true, force: true }));
 
-  it('installs every dist/check_* and every contrib file, and only command definitions where the engines read by themselves', () => {
-    execFileSync(make!, ['-s', '-C', REPO, '-o', 'build', '-o', 'deps', 'install-package', `DESTDIR=${destdir}`, 'PREFIX=/usr'], { encoding: 'utf8', timeout: 60_000 });
+  it('installs every dist/check_* with its manual page and every contrib file, and only command definitions where the engines read by themselves', () => {
+    execFileSync(make!, ['-s', '-C', REPO, '-o', 'build', '-o', 'deps', 'install-package', `DESTDIR=${destdir}`, 'PREFIX=/usr'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const built = readdirSync(DIST).filter((f) => f.startsWith('check_'));
     expect(readdirSync(join(destdir, 'usr/lib/nagios/plugins')).sort()).toEqual(built.sort());
     for (const dir of ['icinga2', 'nagios', 'zabbix']) {
@@ -90,6 +93,7 @@ suite('make install-package (what the .deb and the .rpm hold)', () => {
     expect(readdirSync(nagios)).toContain('cloudchecks.cfg');
     for (const f of readdirSync(nagios)) expect(readFileSync(join(nagios, f), 'utf8'), f).not.toMatch(/^\s*define (host|service|hostgroup)\b/m);
     expect(statSync(join(destdir, 'usr/bin/cloudchecks-sim')).mode & 0o777).toBe(0o755);
+    expect(readdirSync(join(destdir, 'usr/share/man/man1')).sort()).toEqual([...built.map((p) => `${p}.1`), 'cloudchecks-sim.1'].sort());
   });
 });
 
@@ -100,9 +104,15 @@ const npm = findExecutable('npm');
 
   it('installs the package as npm would publish it, with every executable on the PATH', () => {
     // The package as `npm pack` makes it (its "files"), installed globally into a private prefix.
-    const tgz = execFileSync(npm!, ['pack', '--silent', '--pack-destination', root], { cwd: REPO, encoding: 'utf8', timeout: 60_000 }).trim().split('\n').pop()!;
+    const tgz = execFileSync(npm!, ['pack', '--silent', '--pack-destination', root], { cwd: REPO, encoding: 'utf8', timeout: 60_000 })
+      .trim()
+      .split('\n')
+      .pop()!;
     const prefix = join(root, 'prefix');
-    execFileSync(npm!, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(root, tgz)], { encoding: 'utf8', timeout: 120_000 });
+    execFileSync(npm!, ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(root, tgz)], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     for (const bin of [...PLUGINS, 'cloudchecks-sim']) expect(existsSync(join(prefix, 'bin', bin)), bin).toBe(true);
     let out = '';
     try {

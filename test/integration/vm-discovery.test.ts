@@ -1,41 +1,62 @@
 // VM discovery into the real engines: the Icinga 2 and Nagios objects that
 // `check_vm_cpu --discovery --discovery-format icinga2|nagios` prints for the simulator's
 // 2,000-VM fleet are loaded with the shipped contrib files (icinga2 daemon -C, nagios4 -v),
-// and a private Icinga 2 daemon runs the services of a discovered VM end to end.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// and a private Icinga 2 daemon runs the services of a discovered VM end to end. VMs and
+// vApps that tenants named to attack the monitoring (the simulator's hostile scenario) are
+// loaded and checked by live Icinga 2 and Nagios daemons: no macro expands, no shell command
+// runs, no secret shows, and the checks get the VM id only.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
-import { announceSkip, findExecutable } from './support/engines';
+import { announceSkip, findExecutable, runCommandLine } from './support/engines';
+import { INJECTION_MARKER } from '../../sim/vcd/fleet';
 import { PrivateIcinga, validateConfig } from './support/icinga2';
-import { verifyNagiosConfig } from './support/nagios';
+import { hasStockNagiosConfig, PrivateNagios, StockNagios, type NagiosServiceStatus } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 
 const icinga2 = findExecutable('icinga2');
 const nagios4 = findExecutable('nagios4');
 if (!icinga2) announceSkip('icinga2', 'icinga2-bin icinga2-common');
-if (!nagios4) announceSkip('nagios4', 'nagios4-core');
+if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (its stock /etc/nagios4)');
 
 const fleet = new BuiltSimulator(['--vcd-scenario', 'fleet']);
+const hostile = new BuiltSimulator(['--vcd-scenario', 'hostile']);
 const work = mkdtempSync(join(tmpdir(), 'cc-int-discovery-'));
 
 beforeAll(async () => {
   assertBuilt();
-  await fleet.start();
+  await Promise.all([fleet.start(), hostile.start()]);
 }, 30_000);
 afterAll(async () => {
-  await fleet.stop();
+  await Promise.all([fleet.stop(), hostile.stop()]);
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The discovery output of the fleet in a format, with optional selection. */
-async function discover(format: string, extra: string[] = []): Promise<string> {
-  const api = fleet.ready.apis.vcd;
+/** The discovery output of a simulator's VMs (or, with check_vdc, its VDCs) in a format, with optional selection. */
+async function discover(format: string, extra: string[] = [], sim = fleet, plugin = 'check_vm_cpu'): Promise<string> {
+  const api = sim.ready.apis.vcd;
   const r = await runExecutable(
-    join(DIST, 'check_vm_cpu'),
-    ['--discovery', '--discovery-format', format, '--url', api.httpsUrl, '--ca-file', fleet.ready.caFile, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile, '--cache-dir', join(work, 'cache'), ...extra],
+    join(DIST, plugin),
+    [
+      '--discovery',
+      '--discovery-format',
+      format,
+      '--url',
+      api.httpsUrl,
+      '--ca-file',
+      sim.ready.caFile,
+      '--user',
+      api.user,
+      '--org',
+      api.org,
+      '--password-file',
+      api.passwordFile,
+      '--cache-dir',
+      join(work, 'cache'),
+      ...extra,
+    ],
     { env: { PATH: process.env.PATH, HOME: work } },
   );
   expect(r.code, r.stdout).toBe(0);
@@ -43,14 +64,38 @@ async function discover(format: string, extra: string[] = []): Promise<string> {
   return r.stdout;
 }
 
-(icinga2 ? describe : describe.skip)('Icinga 2 loads the discovered VMs with contrib/icinga2/vm-discovery.conf', () => {
+/** The hostile VMs as the query service lists them: id, name and vApp (control characters made spaces). */
+async function hostileVms(): Promise<Array<{ id: string; name: string; vapp: string }>> {
+  const lld = JSON.parse(await discover('zabbix', [], hostile)) as Array<Record<string, string>>;
+  expect(lld).toHaveLength(8);
+  return lld.map((v) => ({ id: v['{#VM.ID}'], name: v['{#VM.NAME}'], vapp: v['{#VM.VAPP}'] }));
+}
+
+/** icinga2 daemon -C on the shipped commands, one discovery file of contrib/icinga2 and the generated `file`. */
+function validateDiscovered(conf: string, file: string) {
+  return validateConfig(
+    icinga2!,
+    [
+      'const NodeName = "cloudchecks-test"',
+      'const ZoneName = NodeName',
+      `const PluginDir = ${JSON.stringify(DIST)}`,
+      'include <itl>',
+      `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`,
+      `include ${JSON.stringify(join(REPO, 'contrib/icinga2', conf))}`,
+      `include ${JSON.stringify(file)}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The provider's secret that a name must never reach: the vCD password of the discovery. */
+const secretOf = (sim: BuiltSimulator) => readFileSync(sim.ready.apis.vcd.passwordFile, 'utf8').trim();
+
+(icinga2 ? describe : describe.skip)('Icinga 2 loads the discovered VMs with contrib/icinga2/vm-discovery.conf (and VDCs with vdc-discovery.conf)', () => {
   it('icinga2 daemon -C: 2,000 hosts and 6,000 services, no warning', async () => {
     const file = join(work, 'vms.conf');
     writeFileSync(file, await discover('icinga2'));
-    const r = validateConfig(
-      icinga2!,
-      ['const NodeName = "cloudchecks-test"', 'const ZoneName = NodeName', `const PluginDir = ${JSON.stringify(DIST)}`, 'include <itl>', `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, `include ${JSON.stringify(join(REPO, 'contrib/icinga2/vm-discovery.conf'))}`, `include ${JSON.stringify(file)}`, ''].join('\n'),
-    );
+    const r = validateDiscovered('vm-discovery.conf', file);
     expect(r.output).toMatch(/Finished validating the configuration file/);
     expect(r.output).toMatch(/Instantiated 2000 Hosts\./);
     expect(r.output).toMatch(/Instantiated 6000 Services\./);
@@ -58,12 +103,37 @@ async function discover(format: string, extra: string[] = []): Promise<string> {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it('a discovered VM named with a space and & is checked by the daemon through the apply rules', async () => {
+  it('icinga2 daemon -C: the VDCs tenants named to attack it, each a host with its vdc service', async () => {
+    const file = join(work, 'vdcs.conf');
+    const generated = await discover('icinga2', [], hostile, 'check_vdc');
+    expect(generated).toMatch(/^\/\/ Generated by check_vdc --discovery .*: 3 VDCs\.$/m);
+    writeFileSync(file, generated);
+    const r = validateDiscovered('vdc-discovery.conf', file);
+    expect(r.output).toMatch(/Instantiated 3 Hosts\./);
+    expect(r.output).toMatch(/Instantiated 3 Services\./);
+    expect(r.output).not.toMatch(/warning\/|critical\//);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('a discovered VM named with a space and & is checked by the daemon through the apply rules; a powered-off one is OK', async () => {
     const objects = await discover('icinga2', ['--vapp', 'Sales & Marketing', '--include', '^Web & DB 01$']);
     const id = /object Host "(vm-[0-9a-f-]{36})"/.exec(objects)![1];
+    // node-0125 is one of the fleet's 80 powered-off VMs.
+    const off = await discover('icinga2', ['--vapp', 'vapp-01', '--include', '^node-0125$']);
+    const offId = /object Host "(vm-[0-9a-f-]{36})"/.exec(off)![1];
+    expect(off).toContain('vars.cloudchecks_vm_status = "POWERED_OFF"');
     const previous = process.env.XDG_CACHE_HOME;
     process.env.XDG_CACHE_HOME = join(work, 'icinga-cache'); // the daemon's plugins keep their sessions here
-    const icinga = new PrivateIcinga({ icinga2: icinga2!, pluginDir: DIST, objects: [`include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, `include ${JSON.stringify(join(REPO, 'contrib/icinga2/vm-discovery.conf'))}`, objects].join('\n') });
+    const icinga = new PrivateIcinga({
+      icinga2: icinga2!,
+      pluginDir: DIST,
+      objects: [
+        `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`,
+        `include ${JSON.stringify(join(REPO, 'contrib/icinga2/vm-discovery.conf'))}`,
+        objects,
+        off,
+      ].join('\n'),
+    });
     try {
       await icinga.start();
       for (const [service, line] of [
@@ -76,6 +146,14 @@ async function discover(format: string, extra: string[] = []): Promise<string> {
         expect(r.state).toBe(0);
         expect(r.command).toContain(id);
       }
+      for (const [service, line] of [
+        ['vm-cpu', /^VM_CPU OK - .* is powered off since \d{4}-/],
+        ['vm-memory', /^VM_MEM OK - .* is powered off/],
+      ] as const) {
+        const r = await icinga.check(offId, service);
+        expect(r.output).toMatch(line);
+        expect(r.state).toBe(0);
+      }
     } finally {
       await icinga.stop();
       if (previous === undefined) delete process.env.XDG_CACHE_HOME;
@@ -84,36 +162,262 @@ async function discover(format: string, extra: string[] = []): Promise<string> {
   }, 120_000);
 });
 
-(nagios4 ? describe : describe.skip)('Nagios 4 loads the discovered VMs with contrib/nagios/vm-discovery.cfg', () => {
-  it('nagios4 -v: 2,000 hosts and 6,000 services, no errors and no warnings', async () => {
-    const root = join(work, 'nagios');
-    mkdirSync(root, { recursive: true });
-    const vms = join(root, 'vms.cfg');
-    writeFileSync(vms, await discover('nagios'));
-    const { code, output } = verifyNagiosConfig(nagios4!, root, [join(REPO, 'contrib/nagios/commands.cfg'), join(REPO, 'contrib/nagios/vm-discovery.cfg'), vms], 60_000);
-    expect(output).toMatch(/Checked 6000 services\./);
-    expect(output).toMatch(/Checked 2000 hosts\./);
-    expect(output).toMatch(/Total Warnings: 0\s+Total Errors:\s+0/);
-    expect(code).toBe(0);
-  }, 60_000);
+(nagios4 && hasStockNagiosConfig() ? describe : describe.skip)(
+  'Nagios 4 loads the discovered VMs with contrib/nagios/vm-discovery.cfg (and VDCs with vdc-discovery.cfg)',
+  () => {
+    it('nagios4 -v on the stock configuration: 2,000 hosts and 6,000 services, no errors and no warnings', async () => {
+      // The stock templates.cfg and contacts.cfg, the files in the stock cfg_dir conf.d.
+      const stock = new StockNagios(nagios4!, join(work, 'nagios-stock'), { skipPluginConfig: /^cloudchecks/ }).verify(60_000);
+      const nagios = new StockNagios(nagios4!, join(work, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
+      nagios.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks-commands.cfg');
+      nagios.addToConfD(join(REPO, 'contrib/nagios/vm-discovery.cfg'), 'cloudchecks-vm-discovery.cfg');
+      writeFileSync(join(nagios.etc, 'conf.d', 'vcd-acme-vms.cfg'), await discover('nagios'));
+      const r = nagios.verify(60_000);
+      expect(r.output).not.toMatch(/Warning:|Error:/);
+      expect([r.warnings, r.errors]).toEqual([0, 0]);
+      expect(r.checked.services - stock.checked.services).toBe(6000);
+      expect(r.checked.hosts - stock.checked.hosts).toBe(2000);
+      expect(r.code).toBe(0);
+    }, 60_000);
 
-  it('the command line Nagios builds from a discovered host runs the check', async () => {
-    // What Nagios does with cloudchecks_vm_cpu_discovered!--window 15m for the host: the
-    // custom variables substituted, then the line run by /bin/sh.
-    const objects = await discover('nagios', ['--vapp', 'Sales & Marketing', '--include', '^Web & DB 01$']);
-    const id = /_VM_ID\s+(\S+)/.exec(objects)![1];
-    const vcdArgs = /_VCD_ARGS\s+(.+)$/m.exec(objects)![1].replace(/\\;/g, ';');
-    const line = `${DIST}/check_vm_cpu ${vcdArgs} --vm '${id}' --window 15m --cache-dir '${join(work, 'nagios-cache')}'`;
-    let out = '';
-    let code = 0;
+    it('nagios4 -v with the discovered VDCs, named to attack it; the vdc command line runs the check', async () => {
+      const stock = new StockNagios(nagios4!, join(work, 'nagios-vdc-stock'), { skipPluginConfig: /^cloudchecks/ }).verify(60_000);
+      const nagios = new StockNagios(nagios4!, join(work, 'nagios-vdc'), { skipPluginConfig: /^cloudchecks/ });
+      nagios.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks-commands.cfg');
+      nagios.addToConfD(join(REPO, 'contrib/nagios/vdc-discovery.cfg'), 'cloudchecks-vdc-discovery.cfg');
+      const objects = await discover('nagios', [], hostile, 'check_vdc');
+      writeFileSync(join(nagios.etc, 'conf.d', 'vcd-acme-vdcs.cfg'), objects);
+      const r = nagios.verify(60_000);
+      expect(r.output).not.toMatch(/Warning:|Error:/);
+      expect([r.warnings, r.errors]).toEqual([0, 0]);
+      expect(r.checked.hosts - stock.checked.hosts).toBe(3);
+      expect(r.checked.services - stock.checked.services).toBe(3);
+      // What Nagios runs for the first VDC's service: cloudchecks_vdc_discovered with its custom variables.
+      const id = /_VDC_ID\s+(\S+)/.exec(objects)![1];
+      const vcdArgs = /_VCD_ARGS\s+(.+)$/m.exec(objects)![1];
+      const { out, code } = runCommandLine(`${DIST}/check_vdc ${vcdArgs} --vdc '${id}' --cache-dir '${join(work, 'nagios-cache')}'`, work);
+      expect(out).toMatch(/^VDC OK - .*: cpu 42% \(8400 MHz of 20000 MHz\).* \| [a-z0-9_]+_cpu_pct=42%;80;90;0;100 /);
+      expect(code).toBe(0);
+      expect(existsSync(INJECTION_MARKER)).toBe(false);
+    }, 60_000);
+
+    it('the command line Nagios builds from a discovered host runs the check', async () => {
+      // What Nagios does with cloudchecks_vm_cpu_discovered!--window 15m for the host: the
+      // custom variables substituted, then the line run by /bin/sh.
+      const objects = await discover('nagios', ['--vapp', 'Sales & Marketing', '--include', '^Web & DB 01$']);
+      const id = /_VM_ID\s+(\S+)/.exec(objects)![1];
+      const vcdArgs = /_VCD_ARGS\s+(.+)$/m.exec(objects)![1].replace(/\\;/g, ';');
+      const line = `${DIST}/check_vm_cpu ${vcdArgs} --vm '${id}' --window 15m --cache-dir '${join(work, 'nagios-cache')}'`;
+      const { out, code } = runCommandLine(line, work);
+      expect(out).toMatch(new RegExp(`^VM_CPU OK - cpu usage [\\d.]+% \\(avg 15m\\) on ${id} \\|`));
+      expect(code).toBe(0);
+    });
+  },
+);
+
+(icinga2 ? describe : describe.skip)('Icinga 2: VMs and vApps named to attack the monitoring stay data', () => {
+  // An operator's own commands that show the names: one through /bin/sh (a string), one not.
+  const OPERATOR = [
+    'object CheckCommand "cloudchecks-test-names-shell" {',
+    // (tr: a | in a name would start the perfdata of the output.)
+    '\tcommand = "/bin/echo name=$host.vars.cloudchecks_vm_name$ vapp=$host.vars.cloudchecks_vapp$ display=$host.display_name$ status=$host.vars.cloudchecks_vm_status$ | /usr/bin/tr \'|\' /"',
+    '}',
+    'object CheckCommand "cloudchecks-test-names-argv" {',
+    '\tcommand = [ "/bin/echo", "name=$host.vars.cloudchecks_vm_name$", "vapp=$host.vars.cloudchecks_vapp$", "display=$host.display_name$" ]',
+    '}',
+    'apply Service "names-shell" { check_command = "cloudchecks-test-names-shell"; assign where host.vars.cloudchecks_vm_id }',
+    'apply Service "names-argv" { check_command = "cloudchecks-test-names-argv"; assign where host.vars.cloudchecks_vm_id }',
+  ].join('\n');
+
+  it('icinga2 daemon -C and a live daemon: names shown as they are, checks run with the VM id only, nothing expanded or run', async () => {
+    rmSync(INJECTION_MARKER, { force: true });
+    const vms = await hostileVms();
+    const secret = secretOf(hostile);
+    const generated = await discover('icinga2', [], hostile);
+    const objects = [
+      `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`,
+      `include ${JSON.stringify(join(REPO, 'contrib/icinga2/vm-discovery.conf'))}`,
+      OPERATOR,
+      generated,
+    ].join('\n');
+
+    const checked = validateConfig(
+      icinga2!,
+      ['const NodeName = "cloudchecks-test"', 'const ZoneName = NodeName', `const PluginDir = ${JSON.stringify(DIST)}`, 'include <itl>', objects, ''].join(
+        '\n',
+      ),
+    );
+    expect(checked.output).toMatch(/Instantiated 8 Hosts\./);
+    expect(checked.output).toMatch(/Instantiated 40 Services\./);
+    expect(checked.output).not.toMatch(/warning\/|critical\//);
+    expect(checked.code).toBe(0);
+
+    const previous = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = join(work, 'icinga-hostile-cache');
+    const icinga = new PrivateIcinga({ icinga2: icinga2!, pluginDir: DIST, objects });
+    const seen: string[] = [];
     try {
-      out = execFileSync('/bin/sh', ['-c', line], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: work } });
-    } catch (e) {
-      const err = e as { status?: number; stdout?: string };
-      out = err.stdout ?? '';
-      code = err.status ?? 1;
+      await icinga.start();
+      // The password as the provider may give it to every VM host: the variable the names try to reach.
+      await icinga.api('POST', '/v1/objects/hosts', { filter: 'match("vm-*", host.name)', attrs: { 'vars.cloudchecks_vcd_password': secret } });
+      for (const vm of vms) {
+        const host = await icinga.checkHost(vm.id);
+        seen.push(host.output);
+        expect(host.output).toBe(`Cloud Director VM ${vm.id} in vApp ${vm.vapp} (see its services)`);
+        expect(host.state).toBe(0);
+        for (const [service, line] of [
+          ['vm-cpu', /^VM_CPU OK - cpu usage [\d.]+% \(avg 15m\) on vm-/],
+          ['vm-memory', /^VM_MEM OK - memory usage [\d.]+% \(current\) on vm-/],
+          ['vm-disk', /^VM_DISK OK - disk used [\d.]+% /],
+        ] as const) {
+          const r = await icinga.check(vm.id, service);
+          seen.push(r.output, ...r.command);
+          expect(r.output).toMatch(line);
+          expect(r.state).toBe(0);
+          expect(r.command[r.command.indexOf('--vm') + 1]).toBe(vm.id);
+          expect(r.command).not.toContain('--vapp');
+          for (const arg of r.command) expect(arg.includes(vm.name) || arg.includes(vm.vapp)).toBe(false);
+        }
+        const shell = await icinga.check(vm.id, 'names-shell');
+        const argv = await icinga.check(vm.id, 'names-argv');
+        seen.push(shell.output, argv.output, ...argv.command);
+        expect(argv.command).toEqual(['/bin/echo', `name=${vm.name}`, `vapp=${vm.vapp}`, `display=${vm.name}`]);
+        // Icinga escapes every macro value for /bin/sh in a command string: each stays one word.
+        expect(shell.output).toBe(`name=${vm.name} vapp=${vm.vapp} display=${vm.name} status=POWERED_ON`.replace(/\|/g, '/'));
+      }
+    } finally {
+      await icinga.stop();
+      if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = previous;
     }
-    expect(out).toMatch(new RegExp(`^VM_CPU OK - cpu usage [\\d.]+% \\(avg 15m\\) on ${id} \\|`));
-    expect(code).toBe(0);
-  });
+    expect(seen.filter((t) => t.includes(secret))).toEqual([]);
+    expect(icinga.log).not.toContain(secret);
+    expect(icinga.log).not.toMatch(/Infinite recursion|Closing \$ not found|Macro '.*' is not defined/);
+    expect(existsSync(INJECTION_MARKER)).toBe(false);
+  }, 180_000);
+});
+
+(nagios4 && hasStockNagiosConfig() ? describe : describe.skip)('Nagios 4: VMs and vApps named to attack the monitoring stay data', () => {
+  // An operator's own command showing the names the way the stock notification commands do
+  // ("$HOSTALIAS$" in double quotes), and in single quotes and unquoted.
+  const OPERATOR = `
+define command {
+    command_name    cloudchecks_test_names
+    command_line    $USER1$/record-names "$HOSTALIAS$" '$HOSTALIAS$' $HOSTALIAS$ END "$HOSTDISPLAYNAME$" '$HOSTDISPLAYNAME$' END "$_HOSTVM_VAPP$" '$_HOSTVM_VAPP$' $_HOSTVM_VAPP$ END
+}
+define service {
+    use                     generic-service
+    hostgroup_name          cloudchecks-vcd-vms
+    service_description     names
+    check_command           cloudchecks_test_names
+}
+`;
+
+  /** The connection options discovery writes into _VCD_ARGS, in its order. */
+  const connectionArgs = () => {
+    const api = hostile.ready.apis.vcd;
+    return ['--url', api.httpsUrl, '--org', api.org, '--user', api.user, '--password-file', api.passwordFile, '--ca-file', hostile.ready.caFile];
+  };
+
+  it('nagios4 -v and a live daemon: the shipped commands get the VM id and plain words, the names reach commands as plain text', async () => {
+    rmSync(INJECTION_MARKER, { force: true });
+    const vms = await hostileVms();
+    const secret = secretOf(hostile);
+    const dir = join(work, 'nagios-hostile');
+    const plugins = join(dir, 'plugins');
+    mkdirSync(plugins, { recursive: true });
+    // $USER1$: wrappers that log the argv /bin/sh gave them, then run the real plugin.
+    const argvLog = join(dir, 'argv.log');
+    const record = `RS=$(printf '\\036'); line=$(basename "$0"); for a in "$@"; do line="$line$RS$a"; done; printf '%s\\n' "$line" >> '${argvLog}'`;
+    for (const p of ['check_vm_cpu', 'check_vm_disk', 'check_vm_mem']) {
+      writeFileSync(join(plugins, p), `#!/bin/sh\n${record}\nXDG_CACHE_HOME='${join(work, 'nagios-hostile-cache')}' exec '${join(DIST, p)}' "$@"\n`);
+      chmodSync(join(plugins, p), 0o755);
+    }
+    writeFileSync(join(plugins, 'record-names'), `#!/bin/sh\n${record}\necho 'NAMES OK'\n`);
+    chmodSync(join(plugins, 'record-names'), 0o755);
+    const vmsCfg = join(dir, 'vms.cfg');
+    writeFileSync(vmsCfg, await discover('nagios', [], hostile));
+    const operatorCfg = join(dir, 'operator.cfg');
+    writeFileSync(operatorCfg, OPERATOR);
+    // The stock configuration with the shipped files and the generated hosts in its conf.d.
+    const stock = new StockNagios(nagios4!, join(dir, 'stock'), { skipPluginConfig: /^cloudchecks/ });
+    const bare = stock.verify(30_000);
+    stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks-commands.cfg');
+    stock.addToConfD(join(REPO, 'contrib/nagios/vm-discovery.cfg'), 'cloudchecks-vm-discovery.cfg');
+    stock.addToConfD(operatorCfg);
+    stock.addToConfD(vmsCfg, 'vcd-hostile-vms.cfg');
+    const verified = stock.verify(30_000);
+    expect(verified.output).not.toMatch(/Warning:|Error:/);
+    expect([verified.warnings, verified.errors]).toEqual([0, 0]);
+    expect(verified.checked.hosts - bare.checked.hosts).toBe(8);
+    expect(verified.checked.services - bare.checked.services).toBe(32);
+    expect(verified.code).toBe(0);
+
+    // What the generated hosts say, attribute by attribute (no line was continued or lost).
+    const hosts = new Map<string, Map<string, string>>();
+    for (const block of readFileSync(vmsCfg, 'utf8').split('\ndefine host {\n').slice(1)) {
+      const attrs = new Map([...block.matchAll(/^ {4}(\w+) +(.*)$/gm)].map((m) => [m[1], m[2]]));
+      hosts.set(attrs.get('host_name')!, attrs);
+    }
+    expect([...hosts.keys()].sort()).toEqual(vms.map((v) => v.id).sort());
+    for (const attrs of hosts.values()) expect(attrs.get('_VM_ID')).toBe(attrs.get('host_name'));
+
+    // One check by hand first logs in and caches the session and the API version.
+    const warm = await runExecutable(join(plugins, 'check_vm_mem'), [...connectionArgs(), '--vm', [...hosts.keys()][0]], {
+      env: { PATH: process.env.PATH, HOME: work },
+    });
+    expect(warm.stdout).toMatch(/^VM_MEM OK/);
+    rmSync(argvLog);
+    // $USER3$: a secret in resource.cfg, as sites keep passwords there; a name must not reach it.
+    const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins, USER3: secret });
+    const results = new Map<string, NagiosServiceStatus>();
+    try {
+      await nagios.start();
+      // Host by host: two dozen plugins starting at once on a busy two-core machine would
+      // spend their -t 10 waiting for a CPU.
+      for (const id of hosts.keys()) for (const [k, r] of await nagios.checkHost(id, ['vm-cpu', 'vm-memory', 'vm-disk', 'names'], 60_000)) results.set(k, r);
+    } finally {
+      await nagios.stop();
+    }
+    const connection = connectionArgs();
+    const outputs = [...results].map(([k, r]) => `${k}: ${r.output}`).join('\n');
+    const calls = readFileSync(argvLog, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\u001e'));
+    for (const [id, attrs] of hosts) {
+      for (const [service, plugin, line, more] of [
+        ['vm-cpu', 'check_vm_cpu', /^VM_CPU OK - cpu usage [\d.]+% \(avg 15m\) on vm-/, ['--window', '15m']],
+        ['vm-memory', 'check_vm_mem', /^VM_MEM OK - memory usage [\d.]+% \(current\) on vm-/, []],
+        ['vm-disk', 'check_vm_disk', /^VM_DISK OK - disk used [\d.]+% /, []],
+      ] as const) {
+        const r = results.get(`${id}!${service}`)!;
+        expect(r.output, outputs).toMatch(line);
+        expect(r.state).toBe(0);
+        expect(calls).toContainEqual([plugin, ...connection, '--vm', id, '--powered-off-state', 'OK', ...more]);
+      }
+      expect(results.get(`${id}!names`)).toMatchObject({ state: 0, output: 'NAMES OK' });
+      const alias = attrs.get('alias')!;
+      const vapp = attrs.get('_VM_VAPP')!;
+      const words = (s: string) => s.split(/\s+/);
+      expect(calls).toContainEqual([
+        'record-names',
+        alias,
+        alias,
+        ...words(alias),
+        'END',
+        attrs.get('display_name')!,
+        attrs.get('display_name')!,
+        'END',
+        vapp,
+        vapp,
+        ...words(vapp),
+        'END',
+      ]);
+    }
+    expect(calls.filter((c) => c[0] === 'record-names' || c.includes('--vm'))).toHaveLength(hosts.size * 4);
+    const everything = [...calls.flat(), ...[...results.values()].flatMap((r) => [r.output, r.longOutput])];
+    expect(everything.filter((t) => t.includes(secret))).toEqual([]);
+    expect(existsSync(INJECTION_MARKER)).toBe(false);
+  }, 180_000);
 });

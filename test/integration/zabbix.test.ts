@@ -6,7 +6,7 @@
 // unsupported item, node and VM discovery, and a problem for every UNKNOWN and every sick thing.
 // Zabbix 7.0 LTS is not in Debian 12's archive; the template's export format (6.0) is what 7.0
 // imports through its converter, and this test runs the 6.0 LTS that Debian ships.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,16 @@ if (!install) {
 const suite = install ? describe : describe.skip;
 
 const TEMPLATE = join(REPO, 'contrib/zabbix/cloudchecks_templates.yaml');
-const PLUGINS = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'];
+const PLUGINS = [
+  'check_nodes',
+  'check_cluster_monitoring',
+  'check_cluster_operators',
+  'check_vm_cpu',
+  'check_vm_disk',
+  'check_vm_mem',
+  'check_vm_fleet',
+  'check_vdc',
+];
 
 /** The Import dialog's default rules for templates (CControllerPopupImport, preset "template"). */
 const rule = () => ({ updateExisting: true, createMissing: true, deleteMissing: false });
@@ -66,6 +75,14 @@ interface ZTrigger {
 }
 
 const EXTERNAL = '10';
+/** The simulator's VDCs of the default scenario, by role. */
+const VDC = {
+  prod: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
+  analytics: '3c4d5e6f-7081-4b92-8c3d-4e5f60718293',
+  payg: '2b3c4d5e-6f70-4a81-9b2c-3d4e5f607182',
+  archive: '4d5e6f70-8192-4ca3-9d4e-5f60718293a4',
+  dev: '5e6f7081-92a3-4db4-8e5f-60718293a4b5',
+};
 
 suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_templates.yaml (7.0 LTS: not installable on Debian 12, not tested)`, () => {
   const sim = new BuiltSimulator(['--cluster-scenario', 'sick', '--vcd-scenario', 'default']);
@@ -80,13 +97,45 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
   const vcdStats = async () => (await (await fetch(`${sim.ready.apis.vcd.httpUrl}/_sim/stats`)).json()) as Record<string, number>;
 
   async function readItems(): Promise<ZItem[]> {
-    return api<ZItem[]>('item.get', { hostids: Object.values(hostIds), output: ['itemid', 'key_', 'name', 'type', 'state', 'error', 'lastvalue', 'lastclock'], selectHosts: ['host'] });
+    return api<ZItem[]>('item.get', {
+      hostids: Object.values(hostIds),
+      output: ['itemid', 'key_', 'name', 'type', 'state', 'error', 'lastvalue', 'lastclock'],
+      selectHosts: ['host'],
+    });
   }
   /** "Execute now" on every external check and discovery rule of the test hosts. */
   async function executeNow(): Promise<void> {
     const checks = await api<Array<{ itemid: string }>>('item.get', { hostids: Object.values(hostIds), filter: { type: EXTERNAL }, output: ['itemid'] });
-    const rules = await api<Array<{ itemid: string }>>('discoveryrule.get', { hostids: Object.values(hostIds), output: ['itemid'] });
-    await api('task.create', [...checks, ...rules].map((i) => ({ type: 6, request: { itemid: i.itemid } })));
+    // Dependent discovery rules run with their master item and cannot be executed on their own.
+    const rules = await api<Array<{ itemid: string }>>('discoveryrule.get', {
+      hostids: Object.values(hostIds),
+      filter: { type: EXTERNAL },
+      output: ['itemid'],
+    });
+    await api(
+      'task.create',
+      [...checks, ...rules].map((i) => ({ type: 6, request: { itemid: i.itemid } })),
+    );
+  }
+  /**
+   * What a timer on the server would run for the trapper variant: check_vm_fleet --submit
+   * zabbix to the server's trapper, again (bounded) until the server knows the trapper item:
+   * it takes a reloaded configuration in a moment of its own.
+   */
+  async function submitFleet(): Promise<void> {
+    const argv = ['--extra-opts', `vcd@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
+    argv.push('--zabbix-port', String(zabbix.serverPort), '--zabbix-host', 'vcd-acme-fleet-trapper');
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      // As the timer's User=zabbix, who owns the ini file.
+      const r = spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
+      if (r.status === 0) {
+        expect(r.stdout).toMatch(/^VM_FLEET OK - 15 VMs read .*, 45 results submitted to Zabbix/);
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`check_vm_fleet --submit zabbix: ${r.stdout}${r.stderr}`);
+      await sleep(1000);
+    }
   }
   /** Polls (bounded) until `done` holds for the items read back. */
   async function waitItems(what: string, done: (items: ZItem[]) => boolean, ms: number): Promise<ZItem[]> {
@@ -96,14 +145,22 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
       if (done(now)) return now;
       if (Date.now() > deadline) {
         const pending = now.filter((i) => i.type === EXTERNAL && i.lastclock === '0').map((i) => `${i.hosts[0].host}: ${i.key_}`);
-        throw new Error(`${what} not reached within ${ms / 1000}s; external checks without a value: ${pending.join(', ') || 'none'}\n${zabbix.serverLog.split('\n').slice(-40).join('\n')}`);
+        throw new Error(
+          `${what} not reached within ${ms / 1000}s; external checks without a value: ${pending.join(', ') || 'none'}\n${zabbix.serverLog.split('\n').slice(-40).join('\n')}`,
+        );
       }
       await sleep(1000);
     }
   }
   const item = (host: string, key: string) => {
     const i = items.find((x) => x.hosts[0].host === host && x.key_ === key);
-    if (!i) throw new Error(`no item ${key} on ${host}; items: ${items.filter((x) => x.hosts[0].host === host).map((x) => x.key_).join(', ')}`);
+    if (!i)
+      throw new Error(
+        `no item ${key} on ${host}; items: ${items
+          .filter((x) => x.hosts[0].host === host)
+          .map((x) => x.key_)
+          .join(', ')}`,
+      );
     return i;
   };
 
@@ -184,20 +241,34 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     expect(await api('configuration.import', { format: 'yaml', source, rules: IMPORT_RULES })).toBe(true);
     expect(await api('configuration.import', { format: 'yaml', source, rules: IMPORT_RULES })).toBe(true);
     const templates = await api<Array<{ host: string }>>('template.get', { search: { host: 'cloudchecks' }, output: ['host'] });
-    expect(templates.map((t) => t.host).sort()).toEqual(['cloudchecks Cloud Director VM', 'cloudchecks Cloud Director VMs', 'cloudchecks Kubernetes nodes', 'cloudchecks cluster monitoring']);
+    expect(templates.map((t) => t.host).sort()).toEqual([
+      'cloudchecks Cloud Director VDCs',
+      'cloudchecks Cloud Director VM',
+      'cloudchecks Cloud Director VM fleet',
+      'cloudchecks Cloud Director VM fleet trapper',
+      'cloudchecks Cloud Director VMs',
+      'cloudchecks Kubernetes nodes',
+      'cloudchecks cluster monitoring',
+      'cloudchecks cluster operators',
+    ]);
   }, 60_000);
 
   it('refuses a host without an interface (docs/zabbix.md says to add one)', async () => {
     const [t] = await api<Array<{ templateid: string }>>('template.get', { filter: { host: ['cloudchecks Cloud Director VM'] }, output: ['templateid'] });
     const [g] = await api<Array<{ groupid: string }>>('hostgroup.get', { filter: { name: ['Templates/Cloud'] }, output: ['groupid'] });
-    await expect(api('host.create', { host: 'no-interface', groups: [{ groupid: g.groupid }], templates: [{ templateid: t.templateid }] })).rejects.toThrow(/Cannot find host interface/);
+    await expect(api('host.create', { host: 'no-interface', groups: [{ groupid: g.groupid }], templates: [{ templateid: t.templateid }] })).rejects.toThrow(
+      /Cannot find host interface/,
+    );
   });
 
   it('runs every check through the server: values for every item, none unsupported', async () => {
     const templateIds = Object.fromEntries(
-      (await api<Array<{ templateid: string; host: string }>>('template.get', { search: { host: 'cloudchecks' }, output: ['host'] })).map((t) => [t.host, t.templateid]),
+      (await api<Array<{ templateid: string; host: string }>>('template.get', { search: { host: 'cloudchecks' }, output: ['host'] })).map((t) => [
+        t.host,
+        t.templateid,
+      ]),
     );
-    const group = ((await api<{ groupids: string[] }>('hostgroup.create', { name: 'cloudchecks test' })).groupids)[0];
+    const group = (await api<{ groupids: string[] }>('hostgroup.create', { name: 'cloudchecks test' })).groupids[0];
     const ini = join(zabbix.root, 'cloudchecks.ini');
     const host = async (name: string, templates: string[], macros: Record<string, string>) => {
       const r = await api<{ hostids: string[] }>('host.create', {
@@ -210,31 +281,55 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
       });
       hostIds[name] = r.hostids[0];
     };
-    await host('cluster', ['cloudchecks Kubernetes nodes', 'cloudchecks cluster monitoring'], { '{$CLOUDCHECKS.SECTION}': 'cluster', '{$CLOUDCHECKS.MONITORING.SECTION}': 'cluster' });
-    await host('vcd-acme', ['cloudchecks Cloud Director VMs'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('cluster', ['cloudchecks Kubernetes nodes', 'cloudchecks cluster monitoring', 'cloudchecks cluster operators'], {
+      '{$CLOUDCHECKS.SECTION}': 'cluster',
+      '{$CLOUDCHECKS.MONITORING.SECTION}': 'cluster',
+      '{$CLOUDCHECKS.OPERATORS.SECTION}': 'cluster',
+    });
+    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper'], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
     await host('vm-full-disk', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms['full-disk'] });
     await host('vm-powered-off', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms['powered-off'] });
-    // By name, as issue 10 allows: the VM without VMware Tools.
+    // By name, as --vm allows: the VM without VMware Tools.
     await host('vm-legacy-07', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': 'legacy-07' });
     await host('vm-nocache', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd-nocache', '{$CLOUDCHECKS.VM}': vms.healthy });
 
     zabbix.reloadConfig();
     await sleep(1000);
     await executeNow();
+    await submitFleet();
     // The discovery rules create items; they need the configuration again and their own run.
-    await waitItems('discovery of nodes and VMs', (now) => now.some((i) => i.key_.startsWith('cloudchecks.node.state[')) && now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme'), 120_000);
+    await waitItems(
+      'discovery of nodes, operators, VMs and VDCs',
+      (now) =>
+        now.some((i) => i.key_.startsWith('cloudchecks.node.state[')) &&
+        now.some((i) => i.key_.startsWith('cloudchecks.operator.state[')) &&
+        now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme') &&
+        now.some((i) => i.key_.startsWith('check_vdc[')) &&
+        now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet') &&
+        now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet-trapper'),
+      120_000,
+    );
     zabbix.reloadConfig();
     await sleep(2000);
     await executeNow();
+    await submitFleet();
     items = await waitItems(
       'a value for every external check and every state item',
-      (now) => now.filter((i) => i.type === EXTERNAL || /\.code(\[|$)|node\.state\[/.test(i.key_)).every((i) => i.lastclock !== '0'),
+      // The fleet's document is not kept (history 0), so it has no last value: its state items show it ran.
+      (now) =>
+        now
+          .filter((i) => (i.type === EXTERNAL && !i.key_.startsWith('check_vm_fleet[')) || /\.code(\[|$)|(node|operator)\.state\[/.test(i.key_))
+          .every((i) => i.lastclock !== '0'),
       150_000,
     );
     const unsupported = items.filter((i) => i.state !== '0').map((i) => `${i.hosts[0].host}: ${i.key_}: ${i.error}`);
     expect(unsupported).toEqual([]);
-    for (const i of items.filter((x) => x.type === EXTERNAL)) expect(() => JSON.parse(i.lastvalue), `${i.hosts[0].host}: ${i.key_}`).not.toThrow();
+    // The fleet's document is not kept (history 0): its dependent items show it was JSON.
+    for (const i of items.filter((x) => x.type === EXTERNAL && !x.key_.startsWith('check_vm_fleet[')))
+      expect(() => JSON.parse(i.lastvalue), `${i.hosts[0].host}: ${i.key_}`).not.toThrow();
   }, 330_000);
 
   it('reads the expected values: nodes, monitoring stack, VMs', () => {
@@ -247,6 +342,11 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     expect(item('cluster', 'cloudchecks.monitoring.pods_ready').lastvalue).toBe('25');
     expect(item('cluster', 'cloudchecks.monitoring.user_workload').lastvalue).toBe('1');
     expect(item('cluster', 'cloudchecks.monitoring.summary').lastvalue).toMatch(/Degraded=True/);
+    expect(item('cluster', 'cloudchecks.operators.code').lastvalue).toBe('2');
+    expect(item('cluster', 'cloudchecks.operators.operators').lastvalue).toBe('33');
+    expect(item('cluster', 'cloudchecks.operators.degraded').lastvalue).toBe('1');
+    expect(item('cluster', 'cloudchecks.operators.unavailable').lastvalue).toBe('1');
+    expect(item('cluster', 'cloudchecks.operators.summary').lastvalue).toMatch(/^2 of 33 operators failing: etcd Degraded=True for 2h /);
     expect(item('vm-busy', 'cloudchecks.vm.cpu.code').lastvalue).toBe('1');
     expect(Number(item('vm-busy', 'cloudchecks.vm.cpu.usage').lastvalue)).toBeGreaterThan(80);
     expect(item('vm-full-disk', 'cloudchecks.vm.disk.code').lastvalue).toBe('2');
@@ -258,28 +358,78 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     expect(item('vm-legacy-07', 'cloudchecks.vm.cpu.code').lastvalue).toBe('0');
   });
 
+  it("one check_vm_fleet per organisation: the dependent discovery makes every VM, with the single checks' states (external item and trapper)", () => {
+    for (const host of ['vcd-acme-fleet', 'vcd-acme-fleet-trapper']) {
+      expect(item(host, 'cloudchecks.fleet.code').lastvalue, host).toBe('0');
+      const ids = items.filter((i) => i.hosts[0].host === host && i.key_.startsWith('cloudchecks.fleet.vm.cpu.code[')).map((i) => i.key_.slice(29, -1));
+      expect(ids, host).toHaveLength(15);
+      expect(item(host, `cloudchecks.fleet.vm.cpu.code[${vms.busy}]`).lastvalue, host).toBe('1');
+      expect(Number(item(host, `cloudchecks.fleet.vm.cpu.usage[${vms.busy}]`).lastvalue), host).toBeGreaterThan(80);
+      expect(item(host, `cloudchecks.fleet.vm.disk.code[${vms['full-disk']}]`).lastvalue, host).toBe('2');
+      expect(Number(item(host, `cloudchecks.fleet.vm.disk.used_pct[${vms['full-disk']}]`).lastvalue), host).toBeGreaterThan(90);
+      expect(item(host, `cloudchecks.fleet.vm.mem.code[${vms['no-tools']}]`).lastvalue, host).toBe('3');
+      expect(item(host, `cloudchecks.fleet.vm.status[${vms['powered-off']}]`).lastvalue, host).toBe('POWERED_OFF');
+      // The same states as the one external check per VM and plugin of "cloudchecks Cloud Director VMs".
+      for (const c of ['cpu', 'mem', 'disk'])
+        expect(item(host, `cloudchecks.fleet.vm.${c}.code[${vms.healthy}]`).lastvalue, `${host} ${c}`).toBe(
+          item('vcd-acme', `cloudchecks.vm.${c}.code[${vms.healthy}]`).lastvalue,
+        );
+    }
+  });
+
   it('discovers every node, with each node state from the one cluster check', () => {
-    const states = Object.fromEntries(items.filter((i) => i.key_.startsWith('cloudchecks.node.state[')).map((i) => [i.key_.slice('cloudchecks.node.state['.length, -1), i.lastvalue]));
+    const states = Object.fromEntries(
+      items.filter((i) => i.key_.startsWith('cloudchecks.node.state[')).map((i) => [i.key_.slice('cloudchecks.node.state['.length, -1), i.lastvalue]),
+    );
     expect(Object.keys(states)).toHaveLength(10);
     expect(states['worker-2.prod-eu1.example.com']).toBe('2');
     expect(states['master-0.prod-eu1.example.com']).toBe('0');
     expect(Object.values(states).filter((s) => s === '2')).toHaveLength(4);
-    expect(item('cluster', 'cloudchecks.node.text[worker-2.prod-eu1.example.com]').lastvalue).toMatch(/Ready=Unknown/);
+    expect(item('cluster', 'cloudchecks.node.text[worker-2.prod-eu1.example.com]').lastvalue).toMatch(
+      /kubelet stopped posting status \(Ready, MemoryPressure, DiskPressure, PIDPressure Unknown\)/,
+    );
   });
 
-  it('discovers the powered-on VMs (the status filter leaves the powered-off one out), three checks each', () => {
-    const discovered = items.filter((i) => i.hosts[0].host === 'vcd-acme' && i.type === EXTERNAL);
+  it('discovers every cluster operator, with each operator state from the one operators check', () => {
+    const states = Object.fromEntries(
+      items.filter((i) => i.key_.startsWith('cloudchecks.operator.state[')).map((i) => [i.key_.slice('cloudchecks.operator.state['.length, -1), i.lastvalue]),
+    );
+    expect(Object.keys(states)).toHaveLength(33);
+    expect([states.etcd, states.ingress, states.network, states.console]).toEqual(['2', '2', '1', '0']);
+    expect(item('cluster', 'cloudchecks.operator.text[etcd]').lastvalue).toMatch(/^etcd 4\.16\.27: Degraded=True for 2h /);
+  });
+
+  it('discovers every VM, three checks each; one powered off is OK saying so, its CPU 0 (the shipped policy)', () => {
+    const discovered = items.filter((i) => i.hosts[0].host === 'vcd-acme' && i.type === EXTERNAL && i.key_.startsWith('check_vm_'));
     const ids = new Set(discovered.map((i) => /"--vm","(vm-[^"]+)"/.exec(i.key_)![1]));
-    // What the plugin lists, less what the rule's default filter ({#VM.STATUS} ^POWERED_ON$) drops.
+    // What the plugin lists: the rule's default filter ({#VM.STATUS} .*) keeps every VM.
     const { vcd } = sim.ready.apis;
     const listed = JSON.parse(
-      execFileSync(join(DIST, 'check_vm_cpu'), ['--url', vcd.httpsUrl, '--user', vcd.user, '--org', vcd.org, '--password-file', vcd.passwordFile, '--ca-file', sim.ready.caFile, '--no-cache', '--discovery'], { encoding: 'utf8' }),
+      execFileSync(
+        join(DIST, 'check_vm_cpu'),
+        [
+          '--url',
+          vcd.httpsUrl,
+          '--user',
+          vcd.user,
+          '--org',
+          vcd.org,
+          '--password-file',
+          vcd.passwordFile,
+          '--ca-file',
+          sim.ready.caFile,
+          '--no-cache',
+          '--discovery',
+        ],
+        { encoding: 'utf8' },
+      ),
     ) as Array<Record<string, string>>;
-    const poweredOn = listed.filter((v) => v['{#VM.STATUS}'] === 'POWERED_ON').map((v) => v['{#VM.ID}']);
-    expect(poweredOn.length).toBeLessThan(listed.length);
-    expect([...ids].sort()).toEqual(poweredOn.sort());
+    expect(listed.some((v) => v['{#VM.STATUS}'] === 'POWERED_OFF')).toBe(true);
+    expect([...ids].sort()).toEqual(listed.map((v) => v['{#VM.ID}']).sort());
     expect(ids.has(vms.healthy)).toBe(true);
-    expect(ids.has(vms['powered-off'])).toBe(false);
+    for (const c of ['cpu', 'mem', 'disk']) expect(item('vcd-acme', `cloudchecks.vm.${c}.code[${vms['powered-off']}]`).lastvalue, c).toBe('0');
+    expect(item('vcd-acme', `cloudchecks.vm.cpu.summary[${vms['powered-off']}]`).lastvalue).toMatch(/ is powered off/);
+    expect(item('vcd-acme', `cloudchecks.vm.cpu.usage[${vms['powered-off']}]`).lastvalue).toBe('0');
     expect(discovered).toHaveLength(ids.size * 3);
     expect(item('vcd-acme', `cloudchecks.vm.cpu.code[${vms.busy}]`).lastvalue).toBe('1');
     expect(item('vcd-acme', `cloudchecks.vm.disk.code[${vms['full-disk']}]`).lastvalue).toBe('2');
@@ -288,42 +438,95 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     expect(Number(item('vcd-acme', `cloudchecks.vm.mem.usage[${vms.healthy}]`).lastvalue)).toBeGreaterThan(0);
   });
 
+  it('discovers the VDCs, one check each: the disabled one CRITICAL, near the memory limit and a failed VM WARNING, pay-as-you-go without a percentage', () => {
+    const code = (id: string) => item('vcd-acme', `cloudchecks.vdc.code[${id}]`).lastvalue;
+    expect(items.filter((i) => i.key_.startsWith('check_vdc['))).toHaveLength(5);
+    expect(code(VDC.prod)).toBe('0');
+    expect(code(VDC.analytics)).toBe('1');
+    expect(code(VDC.archive)).toBe('2');
+    expect(code(VDC.dev)).toBe('1');
+    expect(code(VDC.payg)).toBe('0');
+    expect(item('vcd-acme', `cloudchecks.vdc.summary[${VDC.dev}]`).lastvalue).toMatch(/^acme-dev: 1 VM failed: staging-15 \(FAILED_CREATION\)/);
+    expect(Number(item('vcd-acme', `cloudchecks.vdc.cpu_pct[${VDC.prod}]`).lastvalue)).toBe(42);
+    expect(Number(item('vcd-acme', `cloudchecks.vdc.memory_pct[${VDC.analytics}]`).lastvalue)).toBeCloseTo(88, 0);
+    expect(item('vcd-acme', `cloudchecks.vdc.memory_pct[${VDC.payg}]`).lastclock).toBe('0');
+  });
+
   it('raises a problem for every UNKNOWN, every sick node, the degraded monitoring stack and the unusable session cache', async () => {
     const codes = items.filter((i) => /\.code(\[|$)|node\.state\[/.test(i.key_));
     const unknown = codes.filter((i) => i.lastvalue === '3');
     // At least: powered-off (cpu, mem, disk), legacy-07 (mem), and the discovered no-tools (mem)
     // and no-disk (disk) VMs; the simulator's odder VMs add more.
     const unknownKeys = unknown.map((i) => `${i.hosts[0].host}: ${i.key_}`);
-    for (const k of ['vm-powered-off: cloudchecks.vm.cpu.code', 'vm-legacy-07: cloudchecks.vm.mem.code', `vcd-acme: cloudchecks.vm.mem.code[${vms['no-tools']}]`, `vcd-acme: cloudchecks.vm.disk.code[${vms['no-disk']}]`]) {
+    for (const k of [
+      'vm-powered-off: cloudchecks.vm.cpu.code',
+      'vm-legacy-07: cloudchecks.vm.mem.code',
+      `vcd-acme: cloudchecks.vm.mem.code[${vms['no-tools']}]`,
+      `vcd-acme: cloudchecks.vm.disk.code[${vms['no-disk']}]`,
+    ]) {
       expect(unknownKeys).toContain(k);
     }
     const wanted = new Map<string, string>(); // itemid -> what must be a problem
     for (const i of unknown) wanted.set(i.itemid, `${i.hosts[0].host}: ${i.key_} is UNKNOWN`);
-    for (const k of ['cloudchecks.nodes.code', 'cloudchecks.monitoring.code', 'cloudchecks.node.state[worker-2.prod-eu1.example.com]']) wanted.set(item('cluster', k).itemid, `cluster: ${k}`);
+    // A VDC that is not OK raises its problem too (its items come late: wait for it as well).
+    for (const i of codes.filter((c) => c.key_.startsWith('cloudchecks.vdc.code[') && (c.lastvalue === '1' || c.lastvalue === '2')))
+      wanted.set(i.itemid, `${i.hosts[0].host}: ${i.key_} is ${i.lastvalue === '2' ? 'CRITICAL' : 'WARNING'}`);
+    for (const k of [
+      'cloudchecks.nodes.code',
+      'cloudchecks.monitoring.code',
+      'cloudchecks.node.state[worker-2.prod-eu1.example.com]',
+      'cloudchecks.operators.code',
+      'cloudchecks.operator.state[etcd]',
+      'cloudchecks.operator.state[network]',
+    ])
+      wanted.set(item('cluster', k).itemid, `cluster: ${k}`);
     wanted.set(item('vm-nocache', 'cloudchecks.vm.session_cache_unusable').itemid, 'vm-nocache: session cache unusable');
     expect(item('vm-nocache', 'cloudchecks.vm.session_cache_unusable').lastvalue).toBe('1');
     expect(item('vm-busy', 'cloudchecks.vm.session_cache_unusable').lastvalue).toBe('0');
 
     // Triggers are computed as values arrive: wait (bounded) until each wanted item has a problem.
     const deadline = Date.now() + 60_000;
+    // A trigger is computed when a value arrives: one that the server loaded after its item's
+    // last value (a VDC's, discovered late, checked every 15 minutes) waits for the next. After
+    // a while the checks are run once more, as the next interval would.
+    const nudgeAt = Date.now() + 15_000;
+    let nudged = false;
     let missing: string[] = [];
     let triggers: ZTrigger[] = [];
     for (;;) {
-      triggers = await api<ZTrigger[]>('trigger.get', { hostids: Object.values(hostIds), output: ['description', 'expression', 'value', 'state', 'error'], selectItems: ['itemid'], expandDescription: true, expandExpression: true });
+      if (!nudged && Date.now() > nudgeAt) {
+        nudged = true;
+        await executeNow();
+      }
+      triggers = await api<ZTrigger[]>('trigger.get', {
+        hostids: Object.values(hostIds),
+        output: ['description', 'expression', 'value', 'state', 'error'],
+        selectItems: ['itemid'],
+        expandDescription: true,
+        expandExpression: true,
+      });
       const problemItems = new Set(triggers.filter((t) => t.value === '1').flatMap((t) => t.items.map((i) => i.itemid)));
       missing = [...wanted].filter(([id]) => !problemItems.has(id)).map(([, what]) => what);
       if (missing.length === 0 || Date.now() > deadline) break;
       await sleep(1000);
     }
     expect(missing, 'states that raise no problem').toEqual([]);
-    expect(triggers.filter((t) => t.state !== '0').map((t) => `${t.description}: ${t.error}`), 'triggers in an unknown state').toEqual([]);
+    expect(
+      triggers.filter((t) => t.state !== '0').map((t) => `${t.description}: ${t.error}`),
+      'triggers in an unknown state',
+    ).toEqual([]);
     const names = triggers.filter((t) => t.value === '1').map((t) => t.description);
     expect(names).toContain('Cluster cluster: nodes failing');
     expect(names).toContain('Cluster cluster: monitoring stack down or degraded');
+    expect(names).toContain('Cluster cluster: cluster operators degraded or unavailable, or the cluster version failing');
+    expect(names).toContain('Cluster operator etcd is degraded or unavailable');
+    expect(names).toContain('Cluster operator network needs attention (warning)');
     expect(names).toContain('VM legacy-07: memory cannot be checked');
     expect(names).toContain('VM appliance-06: disk cannot be checked');
     expect(names).toContain(`VM ${vms['full-disk']}: disks 90% full`);
     expect(names).toContain('Cloud Director session cache unusable: every check logs in');
+    expect(names).toContain('VDC acme-archive (org acme): disabled, not ready or over a critical limit');
+    expect(names).toContain('VDC acme-analytics (org acme): near a limit, or VMs in failed states');
     // Healthy things raise nothing.
     expect(names.filter((n) => /web-01|vm-4f2c/.test(n))).toEqual([]);
   }, 90_000);

@@ -1,3 +1,4 @@
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -39,4 +40,32 @@ export function announceSkip(engine: string, packages: string): void {
     `\n${bar}\nSKIPPED: the ${engine} integration tests did not run: '${engine}' is not installed.\n` +
       `Install it with: apt-get install --no-install-recommends ${packages}  (or run 'make integration-deps' as root)\n${bar}\n`,
   );
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Stops a daemon the tests started, by its own pid: SIGTERM, then its process group on a hang. */
+export async function stopDaemon(child: ChildProcess | undefined, exited: Promise<void> | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const stopped = await Promise.race([exited!.then(() => true), sleep(10_000).then(() => false)]);
+  if (stopped) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  await Promise.race([exited, sleep(2_000)]);
+}
+
+/** Runs a command line as Nagios does (through /bin/sh): its stdout and exit code. */
+export function runCommandLine(line: string, home: string): { out: string; code: number } {
+  try {
+    return { out: execFileSync('/bin/sh', ['-c', line], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } }), code: 0 };
+  } catch (e) {
+    const err = e as { status?: number; stdout?: string };
+    return { out: err.stdout ?? '', code: err.status ?? 1 };
+  }
 }

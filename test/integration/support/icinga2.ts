@@ -4,13 +4,14 @@
 // which it rejected), and nothing of the system's Icinga touched.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { SIM_CA_PEM, SIM_SERVER_CERTS, SIM_SERVER_KEY_PEM } from '../../../sim/tls-material';
-import { findExecutable } from './engines';
+import { runDocumentedSteps, type StepRun } from './documented-steps';
+import { findExecutable, sleep, stopDaemon } from './engines';
 
 export interface CheckResult {
   exit_status: number;
@@ -34,7 +35,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The -D constants that give the daemon private directories and the current user. */
-function directoryConstants(root: string): string[] {
+export function directoryConstants(root: string): string[] {
   const user = userInfo().username;
   let group = user;
   try {
@@ -61,7 +62,9 @@ function writeCertificates(certDir: string, nodeName: string): { nodeName: strin
   const key = join(certDir, `${nodeName}.key`);
   const openssl = findExecutable('openssl');
   if (openssl) {
-    execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt, '-days', '2', '-subj', `/CN=${nodeName}`], { stdio: 'ignore' });
+    execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt, '-days', '2', '-subj', `/CN=${nodeName}`], {
+      stdio: 'ignore',
+    });
     copyFileSync(crt, join(certDir, 'ca.crt'));
     return { nodeName };
   }
@@ -117,7 +120,11 @@ export function validateConfig(icinga2: string, configText: string): { code: num
     const conf = join(root, 'etc', 'icinga2.conf');
     writeFileSync(conf, configText);
     try {
-      const output = execFileSync(icinga2, ['daemon', '-C', '-c', conf, ...directoryConstants(root)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+      const output = execFileSync(icinga2, ['daemon', '-C', '-c', conf, ...directoryConstants(root)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 30_000,
+      });
       return { code: 0, output };
     } catch (e) {
       const err = e as { status?: number; stdout?: string; stderr?: string };
@@ -128,6 +135,39 @@ export function validateConfig(icinga2: string, configText: string): { code: num
   }
 }
 
+/** One call of an Icinga 2 REST API on 127.0.0.1 (bounded): the parsed answer, or an error naming the status and body. */
+export function callIcingaApi(connect: https.RequestOptions, method: string, path: string, body?: unknown): Promise<unknown> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        ...connect,
+        host: '127.0.0.1',
+        path,
+        method,
+        headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+        timeout: 10_000,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          if ((res.statusCode ?? 500) >= 400) reject(new Error(`HTTP ${res.statusCode} ${method} ${path}: ${text}`));
+          else resolve(text ? JSON.parse(text) : undefined);
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** What the parts of Icinga's REST API the tests read answer (the fields they use). */
+interface ApiAnswer {
+  results?: Array<{ attrs?: { last_check_result?: CheckResult | null } }>;
+}
+
 export class PrivateIcinga {
   readonly root = mkdtempSync(join(tmpdir(), 'cc-icinga-'));
   /** Everything the daemon printed (it logs to stdout: no FileLogger is configured). */
@@ -135,9 +175,11 @@ export class PrivateIcinga {
   graphite = new GraphiteSink();
   private child?: ChildProcess;
   private exited?: Promise<void>;
-  private apiPort = 0;
+  /** The REST API's port on 127.0.0.1, known once start() ran. */
+  apiPort = 0;
   private password = randomBytes(12).toString('hex');
-  private nodeName = 'cloudchecks-test';
+  /** The endpoint's name, which its API certificate carries. */
+  nodeName = 'cloudchecks-test';
 
   constructor(private readonly options: IcingaOptions) {}
 
@@ -192,47 +234,32 @@ export class PrivateIcinga {
   }
 
   /** One REST API call as the test's ApiUser. */
-  api(method: string, path: string, body?: unknown): Promise<any> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: '127.0.0.1',
-          port: this.apiPort,
-          path,
-          method,
-          // The daemon's certificate is the self-signed one written above: nothing to verify against.
-          rejectUnauthorized: false,
-          auth: `cloudchecks-test:${this.password}`,
-          headers: { Accept: 'application/json', ...(payload ? { 'Content-Type': 'application/json' } : {}) },
-          timeout: 10_000,
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (d) => (text += d));
-          res.on('end', () => {
-            if ((res.statusCode ?? 500) >= 400) reject(new Error(`HTTP ${res.statusCode} ${method} ${path}: ${text}`));
-            else resolve(text ? JSON.parse(text) : undefined);
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', reject);
-      req.end(payload);
-    });
+  api(method: string, path: string, body?: unknown): Promise<ApiAnswer | undefined> {
+    // The daemon's certificate is the self-signed one written above: nothing to verify against.
+    return callIcingaApi({ port: this.apiPort, auth: `cloudchecks-test:${this.password}`, rejectUnauthorized: false }, method, path, body) as Promise<
+      ApiAnswer | undefined
+    >;
   }
 
   /** Forces one check of host!service and returns the result Icinga computed (bounded wait). */
-  async check(host: string, service: string, timeoutMs = 30_000): Promise<CheckResult> {
-    const filter = `host.name==${JSON.stringify(host)} && service.name==${JSON.stringify(service)}`;
+  check(host: string, service: string, timeoutMs = 30_000): Promise<CheckResult> {
+    return this.forceCheck('Service', `host.name==${JSON.stringify(host)} && service.name==${JSON.stringify(service)}`, `${host}!${service}`, timeoutMs);
+  }
+
+  /** Forces one check of a host and returns the result Icinga computed (bounded wait). */
+  checkHost(host: string, timeoutMs = 30_000): Promise<CheckResult> {
+    return this.forceCheck('Host', `host.name==${JSON.stringify(host)}`, `host ${host}`, timeoutMs);
+  }
+
+  private async forceCheck(type: 'Host' | 'Service', filter: string, what: string, timeoutMs: number): Promise<CheckResult> {
     const before = Date.now() / 1000;
-    await this.api('POST', '/v1/actions/reschedule-check', { type: 'Service', filter, force: true });
+    await this.api('POST', '/v1/actions/reschedule-check', { type, filter, force: true });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const r = await this.api('GET', `/v1/objects/services?attrs=last_check_result&filter=${encodeURIComponent(filter)}`);
-      const result = r?.results?.[0]?.attrs?.last_check_result as CheckResult | null | undefined;
+      const r = await this.api('GET', `/v1/objects/${type.toLowerCase()}s?attrs=last_check_result&filter=${encodeURIComponent(filter)}`);
+      const result = r?.results?.[0]?.attrs?.last_check_result;
       if (result && result.execution_end >= before) return result;
-      if (Date.now() > deadline) throw new Error(`no check result for ${host}!${service} within ${timeoutMs} ms:\n${this.log}`);
+      if (Date.now() > deadline) throw new Error(`no check result for ${what} within ${timeoutMs} ms:\n${this.log}`);
       await sleep(200);
     }
   }
@@ -250,19 +277,7 @@ export class PrivateIcinga {
 
   /** Stops the daemon by its own pid (its process group on a hang) and removes its files. */
   async stop(): Promise<void> {
-    const child = this.child;
-    if (child?.pid && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const stopped = await Promise.race([this.exited!.then(() => true), sleep(10_000).then(() => false)]);
-      if (!stopped) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        await Promise.race([this.exited, sleep(2_000)]);
-      }
-    }
+    await stopDaemon(this.child, this.exited);
     await this.graphite.close();
     rmSync(this.root, { recursive: true, force: true });
   }
@@ -273,6 +288,73 @@ function escapeGraphite(name: string): string {
   return name.replace(/[ .\\/:]/g, '_');
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep };
+
+/** Where Debian's icinga2 packages put the stock configuration and the ITL. */
+export const STOCK_ICINGA_ETC = '/etc/icinga2';
+const STOCK_ICINGA_INCLUDE = '/usr/share/icinga2/include';
+
+/** True when this host has the stock configuration the tests copy. */
+export function hasStockIcingaConfig(): boolean {
+  return existsSync(join(STOCK_ICINGA_ETC, 'icinga2.conf')) && existsSync(STOCK_ICINGA_INCLUDE);
+}
+
+/**
+ * A private copy of this host's STOCK Icinga 2 configuration (/etc/icinga2 as the package
+ * installed it, and the ITL with plugins-contrib.d), validated with `icinga2 daemon -C` as a
+ * user runs it: only the run-time directories, the user and the ITL's place are moved.
+ */
+export class StockIcinga {
+  readonly etc: string;
+  readonly include: string;
+
+  constructor(
+    private readonly icinga2: string,
+    readonly root: string,
+    options: { skipContrib?: RegExp } = {},
+  ) {
+    this.etc = join(root, 'etc');
+    this.include = join(root, 'include');
+    cpSync(STOCK_ICINGA_ETC, this.etc, { recursive: true });
+    cpSync(STOCK_ICINGA_INCLUDE, this.include, { recursive: true, filter: (src) => !(options.skipContrib?.test(basename(src)) ?? false) });
+    for (const d of ['data', 'log', 'cache', 'spool', 'run']) mkdirSync(join(root, d), { recursive: true });
+  }
+
+  /** The options that point `icinga2 daemon` at the copy. */
+  args(): string[] {
+    return ['-c', join(this.etc, 'icinga2.conf'), `-DIncludeConfDir=${this.include}`, ...directoryConstants(this.root)];
+  }
+
+  /** A stock path (or a documented command holding one) moved into the copy. */
+  localize(text: string): string {
+    return text.replaceAll('/etc/icinga2', this.etc).replaceAll('/usr/share/icinga2/include', this.include);
+  }
+
+  /** A shell script for PATH: `icinga2 ...` as typed by a user, run on the copy. */
+  shim(): string {
+    return `exec '${this.icinga2}' "$@" ${this.args()
+      .map((a) => `'${a}'`)
+      .join(' ')}`;
+  }
+
+  /** Runs documented lines on the copy (`icinga2` through the shim); each run, and the one of `icinga2 daemon -C`. */
+  runSteps(lines: string[], cwd: string, sandbox: string): { runs: StepRun[]; validation: StepRun } {
+    const runs = runDocumentedSteps(lines, { cwd, localize: (l) => this.localize(l), dir: sandbox, shims: { icinga2: this.shim() } });
+    const validation = runs.find((r) => r.line === 'icinga2 daemon -C');
+    if (!validation) throw new Error(`no "icinga2 daemon -C" among the steps: ${lines.join(' / ')}`);
+    return { runs, validation };
+  }
+
+  /** `icinga2 daemon -C` on the copy; never throws. */
+  validate(): { code: number; output: string } {
+    try {
+      return {
+        code: 0,
+        output: execFileSync(this.icinga2, ['daemon', '-C', ...this.args()], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }),
+      };
+    } catch (e) {
+      const err = e as { status?: number; stdout?: string; stderr?: string };
+      return { code: err.status ?? 1, output: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+    }
+  }
 }

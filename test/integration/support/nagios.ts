@@ -1,60 +1,19 @@
-// The real Nagios 4 (`nagios4 -v`) run on a private main config: its own log, status, spool
-// and lock paths under a throw-away directory, and just enough objects (a time period, a
-// contact and the two templates the shipped examples use) around the files under test.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// The real Nagios 4 (`nagios4 -v`) run on a private copy of this host's STOCK configuration:
+// Debian's /etc/nagios4 (nagios.cfg, objects/templates.cfg, contacts.cfg, the cfg_dir
+// conf.d) and /etc/nagios-plugins/config, as the packages installed them. Only what a check
+// run writes (log, status, spool, lock) and the user it runs as are moved into the private
+// directory; the objects are the stock ones, so that the shipped files are tested against
+// what a user's host has, not against templates the test brings. PrivateNagios runs such a
+// copy as a daemon.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
-import { DIST } from './simulator';
+import { basename, join } from 'node:path';
+import { sleep, stopDaemon } from './engines';
 
-const BASE_OBJECTS = `
-define timeperiod {
-    timeperiod_name 24x7
-    alias           always
-    sunday          00:00-24:00
-    monday          00:00-24:00
-    tuesday         00:00-24:00
-    wednesday       00:00-24:00
-    thursday        00:00-24:00
-    friday          00:00-24:00
-    saturday        00:00-24:00
-}
-define command {
-    command_name    notify-none
-    command_line    /bin/true
-}
-define contact {
-    contact_name                  cloudchecks-test
-    host_notifications_enabled    0
-    service_notifications_enabled 0
-    host_notification_period      24x7
-    service_notification_period   24x7
-    host_notification_options     n
-    service_notification_options  n
-    host_notification_commands    notify-none
-    service_notification_commands notify-none
-}
-define host {
-    name                  generic-host
-    register              0
-    max_check_attempts    3
-    check_period          24x7
-    contacts              cloudchecks-test
-    notification_period   24x7
-    notification_interval 0
-}
-define service {
-    name                  generic-service
-    register              0
-    max_check_attempts    3
-    check_interval        5
-    retry_interval        1
-    check_period          24x7
-    contacts              cloudchecks-test
-    notification_period   24x7
-    notification_interval 0
-}
-`;
+/** Where Debian's nagios4 packages put the stock configuration. */
+export const STOCK_NAGIOS_ETC = '/etc/nagios4';
+const STOCK_PLUGIN_CONFIG = '/etc/nagios-plugins/config';
 
 /** The current user's primary group, which nagios4 -v wants as nagios_group. */
 function currentGroup(): string {
@@ -65,39 +24,194 @@ function currentGroup(): string {
   }
 }
 
-/** Runs `nagios4 -v` on the given object files with a private main config in root; never throws. */
-export function verifyNagiosConfig(nagios4: string, root: string, cfgFiles: string[], timeoutMs: number): { code: number; output: string } {
-  const v = join(root, 'var');
-  mkdirSync(join(v, 'checkresults'), { recursive: true });
-  writeFileSync(join(root, 'base.cfg'), BASE_OBJECTS);
-  writeFileSync(join(root, 'resource.cfg'), `$USER1$=${DIST}\n`);
-  const main = join(root, 'nagios.cfg');
-  writeFileSync(
-    main,
-    [
-      `log_file=${join(v, 'nagios.log')}`,
-      `cfg_file=${join(root, 'base.cfg')}`,
-      ...cfgFiles.map((f) => `cfg_file=${f}`),
-      `object_cache_file=${join(v, 'objects.cache')}`,
-      `precached_object_file=${join(v, 'objects.precache')}`,
-      `resource_file=${join(root, 'resource.cfg')}`,
-      `status_file=${join(v, 'status.dat')}`,
-      `temp_file=${join(v, 'nagios.tmp')}`,
-      `temp_path=${v}`,
-      `command_file=${join(v, 'nagios.cmd')}`,
-      `lock_file=${join(v, 'nagios.lock')}`,
-      `check_result_path=${join(v, 'checkresults')}`,
-      `state_retention_file=${join(v, 'retention.dat')}`,
-      `nagios_user=${userInfo().username}`,
-      `nagios_group=${currentGroup()}`,
-      'illegal_macro_output_chars=`~$&|\'"<>',
-      '',
-    ].join('\n'),
-  );
-  try {
-    return { code: 0, output: execFileSync(nagios4, ['-v', main], { encoding: 'utf8', timeout: timeoutMs }) };
-  } catch (e) {
-    const err = e as { status?: number; stdout?: string };
-    return { code: err.status ?? 1, output: err.stdout ?? '' };
+/** True when this host has the stock configuration the tests copy. */
+export function hasStockNagiosConfig(): boolean {
+  return existsSync(join(STOCK_NAGIOS_ETC, 'nagios.cfg')) && existsSync(join(STOCK_NAGIOS_ETC, 'objects', 'templates.cfg'));
+}
+
+export interface StockNagiosOptions {
+  /** Leave files of /etc/nagios-plugins/config whose name matches out of the copy (a host without the package). */
+  skipPluginConfig?: RegExp;
+}
+
+/** A private copy of the stock Nagios 4 configuration under root, checked with `nagios4 -v`. */
+export class StockNagios {
+  readonly etc: string;
+  readonly main: string;
+  readonly pluginConfig: string;
+
+  constructor(
+    private readonly nagios4: string,
+    readonly root: string,
+    options: StockNagiosOptions = {},
+  ) {
+    this.etc = join(root, 'etc', 'nagios4');
+    this.main = join(this.etc, 'nagios.cfg');
+    this.pluginConfig = join(root, 'etc', 'nagios-plugins', 'config');
+    cpSync(STOCK_NAGIOS_ETC, this.etc, { recursive: true });
+    mkdirSync(this.pluginConfig, { recursive: true });
+    if (existsSync(STOCK_PLUGIN_CONFIG)) {
+      cpSync(STOCK_PLUGIN_CONFIG, this.pluginConfig, { recursive: true, filter: (src) => !(options.skipPluginConfig?.test(basename(src)) ?? false) });
+    }
+    for (const d of ['lib/spool/checkresults', 'log/archives', 'run', 'tmp']) mkdirSync(join(root, 'var', d), { recursive: true });
+    const stock = readFileSync(this.main, 'utf8');
+    const runAs = (line: string) =>
+      line.replace(/^nagios_user=.*$/m, `nagios_user=${userInfo().username}`).replace(/^nagios_group=.*$/m, `nagios_group=${currentGroup()}`);
+    writeFileSync(this.main, runAs(this.localize(stock)));
+  }
+
+  /** A stock path (or a text holding stock paths, such as a documented command) moved into the copy. */
+  localize(text: string): string {
+    return text
+      .replaceAll('/etc/nagios4', this.etc)
+      .replaceAll('/etc/nagios-plugins/config', this.pluginConfig)
+      .replaceAll('/var/lib/nagios4', join(this.root, 'var', 'lib'))
+      .replaceAll('/var/log/nagios4', join(this.root, 'var', 'log'))
+      .replaceAll('/var/run/nagios4', join(this.root, 'var', 'run'));
+  }
+
+  /** Copies a file into the stock cfg_dir /etc/nagios4/conf.d, as the docs tell a user to. */
+  addToConfD(file: string, name = basename(file)): string {
+    const target = join(this.etc, 'conf.d', name);
+    cpSync(file, target);
+    return target;
+  }
+
+  /** `nagios4 -v` on the copy's nagios.cfg; never throws. */
+  verify(timeoutMs: number): NagiosVerification {
+    try {
+      return parseVerification(0, execFileSync(this.nagios4, ['-v', this.main], { encoding: 'utf8', timeout: timeoutMs }));
+    } catch (e) {
+      const err = e as { status?: number; stdout?: string };
+      return parseVerification(err.status ?? 1, err.stdout ?? '');
+    }
+  }
+}
+
+export interface NagiosVerification {
+  code: number;
+  output: string;
+  /** The counts of "Checked N <objects>." lines (hosts, services, commands, ...). */
+  checked: Record<string, number>;
+  warnings: number;
+  errors: number;
+}
+
+/** The counts, warnings and errors of a `nagios4 -v` output. */
+export function parseVerification(code: number, output: string): NagiosVerification {
+  const checked: Record<string, number> = {};
+  for (const m of output.matchAll(/^\s*Checked (\d+) ([a-z ]+)\.$/gm)) checked[m[2]] = Number(m[1]);
+  const warnings = Number(/Total Warnings:\s+(\d+)/.exec(output)?.[1] ?? NaN);
+  const errors = Number(/Total Errors:\s+(\d+)/.exec(output)?.[1] ?? NaN);
+  return { code, output, checked, warnings, errors };
+}
+
+/** One service's state as Nagios wrote it to status.dat. */
+export interface NagiosServiceStatus {
+  state: number;
+  output: string;
+  longOutput: string;
+  lastCheck: number;
+}
+
+/**
+ * A throw-away Nagios 4 daemon on a StockNagios copy: $USERn$ of its resource.cfg set by the
+ * test, results written every second, external commands through its own command file, and
+ * nothing of the system's Nagios touched. Stopped by its own pid.
+ */
+export class PrivateNagios {
+  log = '';
+  private child?: ChildProcess;
+  private exited?: Promise<void>;
+
+  constructor(
+    private readonly nagios4: string,
+    readonly stock: StockNagios,
+    private readonly resources: Record<string, string>,
+  ) {}
+
+  private setting(name: string): string {
+    const value = new RegExp(`^${name}=(.*)$`, 'm').exec(readFileSync(this.stock.main, 'utf8'))?.[1];
+    if (value === undefined) throw new Error(`no ${name} in ${this.stock.main}`);
+    return value;
+  }
+
+  /** Starts the daemon and waits (bounded) until it reads external commands. */
+  async start(): Promise<void> {
+    const quick: Record<string, string> = {
+      status_update_interval: '1',
+      check_result_reaper_frequency: '1',
+      retain_state_information: '0',
+      check_external_commands: '1',
+    };
+    let main = readFileSync(this.stock.main, 'utf8');
+    for (const [k, v] of Object.entries(quick)) main = main.replace(new RegExp(`^${k}=.*$`, 'm'), `${k}=${v}`);
+    writeFileSync(this.stock.main, main);
+    const resourceFile = this.setting('resource_file');
+    writeFileSync(
+      resourceFile,
+      Object.entries(this.resources)
+        .map(([k, v]) => `$${k}$=${v}\n`)
+        .join(''),
+    );
+    mkdirSync(join(this.setting('command_file'), '..'), { recursive: true });
+    const child = spawn(this.nagios4, [this.stock.main], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    this.child = child;
+    child.stdout!.on('data', (d) => (this.log += d));
+    child.stderr!.on('data', (d) => (this.log += d));
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    const deadline = Date.now() + 30_000;
+    while (!(existsSync(this.setting('command_file')) && existsSync(this.setting('status_file')))) {
+      if (child.exitCode !== null) throw new Error(`nagios4 exited with ${child.exitCode} at start-up:\n${this.log}`);
+      if (Date.now() > deadline) throw new Error(`nagios4 did not open its command file within 30 s:\n${this.log}`);
+      await sleep(200);
+    }
+  }
+
+  /** Sends one external command (e.g. SCHEDULE_FORCED_HOST_SVC_CHECKS;host;time). */
+  command(line: string): void {
+    appendFileSync(this.setting('command_file'), `[${Math.floor(Date.now() / 1000)}] ${line}\n`);
+  }
+
+  /** Every checked service's status by "host!service", from status.dat. */
+  services(): Map<string, NagiosServiceStatus> {
+    const out = new Map<string, NagiosServiceStatus>();
+    let text = '';
+    try {
+      text = readFileSync(this.setting('status_file'), 'utf8');
+    } catch {
+      return out; // being replaced: read again next time
+    }
+    for (const m of text.matchAll(/^servicestatus \{\n([\s\S]*?)\n\t\}/gm)) {
+      const f = new Map([...m[1].matchAll(/^\t(\w+)=(.*)$/gm)].map((x) => [x[1], x[2]]));
+      if (f.get('has_been_checked') !== '1') continue;
+      out.set(`${f.get('host_name')}!${f.get('service_description')}`, {
+        state: Number(f.get('current_state')),
+        output: f.get('plugin_output') ?? '',
+        longOutput: f.get('long_plugin_output') ?? '',
+        lastCheck: Number(f.get('last_check')),
+      });
+    }
+    return out;
+  }
+
+  /** Forces a check of these services of a host and waits (bounded) for all their results. */
+  async checkHost(host: string, services: readonly string[], timeoutMs = 60_000): Promise<Map<string, NagiosServiceStatus>> {
+    const before = Math.floor(Date.now() / 1000);
+    this.command(`SCHEDULE_FORCED_HOST_SVC_CHECKS;${host};${before}`);
+    const wanted = services.map((s) => `${host}!${s}`);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const all = this.services();
+      const done = wanted.filter((k) => (all.get(k)?.lastCheck ?? 0) >= before);
+      if (done.length === wanted.length) return new Map(wanted.map((k) => [k, all.get(k)!]));
+      if (Date.now() > deadline) throw new Error(`Nagios checked ${done.length} of ${wanted.length} services of ${host} within ${timeoutMs} ms:\n${this.log}`);
+      await sleep(250);
+    }
+  }
+
+  /** Stops the daemon by its own pid (its process group on a hang). */
+  stop(): Promise<void> {
+    return stopDaemon(this.child, this.exited);
   }
 }

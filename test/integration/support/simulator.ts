@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import REGISTRY from '../../../plugins/registry.json';
 
 export const REPO = resolve(__dirname, '../../..');
 // CLOUDCHECKS_DIST: test another build of the executables (default: the repository's dist/).
 export const DIST = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(REPO, 'dist');
-export const PLUGINS = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'] as const;
+export const PLUGINS: readonly string[] = REGISTRY;
 
 /** What dist/cloudchecks-sim writes to --ready-file. */
 export interface ReadyFile {
@@ -26,7 +27,9 @@ export class BuiltSimulator {
 
   async start(): Promise<ReadyFile> {
     const readyFile = join(this.dir, 'ready.json');
-    const child = spawn(join(DIST, 'cloudchecks-sim'), ['--ready-file', readyFile, '--state-dir', join(this.dir, 'state'), ...this.args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(join(DIST, 'cloudchecks-sim'), ['--ready-file', readyFile, '--state-dir', join(this.dir, 'state'), ...this.args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     this.child = child;
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
@@ -48,7 +51,12 @@ export class BuiltSimulator {
 
   /** The VM ids of the vcd module by role (healthy, busy, full-disk, powered-off...). */
   vms(): Record<string, string> {
-    return Object.fromEntries((this.ready.apis.vcd?.vms ?? '').split(/\s+/).filter(Boolean).map((p) => p.split('=') as [string, string]));
+    return Object.fromEntries(
+      (this.ready.apis.vcd?.vms ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((p) => p.split('=') as [string, string]),
+    );
   }
 
   async stop(): Promise<void> {

@@ -72,7 +72,8 @@ export class PrivateZabbix {
   readonly runAs = process.getuid?.() === 0 ? userIds('zabbix') : undefined;
   apiUrl = '';
   private pgPort = 0;
-  private serverPort = 0;
+  /** The server's trapper port on 127.0.0.1 (ListenPort), known once start() ran. */
+  serverPort = 0;
   private children: ChildProcess[] = [];
   private auth = '';
   private pgStarted = false;
@@ -225,7 +226,12 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
   async call(method: string, params: unknown): Promise<unknown> {
     const body: Record<string, unknown> = { jsonrpc: '2.0', method, params, id: 1 };
     if (this.auth && method !== 'user.login' && method !== 'apiinfo.version') body.auth = this.auth;
-    const res = await fetch(this.apiUrl, { method: 'POST', headers: { 'Content-Type': 'application/json-rpc' }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(this.apiUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json-rpc' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
     const doc = (await res.json()) as { result?: unknown; error?: { message: string; data: string } };
     if (doc.error) throw new Error(`${method}: ${doc.error.message} ${doc.error.data}`);
     return doc.result;
