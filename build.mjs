@@ -1,17 +1,20 @@
-// Builds every plugins/check_*.ts (and the simulator) into one self-contained executable
-// in dist/ (or the directory given as the first argument). Same sources, same bytes.
+// Builds every plugin of plugins/registry.json (plugins/<name>/main.ts) and the simulator
+// into one self-contained executable each in dist/ (or the directory given as the first
+// argument). Same sources, same bytes.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_OPTIONS } from './scripts/bundle-options.mjs';
+import { manPageFromHelp } from './scripts/man-page.mjs';
 
 const outdir = process.argv[2] ?? 'dist';
 mkdirSync(outdir, { recursive: true });
 
-const entries = readdirSync('plugins')
-  .filter((f) => /^check_\w+\.ts$/.test(f))
+const entries = JSON.parse(readFileSync('plugins/registry.json', 'utf8'))
+  .slice()
   .sort()
-  .map((f) => ({ in: join('plugins', f), out: f.replace(/\.ts$/, '') }));
+  .map((name) => ({ in: join('plugins', name, 'main.ts'), out: name }));
 if (existsSync('sim/main.ts')) entries.push({ in: 'sim/main.ts', out: 'cloudchecks-sim' });
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -81,4 +84,24 @@ if (packages.size === 0) {
     if (licenceFile) notices += readFileSync(join(dir, licenceFile), 'utf8').trim() + '\n';
   }
   writeFileSync(noticesFile, notices);
+}
+
+// One manual page per plugin, made from the built executable's own --help (exit 3, as the
+// guidelines ask), in a fixed environment so that the same sources give the same pages.
+const plugins = entries.filter((e) => e.out.startsWith('check_')).map((e) => e.out);
+const mandir = join(outdir, 'man');
+rmSync(mandir, { recursive: true, force: true });
+mkdirSync(mandir);
+for (const name of plugins) {
+  let help;
+  try {
+    help = execFileSync(process.execPath, [join(outdir, name), '--help'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', TZ: 'UTC' },
+    });
+  } catch (e) {
+    if (e.status !== 3 || !e.stdout) throw new Error(`${name} --help failed (exit ${e.status}): ${e.stderr ?? e.message}`);
+    help = e.stdout;
+  }
+  writeFileSync(join(mandir, `${name}.1`), manPageFromHelp(help, { others: [...plugins, 'cloudchecks-sim'] }));
 }

@@ -16,7 +16,9 @@ for (const run of process.argv.slice(2)) {
     continue;
   }
   const skipped = r.numPendingTests + r.numTodoTests;
-  console.log(`${run === 'host' ? `host Node.js ${process.version}` : `Node.js ${run}`}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  console.log(
+    `${run === 'host' ? `host Node.js ${process.version}` : `Node.js ${run}`}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`,
+  );
   total.passed += r.numPassedTests;
   total.failed += r.numFailedTests;
   total.skipped += skipped;

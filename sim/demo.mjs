@@ -90,7 +90,10 @@ function simulatorOptions() {
 async function startSimulator(name, args) {
   const readyFile = join(work, `${name}.json`);
   const stateDir = join(work, `sim-${name}`);
-  const child = spawn(join(dist, 'cloudchecks-sim'), ['--ready-file', readyFile, '--state-dir', stateDir, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(join(dist, 'cloudchecks-sim'), ['--ready-file', readyFile, '--state-dir', stateDir, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   simulators.set(child.pid, child);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -132,7 +135,12 @@ function runPlugin(title, plugin, args) {
 
 /** The VM ids of the vcd module, by role (from its ready-file line "healthy=vm-… busy=vm-…"). */
 function vmsByRole(api) {
-  return Object.fromEntries(String(api.vms ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=')));
+  return Object.fromEntries(
+    String(api.vms ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => pair.split('=')),
+  );
 }
 
 function clusterArgs(sim) {
@@ -142,7 +150,22 @@ function clusterArgs(sim) {
 
 function vcdArgs(sim, vm) {
   const api = sim.apis.vcd;
-  return ['--url', api.httpsUrl, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile, '--ca-file', sim.caFile, '--cache-dir', join(work, 'session-cache'), '--vm', vm];
+  return [
+    '--url',
+    api.httpsUrl,
+    '--user',
+    api.user,
+    '--org',
+    api.org,
+    '--password-file',
+    api.passwordFile,
+    '--ca-file',
+    sim.caFile,
+    '--cache-dir',
+    join(work, 'session-cache'),
+    '--vm',
+    vm,
+  ];
 }
 
 /** A fleet without GUIDs: a VM checked by its name, and the VM list for Zabbix, Icinga 2 and Nagios. */
@@ -151,7 +174,34 @@ async function fleetDemo(sim) {
   process.stdout.write(`\n${bold('=== Fleets: VMs by name, and discovery of every VM ===')}\n`);
   await runPlugin('A VM by its name (resolved once through the query service, then cached)', 'check_vm_disk', [...vcd, '--vm', 'db-03', '-v']);
   await runPlugin('Every VM the account sees, as Zabbix low-level discovery', 'check_vm_cpu', [...vcd, '--discovery']);
-  await runPlugin('The same list as Icinga 2 hosts for contrib/icinga2/vm-discovery.conf (one vApp)', 'check_vm_cpu', [...vcd, '--discovery', '--discovery-format', 'icinga2', '--vapp', 'shop']);
+  await runPlugin('The same list as Icinga 2 hosts for contrib/icinga2/vm-discovery.conf (one vApp)', 'check_vm_cpu', [
+    ...vcd,
+    '--discovery',
+    '--discovery-format',
+    'icinga2',
+    '--vapp',
+    'shop',
+  ]);
+  const provider = sim.apis.vcd.providerUser;
+  if (!provider) return;
+  const system = vcd.map((a, i) => (vcd[i - 1] === '--user' ? provider : vcd[i - 1] === '--org' ? 'System' : a));
+  await runPlugin('One provider (System) account: every organisation, each VM with its organisation', 'check_vm_cpu', [
+    ...system,
+    '--discovery',
+    '--include',
+    '^web-',
+  ]);
+  await runPlugin('A name two organisations use is never picked silently: --tenant-org or the id', 'check_vm_cpu', [...system, '--vm', 'web-01']);
+}
+
+/** check_vdc: the organisation's VDCs, one near its memory limit, and the discovery of them. */
+async function vdcDemo(healthy, sick) {
+  const args = (sim) => vcdArgs(sim, 'unused').slice(0, -2);
+  process.stdout.write(`\n${bold('=== check_vdc: organisation VDC quotas and health ===')}\n`);
+  await runPlugin('A healthy VDC', 'check_vdc', [...args(healthy), '--vdc', 'acme-prod']);
+  await runPlugin('A pay-as-you-go VDC: no limits, so the use is shown and never judged', 'check_vdc', [...args(healthy), '--vdc', 'acme-payg']);
+  await runPlugin('Every VDC: one near its memory limit, one disabled, one with a failed VM', 'check_vdc', args(sick));
+  await runPlugin('The VDCs as Zabbix low-level discovery', 'check_vdc', [...args(sick), '--discovery']);
 }
 
 async function main() {
@@ -162,12 +212,18 @@ async function main() {
   process.stdout.write(`cloudchecks demo: every plugin against the built-in simulator (${show(dist)}/cloudchecks-sim).\n`);
   process.stdout.write('Secrets are passed as file paths, as in production. Exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.\n\n');
 
-  const scenario = (which) => [...(hasCluster ? ['--cluster-scenario', which] : []), ...(hasVcd ? ['--vcd-scenario', which === 'healthy' ? 'healthy' : 'default'] : [])];
+  const scenario = (which) => [
+    ...(hasCluster ? ['--cluster-scenario', which] : []),
+    ...(hasVcd ? ['--vcd-scenario', which === 'healthy' ? 'healthy' : 'default'] : []),
+  ];
   const healthy = await startSimulator('healthy', scenario('healthy'));
   const sick = await startSimulator('sick', scenario('sick'));
   // A cluster whose workload monitoring was never switched on (no cluster-monitoring-config).
   const hasMonitoring = help.includes('--cluster-monitoring');
   const off = hasCluster && hasMonitoring ? await startSimulator('off', ['--cluster-scenario', 'off']) : undefined;
+  // A cluster in the middle of an update, for check_cluster_operators.
+  const hasOperators = help.includes('--cluster-operators');
+  const updating = hasCluster && hasOperators ? await startSimulator('updating', ['--cluster-operators', 'updating']) : undefined;
 
   if (hasCluster) {
     process.stdout.write(`\n${bold('=== check_nodes: Kubernetes/OpenShift node health ===')}\n`);
@@ -181,8 +237,30 @@ async function main() {
       process.stdout.write(`\n${bold("=== check_cluster_monitoring: the cluster's own monitoring stack ===")}\n`);
       await runPlugin('Monitoring healthy, workload monitoring on with its three components', 'check_cluster_monitoring', clusterArgs(healthy));
       await runPlugin('Operator degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing', 'check_cluster_monitoring', clusterArgs(sick));
-      await runPlugin('Workload monitoring off (no ConfigMap cluster-monitoring-config): fine by default, -v says why', 'check_cluster_monitoring', [...clusterArgs(off), '-v']);
+      await runPlugin('Workload monitoring off (no ConfigMap cluster-monitoring-config): fine by default, -v says why', 'check_cluster_monitoring', [
+        ...clusterArgs(off),
+        '-v',
+      ]);
       await runPlugin('... but CRITICAL where workload monitoring is expected', 'check_cluster_monitoring', [...clusterArgs(off), '--expect-user-workload']);
+    }
+    if (updating) {
+      process.stdout.write(`\n${bold('=== check_cluster_operators: every OpenShift cluster operator and the cluster version ===')}\n`);
+      await runPlugin('A healthy OpenShift 4.16 cluster: 33 operators', 'check_cluster_operators', clusterArgs(healthy));
+      await runPlugin(
+        'etcd Degraded for 2h, ingress unavailable, network rolling out for 3h, update graph unreachable',
+        'check_cluster_operators',
+        clusterArgs(sick),
+      );
+      await runPlugin('The same with --grace 3h (WARNING while a problem is younger) and ingress ignored', 'check_cluster_operators', [
+        ...clusterArgs(sick),
+        '--grace',
+        '3h',
+        '--ignore',
+        'ingress',
+      ]);
+      await runPlugin('An update in progress: OK with its target and progress', 'check_cluster_operators', clusterArgs(updating));
+      await runPlugin('One operator, for a per-operator service', 'check_cluster_operators', [...clusterArgs(sick), '--operator', 'etcd']);
+      await runPlugin('Zabbix low-level discovery of the operators', 'check_cluster_operators', [...clusterArgs(healthy), '--discovery']);
     }
   } else {
     process.stdout.write('\n(this simulator has no cluster API: check_nodes skipped)\n');
@@ -204,6 +282,9 @@ async function main() {
     await runPlugin('A VM whose metrics stopped an hour ago', 'check_vm_cpu', [...vcdArgs(sick, bad.stale), '--window', '1h']);
     await runPlugin('JSON for scripts and Zabbix dependent items', 'check_vm_mem', [...vcdArgs(healthy, calm), '--output', 'json']);
     await fleetDemo(sick);
+    process.stdout.write(`\n${bold('=== check_vm_fleet: every VM in one process, each judged as the single checks do ===')}\n`);
+    await runPlugin('Every VM the account sees: the collection, and the VMs that are not OK', 'check_vm_fleet', vcdArgs(sick, 'unused').slice(0, -2));
+    await vdcDemo(healthy, sick);
   } else {
     process.stdout.write('\n(this simulator has no cloud-director API: VM checks skipped)\n');
   }

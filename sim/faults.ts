@@ -12,11 +12,16 @@ export interface Fault {
    * delay-body: send half the real body, wait `ms`, send the rest; chunked: send the real
    * body (or `body`, when given) chunked, without a content-length; endless-list: a list
    * page (`listKind`, default NodeList) of `count` new items (default 500) with a new continue
-   * token, every time.
+   * token, every time; endless-query: a vCD query page (QueryResultRecords) of `count` new
+   * VMRecords (default 128) with a nextPage link to a new page, every time.
    */
-  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body' | 'chunked' | 'endless-list';
-  /** Items per page of endless-list. */
+  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body' | 'chunked' | 'endless-list' | 'endless-query';
+  /** Items per page of endless-list and endless-query. */
   count?: number;
+  /** endless-query: every VM name is this many characters long (default: short names). */
+  nameChars?: number;
+  /** endless-query: a comment of this many characters in each page, which a reader must not keep. */
+  padChars?: number;
   /** The kind of list endless-list sends: NodeList (default) or PodList (running, ready pods). */
   listKind?: 'NodeList' | 'PodList';
   ms?: number;
@@ -99,9 +104,29 @@ export class FaultInjector {
         const count = fault.count ?? 500;
         const kind = fault.listKind ?? 'NodeList';
         const phase = kind === 'PodList' ? '"phase":"Running",' : '';
-        const items = Array.from({ length: count }, (_, i) => `{"metadata":{"name":"endless-${page}-${i}"},"status":{${phase}"conditions":[{"type":"Ready","status":"True"}]}}`);
+        const items = Array.from(
+          { length: count },
+          (_, i) => `{"metadata":{"name":"endless-${page}-${i}"},"status":{${phase}"conditions":[{"type":"Ready","status":"True"}]}}`,
+        );
         const body = `{"kind":"${kind}","apiVersion":"v1","metadata":{"continue":"page-${page}-${Math.random().toString(36).slice(2)}"},"items":[${items.join(',')}]}`;
         res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+        return true;
+      }
+      case 'endless-query': {
+        // A broken or hostile vCD: the query service pages for ever, each page new.
+        const page = endlessPages++;
+        const count = fault.count ?? 128;
+        const hex = (n: number) => n.toString(16).padStart(12, '0');
+        const name = (i: number) => (fault.nameChars === undefined ? `endless-${page}-${i}` : 'x'.repeat(fault.nameChars));
+        const records = Array.from(
+          { length: count },
+          (_, i) =>
+            `<VMRecord name="${name(i)}" containerName="endless" status="POWERED_ON" isVAppTemplate="false" href="/api/vApp/vm-${hex(page).slice(4)}-0000-4000-8000-${hex(i)}"/>`,
+        );
+        const pad = fault.padChars ? `<!--${'x'.repeat(fault.padChars)}-->` : '';
+        const body = `<?xml version="1.0" encoding="UTF-8"?><QueryResultRecords xmlns="http://www.vmware.com/vcloud/v1.5" total="999999999" page="${page}" pageSize="${count}"><Link rel="nextPage" href="/api/query?type=vm&amp;format=records&amp;page=${page + 2}&amp;pageSize=${count}"/>${pad}${records.join('')}</QueryResultRecords>`;
+        res.writeHead(200, { 'content-type': 'application/vnd.vmware.vcloud.query.records+xml;version=34.0' });
         res.end(body);
         return true;
       }

@@ -1,3 +1,4 @@
+import { CheckError } from '../lib/plugin/errors';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,10 @@ export class Stats {
   counts: Record<string, number> = {};
   bump(name: string, by = 1): void {
     this.counts[name] = (this.counts[name] ?? 0) + by;
+  }
+  /** Keeps the highest value seen (e.g. requests under way at once). */
+  setMax(name: string, value: number): void {
+    this.counts[name] = Math.max(this.counts[name] ?? 0, value);
   }
 }
 
@@ -27,7 +32,14 @@ export interface ApiServerOptions {
   host?: string;
   httpPort?: number;
   httpsPort?: number;
-  cert?: CertKind;
+  /** A built-in certificate by kind, or one given (its PEM text). */
+  tls?: CertKind | ServerTls;
+}
+
+/** A certificate and its key, PEM. */
+export interface ServerTls {
+  cert: string;
+  key: string;
 }
 
 /**
@@ -69,7 +81,13 @@ export async function startApiServer(handler: ApiHandler, stats: Stats, options:
   }
 
   const plain = http.createServer({ keepAliveTimeout: 5000 }, listener);
-  const secure = https.createServer({ key: SIM_SERVER_KEY_PEM, cert: SIM_SERVER_CERTS[options.cert ?? 'valid'], keepAliveTimeout: 5000 }, listener);
+  const tls = typeof options.tls === 'object' ? options.tls : { key: SIM_SERVER_KEY_PEM, cert: SIM_SERVER_CERTS[options.tls ?? 'valid'] };
+  let secure: https.Server;
+  try {
+    secure = https.createServer({ ...tls, keepAliveTimeout: 5000 }, listener);
+  } catch (error) {
+    throw new CheckError(`the certificate and key cannot serve TLS (${(error as Error).message}): give --tls-key the key of --tls-cert`);
+  }
   await Promise.all([listen(plain, host, options.httpPort ?? 0), listen(secure, host, options.httpsPort ?? 0)]);
   const urlOf = (s: http.Server, scheme: string) => {
     const a = s.address() as AddressInfo;

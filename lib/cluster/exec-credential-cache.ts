@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { entryName, PrivateCache, type CacheBinding } from '../plugin/private-cache';
-import { runExecPlugin, type ExecCredential } from './exec-credential';
+import { credentialProblem, runExecPlugin, type ExecCredential } from './exec-credential';
 import type { KubeconfigContext } from './kubeconfig';
+import type { Notes } from '../plugin/notes';
 
 /** A credential is not used in its last minute: the request may take that long. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -15,8 +16,8 @@ export interface ExecCredentialOptions {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   addSecret(value: string | undefined): void;
-  /** What went wrong with the cache, for -v. */
-  notes: string[];
+  /** Where what went wrong with the cache is said, for -v. */
+  notes: Notes;
 }
 
 export interface ObtainedCredential {
@@ -44,7 +45,7 @@ export async function execCredentialFor(kc: KubeconfigContext, options: ExecCred
   const { credential, kept } = await cache.obtain(run, options.deadline);
   options.addSecret(credential.token);
   options.addSecret(credential.key);
-  for (const n of cache.notes) options.notes.push(n);
+  for (const n of cache.notes) options.notes.add(n);
   return {
     credential,
     async renew() {
@@ -64,7 +65,9 @@ export function execBinding(kc: Pick<KubeconfigContext, 'cluster' | 'user'>): Ca
     user: kc.user.name,
     cluster: kc.cluster.name,
     server: kc.cluster.server,
-    plugin: createHash('sha256').update(JSON.stringify([exec?.command, exec?.args, exec?.env, exec?.apiVersion])).digest('hex'),
+    plugin: createHash('sha256')
+      .update(JSON.stringify([exec?.command, exec?.args, exec?.env, exec?.apiVersion]))
+      .digest('hex'),
   };
 }
 
@@ -106,15 +109,23 @@ export class CredentialCache {
       const data = d as { until?: unknown; token?: unknown; cert?: unknown; key?: unknown } | null;
       if (!data || typeof data !== 'object' || typeof data.until !== 'number') return undefined;
       if (typeof data.token === 'string' && data.token !== '') return { until: data.until, cred: { token: data.token } as ExecCredential };
-      if (typeof data.cert === 'string' && data.cert !== '' && typeof data.key === 'string' && data.key !== '') return { until: data.until, cred: { cert: data.cert, key: data.key } as ExecCredential };
+      if (typeof data.cert === 'string' && data.cert !== '' && typeof data.key === 'string' && data.key !== '')
+        return { until: data.until, cred: { cert: data.cert, key: data.key } as ExecCredential };
       return undefined;
     });
     if (!hit || hit.value.until <= now) return undefined;
+    // One that cannot be sent (kept by an older version, or written by hand) is no credential.
+    if (credentialProblem(hit.value.cred)) {
+      this.cache.note('the kept credential cannot be sent (a token with spaces or control characters, or an unusable key): running the exec plugin again');
+      this.drop();
+      return undefined;
+    }
     return { ...hit.value.cred, expires: hit.value.until + EXPIRY_MARGIN_MS };
   }
 
-  /** Keeps a credential until its expiry minus the margin; one without expiry is not kept. */
+  /** Keeps a credential until its expiry minus the margin; one without expiry, or one that cannot be sent, is not kept. */
   write(cred: ExecCredential, now = Date.now()): void {
+    if (credentialProblem(cred)) return;
     if (cred.expires === undefined) {
       this.cache.note('the exec plugin gave no expirationTimestamp: its credential is not kept, the plugin runs on every check');
       return;

@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
+import { clientPairProblem, tokenProblem } from '../http/sendable';
 import { CheckError } from '../plugin/errors';
+import { countJsonContainers } from '../plugin/json-bounds';
+import { runRedactor } from '../plugin/redact';
+import { boundedExcerpt } from '../plugin/server-text';
 import type { ExecConfig, KubeconfigCluster } from './kubeconfig';
 
 /** What an exec credential plugin hands back: a bearer token or a client certificate pair. */
@@ -38,10 +42,40 @@ export function execInfo(exec: ExecConfig, cluster: KubeconfigCluster): string {
   return JSON.stringify({ apiVersion: exec.apiVersion, kind: 'ExecCredential', spec });
 }
 
-/** The first non-empty stderr line, without control characters and cut to a sane length. */
+/** The first non-empty line of a kubeconfig text (installHint), without control characters, bounded. */
 export function firstLine(text: string): string {
-  const line = text.split(/\r?\n/).map((l) => l.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').trim()).find((l) => l !== '') ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  return boundedExcerpt(line, 200);
+}
+
+/** How much of a failing plugin's stderr a message keeps. */
+export const STDERR_CHARS = 400;
+/** Of which the head (what failed); the rest is the tail (why: the innermost cause comes last). */
+const STDERR_HEAD = 120;
+// klog's line header (Go plugins: gke-gcloud-auth-plugin, kubelogin): severity, date, time,
+// thread id, file:line]. It costs a line its first 30 characters and says nothing to the admin.
+const KLOG_HEADER = /^([IWEF])\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\s\]]+:\d+\]\s?/;
+
+/**
+ * What a failing plugin said on stderr, as one line: klog headers dropped (and klog's info
+ * and warning entries, when it logged errors too), lines joined, every secret and every
+ * credential-shaped value redacted before anything is cut, and at most STDERR_CHARS kept:
+ * the head and the tail, where wrapped errors name their cause.
+ */
+export function stderrExcerpt(text: string): string {
+  const entries: { severity?: string; lines: string[] }[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const header = KLOG_HEADER.exec(raw);
+    const line = (header ? raw.slice(header[0].length) : raw).trim();
+    if (header || entries.length === 0) entries.push({ severity: header?.[1], lines: [] });
+    if (line !== '') entries[entries.length - 1].lines.push(line);
+  }
+  const errors = entries.some((e) => e.severity === 'E' || e.severity === 'F');
+  const kept = entries.filter((e) => !errors || (e.severity !== 'I' && e.severity !== 'W'));
+  // Redacted whole first (stderr is bounded by MAX_STDERR), then folded, then cut.
+  const clean = boundedExcerpt(runRedactor.redact(kept.flatMap((e) => e.lines).join(' ')), MAX_STDERR);
+  if (clean.length <= STDERR_CHARS) return clean;
+  return `${clean.slice(0, STDERR_HEAD).trimEnd()} … ${clean.slice(clean.length - (STDERR_CHARS - STDERR_HEAD - 3)).trimStart()}`;
 }
 
 /**
@@ -53,7 +87,11 @@ export function runExecPlugin(run: ExecRun): Promise<ExecCredential> {
   const { exec } = run;
   const name = `exec credential plugin "${exec.command}"`;
   if (exec.interactiveMode === 'Always') {
-    return Promise.reject(new CheckError(`${name} asks for interactiveMode Always, and a check cannot answer prompts; set interactiveMode: Never and give the plugin non-interactive credentials`));
+    return Promise.reject(
+      new CheckError(
+        `${name} asks for interactiveMode Always, and a check cannot answer prompts; set interactiveMode: Never and give the plugin non-interactive credentials`,
+      ),
+    );
   }
   const budget = run.deadline - Date.now();
   if (budget <= 0) return Promise.reject(new CheckError(`no time left to run ${name}; raise -t/--timeout`));
@@ -112,7 +150,7 @@ export function runExecPlugin(run: ExecRun): Promise<ExecCredential> {
     child.once('close', (code, signal) => {
       if (settled || overflow) return;
       if (code !== 0) {
-        const said = firstLine(Buffer.concat(stderr).toString('utf8'));
+        const said = stderrExcerpt(Buffer.concat(stderr).toString('utf8'));
         const how = signal ? `killed by ${signal}` : `exit ${code}`;
         finish(new CheckError(`${name} failed (${how})${said ? `: ${said}` : ''}; run it by hand as the monitoring user to see why`));
         return;
@@ -124,6 +162,14 @@ export function runExecPlugin(run: ExecRun): Promise<ExecCredential> {
       }
     });
   });
+}
+
+/** Why a credential cannot be sent (a token with a line break, a key that is not its certificate's), or undefined. */
+export function credentialProblem(cred: ExecCredential): string | undefined {
+  const token = cred.token === undefined ? undefined : tokenProblem(cred.token);
+  if (token) return `a token that ${token}`;
+  const pair = cred.cert !== undefined && cred.key !== undefined ? clientPairProblem(cred.cert, cred.key) : undefined;
+  return pair ? `a client certificate and key that cannot be used (${pair})` : undefined;
 }
 
 function startFailure(exec: ExecConfig, name: string, error: unknown): CheckError {
@@ -138,6 +184,9 @@ function startFailure(exec: ExecConfig, name: string, error: unknown): CheckErro
 
 /** Reads the plugin's ExecCredential: status.token or the client certificate pair, and its expiry. */
 export function parseExecCredential(text: string, exec: ExecConfig, name = `exec credential plugin "${exec.command}"`): ExecCredential {
+  // An ExecCredential is a few small objects: a megabyte of `[` is not given to JSON.parse.
+  if (countJsonContainers(Buffer.from(text), 100) > 100)
+    throw new CheckError(`${name} printed more JSON objects and arrays than an ExecCredential holds; check the plugin`);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -147,7 +196,9 @@ export function parseExecCredential(text: string, exec: ExecConfig, name = `exec
   const d = doc as { kind?: unknown; apiVersion?: unknown; status?: Record<string, unknown> };
   if (!d || typeof d !== 'object' || d.kind !== 'ExecCredential') throw new CheckError(`${name} printed JSON that is not an ExecCredential; check the plugin`);
   if (d.apiVersion !== exec.apiVersion) {
-    throw new CheckError(`${name} answered with apiVersion ${String(d.apiVersion)} where the kubeconfig asks for ${exec.apiVersion}; align the kubeconfig's exec apiVersion with the plugin`);
+    throw new CheckError(
+      `${name} answered with apiVersion ${String(d.apiVersion)} where the kubeconfig asks for ${exec.apiVersion}; align the kubeconfig's exec apiVersion with the plugin`,
+    );
   }
   const status = d.status;
   if (!status || typeof status !== 'object') throw new CheckError(`${name} printed an ExecCredential without status; check the plugin`);
@@ -162,9 +213,17 @@ export function parseExecCredential(text: string, exec: ExecConfig, name = `exec
     throw new CheckError(`${name} returned a client ${cert ? 'certificate without its key' : 'key without its certificate'}; check the plugin`);
   }
   if (cred.token === undefined && cred.cert === undefined) throw new CheckError(`${name} returned neither a token nor a client certificate; check the plugin`);
+  // Refused here, before anything keeps it: a token that cannot be sent would fail every
+  // check that reused it, long after the plugin was mended. (A certificate pair is checked
+  // where it is used, and by the cache before it keeps one.)
+  const token = cred.token === undefined ? undefined : tokenProblem(cred.token);
+  if (token) throw new CheckError(`${name} returned a token that ${token}; check the plugin (nothing was kept)`);
   if (status.expirationTimestamp !== undefined && status.expirationTimestamp !== null) {
     const t = typeof status.expirationTimestamp === 'string' ? Date.parse(status.expirationTimestamp) : NaN;
-    if (!Number.isFinite(t)) throw new CheckError(`${name} returned an expirationTimestamp that is not a time (${JSON.stringify(status.expirationTimestamp).slice(0, 40)}); check the plugin`);
+    if (!Number.isFinite(t))
+      throw new CheckError(
+        `${name} returned an expirationTimestamp that is not a time (${boundedExcerpt(JSON.stringify(status.expirationTimestamp) ?? '', 40)}); check the plugin`,
+      );
     cred.expires = t;
   }
   return cred;

@@ -1,6 +1,8 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { countJsonContainers } from '../plugin/json-bounds';
+import { parseYamlBounded, YamlLimitError } from '../plugin/yaml-bounds';
 import { CheckError } from '../plugin/errors';
 
 /** The server side of a kubeconfig context. */
@@ -95,6 +97,12 @@ function readKubeconfigFile(file: string): { text: string; loose: boolean } | 'm
     const st = fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: st.isDirectory() ? 'EISDIR' : 'not a regular file' });
     if (st.size > MAX_KUBECONFIG_BYTES) throw new CheckError(`kubeconfig ${file} is ${st.size} bytes, larger than any kubeconfig (4 MiB); check the path`);
+    // Whoever may write it chooses the server the token goes to and the command an exec plugin runs as this user.
+    if (st.mode & 0o022) {
+      throw new CheckError(
+        `kubeconfig ${file} is writable by others (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')}), so anyone could make it run a command as this user (exec) or send the credentials elsewhere (server); chmod go-w ${file}`,
+      );
+    }
     return { text: readFileSync(fd, 'utf8'), loose: (st.mode & 0o077) !== 0 };
   } catch (e) {
     throw e instanceof CheckError ? e : unreadable(file, e);
@@ -104,13 +112,17 @@ function readKubeconfigFile(file: string): { text: string; loose: boolean } | 'm
 }
 
 function unreadable(file: string, e: unknown): CheckError {
-  return new CheckError(`cannot read kubeconfig ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path given to --kubeconfig (or $KUBECONFIG) and that the monitoring user may read it`);
+  return new CheckError(
+    `cannot read kubeconfig ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path given to --kubeconfig (or $KUBECONFIG) and that the monitoring user may read it`,
+  );
 }
 
 async function parseKubeconfig(file: string, text: string): Promise<Doc> {
   let doc: unknown;
-  // A JSON kubeconfig (kubectl reads those too) needs no YAML parser at all.
-  if (/^\s*\{/.test(text)) {
+  // A JSON kubeconfig (kubectl reads those too) needs no YAML parser at all. One that opens
+  // more objects and arrays than a kubeconfig has goes to the YAML reader, which refuses it
+  // with the reason (JSON.parse could not be interrupted, and would build them all).
+  if (/^\s*\{/.test(text) && countJsonContainers(Buffer.from(text), KUBECONFIG_LIMITS.maxTokens / 10) <= KUBECONFIG_LIMITS.maxTokens / 10) {
     try {
       doc = JSON.parse(text);
     } catch {
@@ -125,18 +137,28 @@ async function parseKubeconfig(file: string, text: string): Promise<Doc> {
   return doc as Doc;
 }
 
+/**
+ * A kubeconfig of a thousand contexts holds some 120,000 tokens and nests a few deep; aliases
+ * are rare (none in what kubectl writes), and each may expand a subtree: a few lines of nested
+ * aliases would otherwise expand to gigabytes.
+ */
+const KUBECONFIG_LIMITS = { maxTokens: 150_000, maxDepth: 100, maxAliases: 100 };
+
 async function parseYaml(file: string, text: string): Promise<unknown> {
-  const { parse } = await import('yaml');
-  let doc: unknown;
+  const fix = `check the file (kubectl config view --kubeconfig ${file}), or use --url with --token-file`;
   try {
-    // Aliases are capped: a few lines of nested aliases would otherwise expand to gigabytes.
-    doc = parse(text, { maxAliasCount: 100, prettyErrors: true });
+    const doc = await parseYamlBounded(text, {}, { ...KUBECONFIG_LIMITS, what: `reading kubeconfig ${file}` });
+    // The first line only ("… at line 3, column 1"): the parser's context lines quote the file, secrets included.
+    if (doc.errors.length > 0) throw doc.errors[0];
+    return doc.toJS({ maxAliasCount: KUBECONFIG_LIMITS.maxAliases });
   } catch (e) {
-    // The first line only ("… at line 3, column 1:"): the lines after it quote the file, secrets included.
-    const why = String((e as Error).message ?? e).split('\n', 1)[0].replace(/:$/, '');
-    throw new CheckError(`kubeconfig ${file} is not valid YAML (${why}); check the file (kubectl config view --kubeconfig ${file}), or use --url with --token-file`);
+    if (e instanceof YamlLimitError) throw new CheckError(`kubeconfig ${file} ${e.message}, far more than any kubeconfig; ${fix}`);
+    if (e instanceof CheckError) throw e;
+    const why = String((e as Error).message ?? e)
+      .split('\n', 1)[0]
+      .replace(/:$/, '');
+    throw new CheckError(`kubeconfig ${file} is not valid YAML (${why}); ${fix}`);
   }
-  return doc;
 }
 
 function isMap(v: unknown): v is Doc {
@@ -191,10 +213,13 @@ function readUser(name: string, body: Doc, file: string): KubeconfigUser {
     throw new CheckError(`${where} uses auth-provider "${pname}", which kubectl removed and cluster checks do not support; use ${instead}`);
   }
   if (body.username !== undefined || body.password !== undefined) {
-    throw new CheckError(`${where} uses a user name and password (basic authentication, removed from Kubernetes); give a service-account token with --token-file`);
+    throw new CheckError(
+      `${where} uses a user name and password (basic authentication, removed from Kubernetes); give a service-account token with --token-file`,
+    );
   }
   for (const key of ['as', 'as-uid', 'as-groups', 'as-user-extra']) {
-    if (body[key] !== undefined && body[key] !== null) throw new CheckError(`${where} impersonates another account (${key}), which cluster checks do not do; give the monitoring account's own credentials`);
+    if (body[key] !== undefined && body[key] !== null)
+      throw new CheckError(`${where} impersonates another account (${key}), which cluster checks do not do; give the monitoring account's own credentials`);
   }
   const user: KubeconfigUser = { name };
   user.token = str(body, 'token', where);
@@ -208,7 +233,10 @@ function readUser(name: string, body: Doc, file: string): KubeconfigUser {
   else if (str(body, 'client-key', where)) user.keyFile = resolve(str(body, 'client-key', where)!);
   const hasCert = user.certPem !== undefined || user.certFile !== undefined;
   const hasKey = user.keyPem !== undefined || user.keyFile !== undefined;
-  if (hasCert !== hasKey) throw new CheckError(`${where} has a client ${hasCert ? 'certificate but no key' : 'key but no certificate'}; give both (client-certificate-data and client-key-data)`);
+  if (hasCert !== hasKey)
+    throw new CheckError(
+      `${where} has a client ${hasCert ? 'certificate but no key' : 'key but no certificate'}; give both (client-certificate-data and client-key-data)`,
+    );
   if (body.exec !== undefined && body.exec !== null) user.exec = readExec(body.exec, where, file);
   return user;
 }
@@ -218,23 +246,28 @@ function readExec(exec: unknown, where: string, file: string): ExecConfig {
   const w = `${where}, exec`;
   const apiVersion = str(exec, 'apiVersion', w);
   if (apiVersion !== 'client.authentication.k8s.io/v1' && apiVersion !== 'client.authentication.k8s.io/v1beta1') {
-    throw new CheckError(`${w}: apiVersion ${apiVersion ?? '(none)'} is not supported; use client.authentication.k8s.io/v1 or v1beta1 (v1alpha1 was removed in Kubernetes 1.24: update the plugin and regenerate the kubeconfig)`);
+    throw new CheckError(
+      `${w}: apiVersion ${apiVersion ?? '(none)'} is not supported; use client.authentication.k8s.io/v1 or v1beta1 (v1alpha1 was removed in Kubernetes 1.24: update the plugin and regenerate the kubeconfig)`,
+    );
   }
   let command = str(exec, 'command', w);
   if (!command) throw new CheckError(`${w} has no command; check the file`);
   // As kubectl: a command with a slash but not absolute is relative to the kubeconfig's folder.
   if (command.includes('/') && !isAbsolute(command)) command = join(dirname(file), command);
   const args = exec.args ?? [];
-  if (!Array.isArray(args) || args.some((a) => typeof a !== 'string' && typeof a !== 'number')) throw new CheckError(`${w}: args is not a list of strings; check the file`);
+  if (!Array.isArray(args) || args.some((a) => typeof a !== 'string' && typeof a !== 'number'))
+    throw new CheckError(`${w}: args is not a list of strings; check the file`);
   const env = exec.env ?? [];
   if (!Array.isArray(env)) throw new CheckError(`${w}: env is not a list of {name, value}; check the file`);
   const vars = env.map((e) => {
-    if (!isMap(e) || typeof e.name !== 'string' || e.name === '' || e.name.includes('=')) throw new CheckError(`${w}: env holds an entry without a valid name; check the file`);
+    if (!isMap(e) || typeof e.name !== 'string' || e.name === '' || e.name.includes('='))
+      throw new CheckError(`${w}: env holds an entry without a valid name; check the file`);
     return { name: e.name, value: e.value === undefined || e.value === null ? '' : String(e.value) };
   });
   const mode = str(exec, 'interactiveMode', w) ?? (apiVersion.endsWith('/v1') ? undefined : 'IfAvailable');
   if (mode === undefined) throw new CheckError(`${w}: interactiveMode is required with ${apiVersion}; set it to Never`);
-  if (!['Never', 'IfAvailable', 'Always'].includes(mode)) throw new CheckError(`${w}: interactiveMode ${mode} is not Never, IfAvailable or Always; check the file`);
+  if (!['Never', 'IfAvailable', 'Always'].includes(mode))
+    throw new CheckError(`${w}: interactiveMode ${mode} is not Never, IfAvailable or Always; check the file`);
   return {
     apiVersion,
     command,
@@ -292,7 +325,10 @@ export async function loadKubeconfig(paths: string[], options: { contextName?: s
   if (!contextName) throw new CheckError(`kubeconfig ${names} has no current-context; give --context NAME or set one with "kubectl config use-context NAME"`);
   const ctx = findNamed(files, 'contexts', contextName);
   if (!ctx) {
-    const known = files.flatMap((f) => (Array.isArray(f.doc.contexts) ? f.doc.contexts : [])).map((e) => (isMap(e) ? e.name : undefined)).filter((n): n is string => typeof n === 'string');
+    const known = files
+      .flatMap((f) => (Array.isArray(f.doc.contexts) ? f.doc.contexts : []))
+      .map((e) => (isMap(e) ? e.name : undefined))
+      .filter((n): n is string => typeof n === 'string');
     const list = known.length ? ` (it has ${[...new Set(known)].slice(0, 10).join(', ')})` : '';
     throw new CheckError(`kubeconfig ${names} has no context named "${contextName}"${list}; check --context or the current-context`);
   }

@@ -1,7 +1,8 @@
-// `enableUserWorkload` in the config.yaml of ConfigMap cluster-monitoring-config (seed 2.4):
+// `enableUserWorkload` in the config.yaml of ConfigMap cluster-monitoring-config:
 // the switch for workload (user project) monitoring.
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
+import { parseYamlBounded, YamlLimitError } from '../plugin/yaml-bounds';
 import { jsonKind } from './shape-error';
 
 export const MONITORING_CONFIGMAP = 'cluster-monitoring-config';
@@ -28,45 +29,50 @@ export interface MonitoringConfig {
 export async function readMonitoringConfig(configMap: Record<string, unknown> | undefined, namespace: string): Promise<MonitoringConfig> {
   const where = `ConfigMap ${namespace}/${MONITORING_CONFIGMAP}`;
   if (configMap === undefined) return { userWorkload: false, source: `no ${where}` };
-  if (configMap.kind !== undefined && configMap.kind !== 'ConfigMap') throw new CheckError(`${where}: the API answered with ${typeof configMap.kind === 'string' ? `kind ${JSON.stringify(boundedExcerpt(configMap.kind, 60))}` : `a kind that is ${jsonKind(configMap.kind)}`}, not a ConfigMap; check that --url is the Kubernetes API server`);
+  if (configMap.kind !== undefined && configMap.kind !== 'ConfigMap')
+    throw new CheckError(
+      `${where}: the API answered with ${typeof configMap.kind === 'string' ? `kind ${JSON.stringify(boundedExcerpt(configMap.kind, 60))}` : `a kind that is ${jsonKind(configMap.kind)}`}, not a ConfigMap; check that --url is the Kubernetes API server`,
+    );
   const data = configMap.data;
   const text = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[CONFIG_KEY] : undefined;
   if (typeof text !== 'string') return { userWorkload: false, source: `no ${CONFIG_KEY} in ${where}` };
-  if (text.length > MAX_CONFIG_CHARS) throw new CheckError(`${where}: ${CONFIG_KEY} is ${text.length} characters long, more than a ConfigMap may hold (1 MiB); check that --url is the Kubernetes API server`);
-  if (flowDepth(text) > MAX_FLOW_DEPTH) throw new CheckError(`${where}: ${CONFIG_KEY} nests [ and { more than ${MAX_FLOW_DEPTH} deep, which no monitoring setting does; fix it with oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP}`);
+  if (text.length > MAX_CONFIG_CHARS)
+    throw new CheckError(
+      `${where}: ${CONFIG_KEY} is ${text.length} characters long, more than a ConfigMap may hold (1 MiB); check that --url is the Kubernetes API server`,
+    );
   const value = await parseUserWorkloadSetting(text, namespace);
   if (value.value === undefined) return { userWorkload: false, source: `enableUserWorkload not set in ${where}` };
   return { userWorkload: value.value, source: `enableUserWorkload: ${value.value} in ${where}` };
 }
 
-/** Deeper than any setting of the monitoring operator; the YAML parser's time and memory grow with depth, and -t cannot stop it. */
-const MAX_FLOW_DEPTH = 200;
-
-/** The deepest nesting of [ and { in the text (brackets in quotes and comments count too: an overestimate is harmless here). */
-function flowDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
-    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
-  }
-  return max;
-}
+/**
+ * A config.yaml of every monitoring setting there is holds a few thousand tokens and nests
+ * some ten deep: far more is no configuration, and would hold the check past -t.
+ */
+const CONFIG_LIMITS = { maxTokens: 100_000, maxDepth: 256, maxAliases: 100 };
 
 /** Parses config.yaml text and returns its top-level enableUserWorkload (undefined when absent). */
 export async function parseUserWorkloadSetting(text: string, namespace: string): Promise<{ value?: boolean; line?: number }> {
   const where = `ConfigMap ${namespace}/${MONITORING_CONFIGMAP}`;
   // Loaded here only: the YAML parser is not needed by any other part of a run.
-  const { parseDocument, isMap, isScalar } = await import('yaml');
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true });
+  const { isMap, isScalar } = await import('yaml');
+  let doc;
+  try {
+    doc = await parseYamlBounded(text, { version: '1.1' }, { ...CONFIG_LIMITS, what: `reading ${CONFIG_KEY} of ${where}` });
+  } catch (error) {
+    if (!(error instanceof YamlLimitError)) throw error;
+    throw new CheckError(
+      `${where}: ${CONFIG_KEY} ${error.message}, far more than any monitoring configuration; fix it with oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP}`,
+    );
+  }
   const lineOf = (offset: number | undefined) => (offset === undefined ? undefined : text.slice(0, offset).split('\n').length);
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line ?? lineOf(e.pos?.[0]);
-    // The parser turns a stack overflow on deep nesting into an error of its own.
-    const why = /call stack/i.test(e.message) ? 'nested too deeply' : boundedExcerpt(e.message.split('\n', 1)[0].replace(/ at line \d+, column \d+:?$/, ''), 200);
-    throw new CheckError(`${where}: ${CONFIG_KEY} is not valid YAML at line ${line ?? '?'} (${why}); fix it with oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP}`);
+    const why = boundedExcerpt(e.message.split('\n', 1)[0].replace(/ at line \d+, column \d+:?$/, ''), 200);
+    throw new CheckError(
+      `${where}: ${CONFIG_KEY} is not valid YAML at line ${line ?? '?'} (${why}); fix it with oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP}`,
+    );
   }
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return {};

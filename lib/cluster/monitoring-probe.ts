@@ -3,7 +3,8 @@
 import { checkDeadline } from '../plugin/deadline';
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
-import { getJsonObject, getResource, PAGE_LIMIT, parseJsonObject, resourceError, type ClusterTarget, type GetOptions } from './client';
+import { resourceError } from './api-error';
+import { getJsonObject, getResource, PAGE_LIMIT, parseJsonObject, type ClusterTarget, type GetOptions } from './client';
 import { judgeClusterOperator, readClusterOperator, type OperatorHealth, type ClusterOperatorStatus } from './cluster-operator';
 import { MONITORING_CONFIGMAP, readMonitoringConfig, type MonitoringConfig } from './monitoring-config';
 import { classifyPod, readPod, type Pod, type PodHealth } from './pod-health';
@@ -12,16 +13,27 @@ import { jsonKind, ShapeError } from './shape-error';
 export const OPERATOR_NAME = 'monitoring';
 
 /** The monitoring ClusterOperator and its verdict; undefined when the API has none (404). */
-export async function probeClusterOperator(target: ClusterTarget, options: GetOptions): Promise<{ operator: ClusterOperatorStatus; health: OperatorHealth } | undefined> {
+export async function probeClusterOperator(
+  target: ClusterTarget,
+  options: GetOptions,
+): Promise<{ operator: ClusterOperatorStatus; health: OperatorHealth } | undefined> {
   const path = `/apis/config.openshift.io/v1/clusteroperators/${OPERATOR_NAME}`;
-  const doc = await getJsonObject(target, path, { verb: 'get', resource: 'clusteroperators', group: 'config.openshift.io', name: OPERATOR_NAME }, 'a ClusterOperator', options);
+  const doc = await getJsonObject(
+    target,
+    path,
+    { verb: 'get', resource: 'clusteroperators', group: 'config.openshift.io', name: OPERATOR_NAME },
+    'a ClusterOperator',
+    options,
+  );
   if (doc === undefined) return undefined;
   let operator: ClusterOperatorStatus;
   try {
     operator = readClusterOperator(doc);
   } catch (e) {
     if (!(e instanceof ShapeError)) throw e;
-    throw new CheckError(`unexpected response from ${target.url.origin}${path}: ${e.message} (not the ClusterOperator ${OPERATOR_NAME} as OpenShift sends it); check that --url is the API server of an OpenShift 4 cluster`);
+    throw new CheckError(
+      `unexpected response from ${target.url.origin}${path}: ${e.message} (not the ClusterOperator ${OPERATOR_NAME} as OpenShift sends it); check that --url is the API server of an OpenShift 4 cluster`,
+    );
   }
   return { operator, health: judgeClusterOperator(operator) };
 }
@@ -71,21 +83,28 @@ export async function listPods(target: ClusterTarget, namespace: string, options
     }
     if (res.status !== 200) throw resourceError(res, target, permission);
     const where = `${res.url.origin}${res.url.pathname}`;
-    if (pages >= maxPages) throw new CheckError(`${where} sent more than ${maxPages} pages of pods (${pods.length} pods) and the list still goes on; a broken proxy or API server? (raise --max-pods if the namespace really holds that many)`);
+    if (pages >= maxPages)
+      throw new CheckError(
+        `${where} sent more than ${maxPages} pages of pods (${pods.length} pods) and the list still goes on; a broken proxy or API server? (raise --max-pods if the namespace really holds that many)`,
+      );
     const doc = parseJsonObject(res, 'a PodList');
     if ((doc.kind !== undefined && doc.kind !== 'PodList') || !Array.isArray(doc.items)) {
-      const why = typeof doc.kind === 'string' ? `kind ${boundedExcerpt(doc.kind, 60)}` : doc.kind !== undefined ? `kind is ${jsonKind(doc.kind)}` : 'no items array';
+      const why =
+        typeof doc.kind === 'string' ? `kind ${boundedExcerpt(doc.kind, 60)}` : doc.kind !== undefined ? `kind is ${jsonKind(doc.kind)}` : 'no items array';
       throw new CheckError(`response from ${where} is JSON but not a PodList (${why}); check that --url is the Kubernetes API server`);
     }
     const items = doc.items as unknown[];
     for (let i = 0; i < items.length; i++) {
-      if (pods.length >= maxPods) throw new CheckError(`${where} listed more than ${maxPods} pods in namespace ${namespace}; raise --max-pods if it really holds that many`);
+      if (pods.length >= maxPods)
+        throw new CheckError(`${where} listed more than ${maxPods} pods in namespace ${namespace}; raise --max-pods if it really holds that many`);
       let pod: Pod;
       try {
         pod = readPod(items[i], `items[${i}]`);
       } catch (e) {
         if (!(e instanceof ShapeError)) throw e;
-        throw new CheckError(`unexpected response from ${where}: ${e.message} (not a pod as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers`);
+        throw new CheckError(
+          `unexpected response from ${where}: ${e.message} (not a pod as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers`,
+        );
       }
       pods.push(classifyPod(pod, namespace));
       // Reading a page is synchronous: let -t interrupt one that takes long.
@@ -93,10 +112,14 @@ export async function listPods(target: ClusterTarget, namespace: string, options
     }
     pages++;
     const meta = isObject(doc.metadata) ? doc.metadata : {};
-    if (meta.continue !== undefined && meta.continue !== null && typeof meta.continue !== 'string') throw new CheckError(`unexpected response from ${where}: metadata.continue is ${jsonKind(meta.continue)}, not a string; check that --url is the API server`);
+    if (meta.continue !== undefined && meta.continue !== null && typeof meta.continue !== 'string')
+      throw new CheckError(
+        `unexpected response from ${where}: metadata.continue is ${jsonKind(meta.continue)}, not a string; check that --url is the API server`,
+      );
     const next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
     if (next === undefined) return { namespace, pods, pages };
-    if (next === continueToken) throw new CheckError(`${where} returned the continue token it was given; the pod list would never end (a broken proxy or API server?)`);
+    if (next === continueToken)
+      throw new CheckError(`${where} returned the continue token it was given; the pod list would never end (a broken proxy or API server?)`);
     continueToken = next;
   }
 }

@@ -1,10 +1,10 @@
 // How check_cluster_monitoring turns what it read into a state, a summary, long output and
-// perfdata (issue "check_cluster_monitoring", SPEC 4b).
+// perfdata.
 import type { Metric } from '../plugin/perfdata';
 import type { Range } from '../plugin/range';
 import type { Item, Result } from '../plugin/result';
 import { State, worstState } from '../plugin/state';
-import { evaluateThresholds } from '../plugin/threshold';
+import { ScalarContext } from '../plugin/scalar-context';
 import { describeCondition, type ClusterOperatorStatus, type OperatorHealth } from './cluster-operator';
 import { MONITORING_CONFIGMAP, type MonitoringConfig } from './monitoring-config';
 import { describePod, podOfComponent, USER_WORKLOAD_COMPONENTS, type PodHealth } from './pod-health';
@@ -40,7 +40,7 @@ interface Part {
   text: string;
 }
 
-/** The seed's 4.4 steps, as the fix of "workload monitoring is off". */
+/** The steps that switch workload monitoring on, as the fix of "workload monitoring is off". */
 export function enableUserWorkloadSteps(namespace: string): string {
   return `to switch it on, as a cluster administrator run oc -n ${namespace} edit configmap ${MONITORING_CONFIGMAP} (create it if missing) and set enableUserWorkload: true in data/config.yaml; prometheus-operator, prometheus-user-workload and thanos-ruler-user-workload start within minutes`;
 }
@@ -54,18 +54,32 @@ export function evaluateMonitoring(f: MonitoringFacts, t: MonitoringThresholds):
     const { operator, health } = f.operator;
     const version = operator.version ? ` ${operator.version}` : '';
     if (health.healthy) parts.push({ state: State.OK, text: `ClusterOperator ${operator.name}${version} available` });
-    else parts.push({ state: State.CRITICAL, text: `ClusterOperator ${operator.name}${version} ${health.broken.map((c) => describeCondition(c, MESSAGE_IN_SUMMARY)).join('; ')}` });
-    for (const c of health.broken) items.push({ name: `operator/${c.type}`, state: State.CRITICAL, text: `ClusterOperator ${operator.name}: ${describeCondition(c, MESSAGE_IN_ITEM)}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}` });
+    else
+      parts.push({
+        state: State.CRITICAL,
+        text: `ClusterOperator ${operator.name}${version} ${health.broken.map((c) => describeCondition(c, MESSAGE_IN_SUMMARY)).join('; ')}`,
+      });
+    for (const c of health.broken)
+      items.push({
+        name: `operator/${c.type}`,
+        state: State.CRITICAL,
+        text: `ClusterOperator ${operator.name}: ${describeCondition(c, MESSAGE_IN_ITEM)}${c.lastTransitionTime ? ` (since ${c.lastTransitionTime})` : ''}`,
+      });
     if (health.progressing) {
       parts.push({ state: State.OK, text: describeCondition(health.progressing, MESSAGE_IN_SUMMARY).replace(/^Progressing=True/, 'progressing') });
-      items.push({ name: 'operator/Progressing', state: State.OK, text: `ClusterOperator ${operator.name}: ${describeCondition(health.progressing, MESSAGE_IN_ITEM)} (reported, not a failure)` });
+      items.push({
+        name: 'operator/Progressing',
+        state: State.OK,
+        text: `ClusterOperator ${operator.name}: ${describeCondition(health.progressing, MESSAGE_IN_ITEM)} (reported, not a failure)`,
+      });
     }
   }
 
   const uwmOn = f.config.userWorkload;
   const checked = [...f.platformPods, ...(uwmOn ? (f.userWorkloadPods ?? []) : [])].filter((p) => !p.completed);
   const notReady = checked.filter((p) => !p.ready);
-  const podState = evaluateThresholds(notReady.length, { warning: t.warning, critical: t.critical });
+  const pods = new ScalarContext({ warning: t.warning, critical: t.critical });
+  const podState = pods.evaluate(notReady.length);
   const platformChecked = f.platformPods.filter((p) => !p.completed).length;
   if (platformChecked === 0) {
     // An OpenShift 4 cluster always runs the platform stack: none means it is gone. Without
@@ -96,19 +110,27 @@ export function evaluateMonitoring(f: MonitoringFacts, t: MonitoringThresholds):
       items.push({ name: `component/${c.name}`, state: ready === 0 ? State.CRITICAL : State.OK, text: `component ${c.name}: ${text}` });
     }
     if (missing.length === 0) parts.push({ state: State.OK, text: 'workload monitoring on' });
-    else parts.push({ state: State.CRITICAL, text: `workload monitoring on but ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no ready pod in ${f.userWorkloadNamespace}` });
+    else
+      parts.push({
+        state: State.CRITICAL,
+        text: `workload monitoring on but ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no ready pod in ${f.userWorkloadNamespace}`,
+      });
   } else if (t.expectUserWorkload) {
     const text = `workload monitoring off (${f.config.source}) but expected on; ${enableUserWorkloadSteps(f.platformNamespace)}`;
     parts.push({ state: State.CRITICAL, text });
     items.push({ name: 'user-workload', state: State.CRITICAL, text });
-  } else parts.push({ state: State.OK, text: `workload monitoring off (${f.config.source})` });
+  } else if (f.operator || !f.config.source.startsWith('no ConfigMap ')) {
+    // Without the ClusterOperator and the ConfigMap (plain Kubernetes, OpenShift 3) there is
+    // no workload monitoring to speak of.
+    parts.push({ state: State.OK, text: `workload monitoring off (${f.config.source})` });
+  }
 
   // Problems lead: the summary may be cut short by the monitoring engine.
   const ordered = [...parts.filter((p) => p.state !== State.OK), ...parts.filter((p) => p.state === State.OK)];
   const metrics: Metric[] = [
     { label: 'pods', value: checked.length, min: 0 },
     { label: 'pods_ready', value: checked.length - notReady.length, min: 0, max: checked.length },
-    { label: 'pods_not_ready', value: notReady.length, warning: t.warning, critical: t.critical, min: 0, max: checked.length },
+    pods.perfdata('pods_not_ready', notReady.length, { min: 0, max: checked.length }),
     { label: 'user_workload', value: uwmOn ? 1 : 0, min: 0, max: 1 },
   ];
   return { state: worstState(parts.map((p) => p.state)), summary: ordered.map((p) => p.text).join('; '), items, metrics };

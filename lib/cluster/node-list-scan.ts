@@ -11,7 +11,8 @@
 // breaks it is refused with the first bad field named, never given a health verdict.
 
 import { checkDeadline } from '../plugin/deadline';
-import { hasControlCharacters } from '../plugin/server-text';
+import { hasControlCharacters } from '../plugin/control-characters';
+import { runRedactor } from '../plugin/redact';
 import type { Node, NodeAddress, NodeCondition } from './node';
 import { ShapeError } from './shape-error';
 
@@ -234,7 +235,7 @@ class Scanner {
   /**
    * A list of small objects of which only two string members matter (conditions: type and
    * status; addresses: type and address), and a few `optional` ones worth saying (a
-   * condition's reason, message and lastTransitionTime, kept to MAX_DETAIL characters and
+   * condition's reason, message and lastTransitionTime, redacted and kept to MAX_DETAIL characters, and
    * ignored when not strings): the rest is skipped. The two are required, as in the API's
    * schema. Null (a nil list) reads as absent.
    */
@@ -257,7 +258,7 @@ class Scanner {
           if (this.key(first)) entry[first] = this.printable(`${at}.${first}`, MAX_TEXT);
           else if (this.key(second)) entry[second] = this.printable(`${at}.${second}`, MAX_TEXT);
           // Printed only through the output's own cleaning (control characters dropped, cut).
-          else if (extra !== undefined && this.peek() === QUOTE) entry[extra] = this.string(`${at}.${extra}`).slice(0, MAX_DETAIL);
+          else if (extra !== undefined && this.peek() === QUOTE) entry[extra] = runRedactor.cut(this.string(`${at}.${extra}`), MAX_DETAIL);
           else this.skip();
         } while (this.more(RBRACE));
       }

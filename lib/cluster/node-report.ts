@@ -3,12 +3,12 @@ import type { Metric } from '../plugin/perfdata';
 import type { Range } from '../plugin/range';
 import type { Item, Result } from '../plugin/result';
 import { State } from '../plugin/state';
-import { evaluateThresholds } from '../plugin/threshold';
-import { UsageError } from '../plugin/errors';
+import { ScalarContext } from '../plugin/scalar-context';
+import { elideMiddle } from '../plugin/server-text';
 import { displayName, type NodeHealth, type NodeProblem } from './node';
 import type { NodeTally } from './node-tally';
 
-/** How the tally becomes a state (SPEC 3.3, 3.4). */
+/** How the tally becomes a state: -w/-c on failing nodes (or their share), --min-nodes, --grace. */
 export interface NodeThresholds {
   warning?: Range;
   critical?: Range;
@@ -29,14 +29,6 @@ export interface NodeThresholds {
   now?: number;
 }
 
-/** Parses `--grace DURATION`: a number with a unit, s, m or h (e.g. 90s, 10m, 1h). */
-export function parseGrace(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(s|m|h)\s*$/i.exec(text);
-  const seconds = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2].toLowerCase() as 's' | 'm' | 'h'] : NaN;
-  if (!m || !(seconds > 0) || seconds > 7 * 86400) throw new UsageError(`invalid --grace ${JSON.stringify(text)}: expected a duration with a unit, e.g. 90s, 10m or 1h (at most 168h)`);
-  return seconds;
-}
-
 /** A compact age: 45s, 12m, 5h, 3d. */
 export function formatAge(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -46,22 +38,52 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
+/** An instant as the status of a node names it: 2026-11-22T10:02Z. */
+function minute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16)}Z`;
+}
+
+/** The reasons the node controller gives the conditions of a kubelet that is silent, as one fact each. */
+const KUBELET_SILENT: Readonly<Record<string, string>> = {
+  NodeStatusUnknown: 'kubelet stopped posting status',
+  NodeStatusNeverUpdated: 'kubelet never posted status',
+};
+
 /**
- * `Ready=False for 12m (KubeletNotReady: container runtime network not ready)`; conditions
- * that share age, reason and message (a kubelet that stopped posting sets all four Unknown
- * at once) are said once: `Ready=Unknown, DiskPressure=Unknown for 3h (NodeStatusUnknown: …)`.
+ * `Ready=False for 12m, since 2026-11-22T09:48Z (KubeletNotReady: container runtime network
+ * not ready: …)`; conditions that share age, reason and message are said once, and a kubelet
+ * that stopped posting (it sets all of them Unknown at once) is one fact: `kubelet stopped
+ * posting status (Ready, MemoryPressure, DiskPressure, PIDPressure Unknown) for 3h, since …`.
+ * With `room` (the status line) a message keeps both ends in that many characters (0: none),
+ * the reason shows only when there is no message, and the age is left to the long output;
+ * without `room` the whole message is said.
  */
-export function describeProblems(problems: readonly NodeProblem[], now: number): string {
-  const parts: Array<{ texts: string[]; tail: string }> = [];
+export function describeProblems(problems: readonly NodeProblem[], now: number, room?: number): string {
+  const groups: Array<{ texts: string[]; key: string; age: string; reason?: string; message?: string }> = [];
   for (const p of problems) {
-    const age = p.since !== undefined && p.since <= now ? ` for ${formatAge(now - p.since)}` : '';
-    const why = [p.reason, p.message].filter((x) => x !== undefined).join(': ');
-    const tail = `${age}${why ? ` (${why})` : ''}`;
-    const last = parts[parts.length - 1];
-    if (last && tail !== '' && last.tail === tail) last.texts.push(p.text);
-    else parts.push({ texts: [p.text], tail });
+    const age = room === undefined && p.since !== undefined && p.since <= now ? ` for ${formatAge(now - p.since)}, since ${minute(p.since)}` : '';
+    const message = p.message === undefined || room === undefined ? p.message : room > 0 ? elideMiddle(p.message, room) : undefined;
+    const key = `${age}\n${p.reason ?? ''}\n${message ?? ''}`;
+    const last = groups[groups.length - 1];
+    if (last && (age !== '' || p.reason !== undefined || message !== undefined) && last.key === key) last.texts.push(p.text);
+    else groups.push({ texts: [p.text], key, age, reason: p.reason, message });
   }
-  return parts.map((g) => `${g.texts.join(', ')}${g.tail}`).join(', ');
+  return groups
+    .map((g) => {
+      const unknown = g.texts.length > 1 && g.texts.every((t) => t.endsWith('=Unknown'));
+      const types = g.texts.map((t) => t.slice(0, -'=Unknown'.length));
+      const silent = unknown && g.reason !== undefined ? KUBELET_SILENT[g.reason] : undefined;
+      if (silent !== undefined) return `${silent} (${types.join(', ')} Unknown)${g.age}`;
+      const what = unknown ? `${types.join(', ')} Unknown` : g.texts.join(', ');
+      // The status line has room for the message, or the reason when there is none.
+      if (room !== undefined) {
+        const why = room > 0 ? (g.message ?? g.reason) : undefined;
+        return `${what}${why ? `: ${why}` : ''}`;
+      }
+      const why = [g.reason, g.message].filter((x) => x !== undefined).join(': ');
+      return `${what}${g.age}${why ? ` (${why})` : ''}`;
+    })
+    .join(', ');
 }
 
 /** True when every bad condition of the node changed less than `grace` seconds ago. */
@@ -72,14 +94,20 @@ export function inGrace(h: NodeHealth, grace: number | undefined, now: number): 
 
 /** How many failing nodes the summary names before "and N more". */
 const NAMED_IN_SUMMARY = 5;
+/** The room for the condition messages of the nodes the summary names, shared among them. */
+const SUMMARY_MESSAGE_CHARS = 200;
+/** Less room than this per node, and the summary says no messages (the long output has them). */
+const MIN_MESSAGE_CHARS = 60;
 
-function describe(h: NodeHealth): string {
-  return `${h.name} (${h.broken.join(', ')})`;
+function describe(h: NodeHealth, room: number): string {
+  return `${h.name} (${describeProblems(h.problems, 0, room < MIN_MESSAGE_CHARS ? 0 : room)})`;
 }
 
 /** The summary's list of failing nodes: up to five, with why, then "and N more". */
 export function describeFailing(failing: readonly NodeHealth[]): string {
-  const named = failing.slice(0, NAMED_IN_SUMMARY).map(describe).join(', ');
+  const shown = failing.slice(0, NAMED_IN_SUMMARY);
+  const room = Math.floor(SUMMARY_MESSAGE_CHARS / Math.max(1, shown.length));
+  const named = shown.map((h) => describe(h, room)).join(', ');
   const rest = failing.length - NAMED_IN_SUMMARY;
   return rest > 0 ? `${named} and ${rest} more` : named;
 }
@@ -105,7 +133,11 @@ function nodeItems(tally: NodeTally, failingState: State, t: NodeThresholds, now
   for (const h of tally.skipped) items.push({ name: h.name, state: State.OK, text: `${displayName(h)}: skipped (cordoned, --ignore-cordoned)` });
   if (unlisted > 0) {
     const listed = tally.healthy.length - unlisted;
-    items.push({ name: '', state: State.OK, text: `${listed > 0 ? `${unlisted} more` : unlisted} node${unlisted === 1 ? '' : 's'} healthy (--list-all lists them)` });
+    items.push({
+      name: '',
+      state: State.OK,
+      text: `${listed > 0 ? `${unlisted} more` : unlisted} node${unlisted === 1 ? '' : 's'} healthy (--list-all lists them)`,
+    });
   }
   return items;
 }
@@ -130,14 +162,21 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
       return { state: State.CRITICAL, summary: `node ${t.node} not found among ${tally.listed} listed nodes`, items };
     }
     if (t.minNodes === undefined) {
-      const why = tally.skipped.length > 0 ? 'every matching node is cordoned and --ignore-cordoned is set' : tally.listed === 0 ? `the API listed none${t.selector ? ` for -l/--selector ${t.selector}` : ''}` : `none matches ${t.selectionOptions ?? '--include, --exclude and --node'}`;
+      const why =
+        tally.skipped.length > 0
+          ? 'every matching node is cordoned and --ignore-cordoned is set'
+          : tally.listed === 0
+            ? `the API listed none${t.selector ? ` for -l/--selector ${t.selector}` : ''}`
+            : `none matches ${t.selectionOptions ?? '--include, --exclude and --node'}`;
       return { state: State.UNKNOWN, summary: `no nodes to check (${tally.listed} listed: ${why}), use --min-nodes 0 if none is fine`, items };
     }
   }
 
   // Nodes within --grace do not count against -w/-c; they make the result WARNING at most.
   const pct = nodes === 0 ? 0 : (counted * 100) / nodes;
-  let state = evaluateThresholds(t.percent ? pct : counted, { warning: t.warning, critical: t.critical });
+  // -w/-c judge the failing count, or its percentage: the perfdata of the one judged carries the ranges.
+  const judged = new ScalarContext({ warning: t.warning, critical: t.critical });
+  let state = judged.evaluate(t.percent ? pct : counted);
   if (graced.length > 0 && state === State.OK) state = State.WARNING;
   const pctText = t.percent ? ` (${formatDecimal((failing * 100) / nodes, 1)}%)` : '';
   let summary = failing === 0 ? `${nodes} of ${nodes} nodes healthy` : `${failing} of ${nodes} nodes failing${pctText}: ${describeFailing(tally.failing)}`;
@@ -149,11 +188,11 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
   const metrics: Metric[] = [
     { label: 'nodes', value: nodes, min: 0 },
     { label: 'healthy', value: nodes - failing, min: 0 },
-    t.percent ? { label: 'failing', value: failing, min: 0, max: nodes } : { label: 'failing', value: failing, warning: t.warning, critical: t.critical, min: 0, max: nodes },
+    (t.percent ? ScalarContext.NONE : judged).perfdata('failing', failing, { min: 0, max: nodes }),
     // Every cordoned node that matched, skipped or not: the same number the summary gives.
     { label: 'cordoned', value: cordoned, min: 0 },
   ];
-  if (t.percent) metrics.push({ label: 'failing_pct', value: Number(pct.toFixed(2)), uom: '%', warning: t.warning, critical: t.critical, min: 0, max: 100 });
+  if (t.percent) metrics.push(judged.perfdata('failing_pct', Number(pct.toFixed(2)), { uom: '%', min: 0, max: 100 }));
   if (t.grace !== undefined) metrics.push({ label: 'failing_in_grace', value: graced.length, min: 0, max: nodes });
 
   const failingState = state === State.CRITICAL ? State.CRITICAL : State.WARNING;
@@ -161,7 +200,7 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
 }
 
 /**
- * Zabbix low-level discovery (SPEC 3.5): a bare array sorted by name, `{#NODE}` the node's
+ * Zabbix low-level discovery: a bare array sorted by name, `{#NODE}` the node's
  * name and `{#NODE.HOST}` its Hostname address (the name when it has none). One entry per
  * name, whatever the Hostname addresses say.
  */

@@ -1,18 +1,12 @@
-import { compileLinearRegExp } from '../plugin/linear-regexp';
 import { classifyNode, DEFAULT_HEALTH_RULE, type HealthRule, type Node, type NodeHealth } from './node';
 
-/** Which listed nodes the check looks at (SPEC 3.3, 3.5). */
+/** Which listed nodes the check looks at: --include, --exclude, --node, --ignore-cordoned. */
 export interface NodeSelection {
   include?: RegExp;
   exclude?: RegExp;
   /** `--node NAME`: only the node with this name (or, failing that, this Hostname address). */
   node?: string;
   ignoreCordoned?: boolean;
-}
-
-/** Compiles `--include`/`--exclude`, naming the option when a pattern is invalid. */
-export function compileNamePattern(pattern: string | undefined, option: string): RegExp | undefined {
-  return pattern === undefined ? undefined : compileLinearRegExp(pattern, option); // linear time: -t wins over any pattern
 }
 
 /** Receives the nodes of a list as pages are read; `reset` when the list restarts from the beginning. */
@@ -34,7 +28,7 @@ const emptyBucket = (): Bucket => ({ cordoned: 0, failing: [], healthy: [], skip
 /**
  * Classifies each node as its page is read and keeps only what the result needs (a name, the
  * broken conditions, a flag or two per node), so memory does not grow with the raw list.
- * Names and patterns match `metadata.name` or the `Hostname` address (SPEC 3.2). `--node`
+ * Names and patterns match `metadata.name` or the `Hostname` address. `--node`
  * prefers a node so named: another node whose Hostname merely copies that name is used only
  * when no node has it as its name.
  */

@@ -1,4 +1,5 @@
 import { UsageError } from '../plugin/errors';
+import { runRedactor } from '../plugin/redact';
 
 /** A node status condition as the API reports it (`status` is "True", "False" or "Unknown"). */
 export interface NodeCondition {
@@ -24,7 +25,7 @@ export interface Node {
 
 /**
  * Which condition status is healthy: `Ready` must be True and every other type False
- * (seed 2.2), except the types the operator re-declared or chose to ignore.
+ * (the Kubernetes node conditions), except the types the operator re-declared or chose to ignore.
  */
 export interface HealthRule {
   expected: ReadonlyMap<string, 'True' | 'False'>;
@@ -36,7 +37,7 @@ export interface NodeProblem {
   /** `Type=Status`, e.g. `Ready=False`, or `no Ready condition`. */
   text: string;
   reason?: string;
-  /** The condition's message, shortened. */
+  /** The condition's message, redacted, blanks folded, up to 1024 characters. */
   message?: string;
   /** lastTransitionTime in ms since the epoch, when the server gave a valid one. */
   since?: number;
@@ -56,12 +57,19 @@ export interface NodeHealth {
   cordoned: boolean;
 }
 
-/** The longest condition message kept (a node-problem-detector may write kilobytes). */
-const MESSAGE_CHARS = 80;
+/**
+ * The longest condition message kept (a node-problem-detector may write kilobytes): the whole
+ * of what a kubelet writes, whose last words are often the fix; the status line shortens it.
+ */
+const MESSAGE_CHARS = 1024;
 
 function shorten(text: unknown, max: number): string | undefined {
   if (typeof text !== 'string') return undefined;
-  const one = text.replace(/\s+/g, ' ').trim();
+  // Server text: redacted before it is cut (a cut through a secret leaves a part no later redaction finds).
+  const one = runRedactor
+    .cut(text, max * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
   if (one === '') return undefined;
   return one.length <= max ? one : `${one.slice(0, max - 1).trimEnd()}…`;
 }
@@ -85,16 +93,16 @@ export function parseHealthRule(conditions: readonly string[] = [], ignored: rea
   return { expected, ignored: skip };
 }
 
-/** The rule of seed 2.2 with no overrides. */
+/** Ready True, every other condition False, with no overrides. */
 export const DEFAULT_HEALTH_RULE: HealthRule = parseHealthRule();
 
-/** The node's name: `metadata.name`, what kubectl shows (SPEC 3.2). */
+/** The node's name: `metadata.name`, what kubectl shows. */
 export function nodeName(node: Node): string {
   const name = node.metadata?.name;
   return typeof name === 'string' && name !== '' ? name : '(unnamed)';
 }
 
-/** The node's `Hostname` address, or undefined when it has none (seed 2.1). */
+/** The node's `Hostname` address, or undefined when it has none. */
 export function nodeHostname(node: Node): string | undefined {
   const addresses = node.status?.addresses;
   if (!Array.isArray(addresses)) return undefined;
@@ -110,7 +118,7 @@ export function displayName(h: Pick<NodeHealth, 'name' | 'host'>): string {
 }
 
 /**
- * Classifies one node (SPEC 3.1): healthy only when Ready is True and every other condition
+ * Classifies one node: healthy only when Ready is True and every other condition
  * has its expected status (False unless re-declared); a missing Ready and any `Unknown`
  * status are failures.
  */
@@ -124,7 +132,7 @@ export function classifyNode(node: Node, rule: HealthRule = DEFAULT_HEALTH_RULE)
       if (rule.ignored.has(type)) continue;
       const status = typeof c?.status === 'string' ? c.status : '';
       if (type === 'Ready') ready = true;
-      const want = type === 'Ready' ? 'True' : rule.expected.get(type) ?? 'False';
+      const want = type === 'Ready' ? 'True' : (rule.expected.get(type) ?? 'False');
       if (status === want) continue;
       const since = typeof c?.lastTransitionTime === 'string' ? Date.parse(c.lastTransitionTime) : NaN;
       const problem: NodeProblem = { text: `${shorten(type, 100) ?? '(no type)'}=${shorten(status, 40) ?? '(no status)'}` };
@@ -141,7 +149,13 @@ export function classifyNode(node: Node, rule: HealthRule = DEFAULT_HEALTH_RULE)
   if (!ready) problems.unshift({ text: 'no Ready condition' });
   const name = nodeName(node);
   const host = nodeHostname(node);
-  const health: NodeHealth = { name, healthy: problems.length === 0, broken: problems.map((p) => p.text), problems, cordoned: node.spec?.unschedulable === true };
+  const health: NodeHealth = {
+    name,
+    healthy: problems.length === 0,
+    broken: problems.map((p) => p.text),
+    problems,
+    cordoned: node.spec?.unschedulable === true,
+  };
   if (host !== undefined && host !== name) health.host = host;
   return health;
 }

@@ -1,6 +1,6 @@
 // Pods of the monitoring stacks (core/v1 Pod): Running with Ready=True is healthy; a pod that
 // completed (phase Succeeded, e.g. a job) is not a failure.
-import { hasControlCharacters } from '../plugin/server-text';
+import { hasControlCharacters } from '../plugin/control-characters';
 import { jsonKind, ShapeError } from './shape-error';
 
 /** The fields of a Pod the check reads (Kubernetes API reference, core/v1 Pod). */
@@ -110,10 +110,15 @@ export function classifyPod(pod: Pod, fallbackNamespace: string): PodHealth {
   const ready = phase === 'Running' && readyStatus === 'True' && !pod.metadata?.deletionTimestamp;
   const problems: string[] = [];
   if (!ready) {
-    problems.push(phase + (typeof status.reason === 'string' ? ` (${status.reason})` : ''));
+    const phaseGiven = typeof status.phase === 'string';
+    problems.push(phaseGiven ? phase + (typeof status.reason === 'string' ? ` (${status.reason})` : '') : 'no status reported yet');
     if (pod.metadata?.deletionTimestamp) problems.push('Terminating');
     if (scheduled?.status === 'False') problems.push(`PodScheduled=False${typeof scheduled.reason === 'string' ? ` (${scheduled.reason})` : ''}`);
-    else if (readyStatus !== 'True') problems.push(`Ready=${readyStatus}`);
+    else if (readyCondition === undefined) {
+      // No Ready condition is a stage, not a status: say which (a Failed pod's phase says it all).
+      const stage = phaseGiven ? phaseStage(phase, scheduled?.status === 'True') : undefined;
+      if (stage) problems.push(stage);
+    } else if (readyStatus !== 'True') problems.push(`Ready=${readyStatus}`);
     for (const c of containers) {
       if (c === null || typeof c !== 'object') continue;
       const why: string[] = [];
@@ -122,7 +127,8 @@ export function classifyPod(pod: Pod, fallbackNamespace: string): PodHealth {
       if (typeof waiting === 'string') why.push(waiting);
       else if (typeof terminated === 'string' && c.state?.terminated?.exitCode !== 0) why.push(`terminated ${terminated}`);
       const last = c.lastState?.terminated;
-      if (why.length > 0 && typeof last?.reason === 'string') why.push(`last exit ${last.reason}${Number.isInteger(last.exitCode) ? ` (code ${last.exitCode})` : ''}`);
+      if (why.length > 0 && typeof last?.reason === 'string')
+        why.push(`last exit ${last.reason}${Number.isInteger(last.exitCode) ? ` (code ${last.exitCode})` : ''}`);
       if (why.length > 0) problems.push(`${typeof c.name === 'string' ? c.name : 'container'}: ${why.join(', ')}`);
     }
     if (restarts > 0) problems.push(`${restarts} restart${restarts === 1 ? '' : 's'}`);
@@ -130,11 +136,18 @@ export function classifyPod(pod: Pod, fallbackNamespace: string): PodHealth {
   return { name, namespace, labels, completed: false, ready, restarts, problems };
 }
 
+/** What a pod without a Ready condition is waiting for, by its phase; undefined when the phase says it. */
+function phaseStage(phase: string, scheduled: boolean): string | undefined {
+  if (phase === 'Pending') return scheduled ? 'scheduled, containers not started yet' : 'not scheduled yet';
+  if (phase === 'Failed') return undefined;
+  return 'no Ready condition';
+}
+
 function list<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
-/** A component of workload monitoring (seed 4.4) and how its pods are recognised. */
+/** A component of workload (user project) monitoring and how its pods are recognised. */
 export interface Component {
   name: string;
   /** Labels its pods carry: every entry must match. */
@@ -142,7 +155,7 @@ export interface Component {
 }
 
 /**
- * The three components that enabling workload monitoring starts (seed 4.4), recognised by the
+ * The three components that enabling workload monitoring starts, recognised by the
  * labels of the selectors in the cluster monitoring operator's manifests (its Deployment and
  * PodDisruptionBudgets in openshift-user-workload-monitoring), or, for releases that label
  * them otherwise, by the pod name the Deployment or StatefulSet gives (`<component>-…`).

@@ -1,34 +1,68 @@
-import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
-import { requireTlsUnlessAllowed, tlsSettingsFrom } from '../http/options';
+import { readCaFile } from '../http/ca-file';
+import { requireTlsUnlessAllowed, tlsSettingsFrom, type HttpOptions } from '../http/options';
+import { maskedProxyUrl } from '../http/proxy';
 import type { TlsSettings } from '../http/request';
+import { clientPairProblem, tokenProblem } from '../http/sendable';
 import type { RunContext } from '../plugin/context';
 import { CheckError, UsageError } from '../plugin/errors';
-import type { OptionSpec, ParsedOptions } from '../plugin/options';
+import { defineOptions, type OptionsOf } from '../plugin/options';
+import { couldBeWord } from '../plugin/redact';
 import { readSecretFile } from '../plugin/secret-file';
-import { HttpStatusError, type ClusterTarget } from './client';
+import { HttpStatusError } from './api-error';
+import type { ClusterTarget } from './client';
+import type { Notes } from '../plugin/notes';
 
 /** Options that say where the cluster is and which credentials to use. */
-export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
+export const CLUSTER_OPTIONS = defineOptions([
   { long: 'url', type: 'string', arg: 'URL', description: 'API server URL, e.g. https://api.cluster.example.com:6443.' },
-  { long: 'hostname', short: 'H', type: 'string', arg: 'HOST', description: 'API server host name or IP address (IPv6 as ::1 or [::1]), used as https://HOST:PORT.' },
+  {
+    long: 'hostname',
+    short: 'H',
+    type: 'string',
+    arg: 'HOST',
+    description: 'API server host name or IP address (IPv6 as ::1 or [::1]), used as https://HOST:PORT.',
+  },
   { long: 'port', short: 'p', type: 'number', arg: 'PORT', description: 'API server port with -H (default: 8443 when HOST begins "ocp.", else 6443).' },
-  { long: 'kubeconfig', type: 'string', arg: '[PATH]', optionalValue: true, description: 'Take server, CA and credentials (token, tokenFile, client certificate, exec plugin) from a kubeconfig (default: the files of $KUBECONFIG, merged as kubectl does, else ~/.kube/config). Without --url or -H, a set $KUBECONFIG is used as if --kubeconfig were given.' },
+  {
+    long: 'kubeconfig',
+    type: 'string',
+    arg: '[PATH]',
+    optionalValue: true,
+    description:
+      'Take server, CA and credentials (token, tokenFile, client certificate, exec plugin) from a kubeconfig (default: the files of $KUBECONFIG, merged as kubectl does, else ~/.kube/config). Without --url or -H, a set $KUBECONFIG is used as if --kubeconfig were given.',
+  },
   { long: 'context', type: 'string', arg: 'NAME', description: 'The kubeconfig context to use instead of its current-context (implies --kubeconfig).' },
   { long: 'token-file', type: 'string', arg: 'PATH', description: 'File holding the bearer token of the monitoring service account (read on every run).' },
-  { long: 'token', type: 'string', arg: 'TOKEN', secret: true, description: 'Bearer token (discouraged: visible in the process list; prefer --token-file or $KUBE_TOKEN).' },
+  {
+    long: 'token',
+    type: 'string',
+    arg: 'TOKEN',
+    secret: true,
+    description: 'Bearer token (discouraged: visible in the process list; prefer --token-file or $KUBE_TOKEN).',
+  },
   { long: 'client-cert', type: 'string', arg: 'FILE', description: 'PEM client certificate to authenticate with (with --client-key), instead of a token.' },
   { long: 'client-key', type: 'string', arg: 'FILE', description: 'PEM private key of --client-cert (keep it mode 0600).' },
-  { long: 'cache-dir', type: 'string', arg: 'DIR', description: 'Where credentials of kubeconfig exec plugins are kept until they expire (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).' },
+  {
+    long: 'cache-dir',
+    type: 'string',
+    arg: 'DIR',
+    description: 'Where credentials of kubeconfig exec plugins are kept until they expire (default $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks).',
+  },
   { long: 'no-cache', type: 'boolean', description: 'Run the kubeconfig exec plugin on every check instead of keeping its credential.' },
-];
+]);
+
+/** What a cluster target is made from: the cluster options and the HTTP ones, as parsed. */
+export type ClusterOptions = OptionsOf<typeof CLUSTER_OPTIONS> & HttpOptions;
 
 /** What --ca-file means for a cluster: the only CA trusted, as kubectl --certificate-authority and curl --cacert. */
 export const CLUSTER_CA_NOTE =
-  'Trust: a CA from --ca-file, the kubeconfig (certificate-authority[-data]) or the pod\'s service account is the only CA trusted for the cluster, as with kubectl; without one, the system CAs are.';
+  "Trust: a CA from --ca-file, the kubeconfig (certificate-authority[-data]) or the pod's service account is the only CA trusted for the cluster, as with kubectl; without one, the system CAs are.";
+
+/** What to do when a CA file of the cluster cannot be read. */
+const CA_FIX = 'check the path, or give the CA with --ca-file';
 
 /** Environment variables that may carry the token. */
 export const TOKEN_ENV = 'KUBE_TOKEN';
@@ -36,22 +70,13 @@ export const TOKEN_ENV = 'KUBE_TOKEN';
 /** Where a pod finds its service-account token and the cluster CA. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-/** Reads a token file, refusing a missing, unreadable or empty one; `warnings` gets a loose mode. */
-export function readTokenFile(path: string, label: string, warnings: string[]): string {
-  const token = readSecretFile(path, label, warnings).replace(/[\r\n]+$/, '').trim();
+/** Reads a token file, refusing a missing, unreadable or empty one; `notes` gets a loose mode. */
+export function readTokenFile(path: string, label: string, notes: Notes): string {
+  const token = readSecretFile(path, label, notes)
+    .replace(/[\r\n]+$/, '')
+    .trim();
   if (token === '') throw new CheckError(`${label} ${path} is empty; put the service account's token in it`);
   return token;
-}
-
-function readCaFile(path: string, label: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new CheckError(`cannot read ${label} ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'}); check the path, or give the CA with --ca-file`);
-  }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new CheckError(`${label} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----); check the file`);
-  return text;
 }
 
 /**
@@ -60,7 +85,8 @@ function readCaFile(path: string, label: string): string {
  */
 export function urlFromHost(host: string, port?: number): URL {
   const shown = JSON.stringify(host);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host.trim())) throw new UsageError(`invalid -H/--hostname ${shown}: -H takes a host name, not a URL; use --url ${host.trim()}`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host.trim()))
+    throw new UsageError(`invalid -H/--hostname ${shown}: -H takes a host name, not a URL; use --url ${host.trim()}`);
   if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535)) throw new UsageError(`invalid -p/--port ${port}: expected 1-65535`);
   let name = host.trim();
   let withPort: string | undefined;
@@ -78,10 +104,14 @@ export function urlFromHost(host: string, port?: number): URL {
   if (withPort !== undefined) {
     const p = /^\d{1,5}$/.test(withPort) ? withPort : 'PORT';
     const h = v6 ? `[${name}]` : name;
-    throw new UsageError(`invalid -H/--hostname ${shown}: give the port with -p, as -H ${v6 ? name : name || 'HOST'} -p ${p} (or use --url https://${h || 'HOST'}:${p})`);
+    throw new UsageError(
+      `invalid -H/--hostname ${shown}: give the port with -p, as -H ${v6 ? name : name || 'HOST'} -p ${p} (or use --url https://${h || 'HOST'}:${p})`,
+    );
   }
   if (!v6 && !/^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?$/.test(name)) {
-    throw new UsageError(`invalid -H/--hostname ${shown}: give a host name or IP address such as api.cluster.example.com, 10.0.0.5 or ::1 (or use --url for a full URL)`);
+    throw new UsageError(
+      `invalid -H/--hostname ${shown}: give a host name or IP address such as api.cluster.example.com, 10.0.0.5 or ::1 (or use --url for a full URL)`,
+    );
   }
   const p = port ?? (name.toLowerCase().startsWith('ocp.') ? 8443 : 6443);
   try {
@@ -102,8 +132,8 @@ function parseUrl(text: string, from: string): URL {
   return url;
 }
 
-function readPem(path: string, label: string, kind: 'CERTIFICATE' | 'PRIVATE KEY', warnings: string[]): string {
-  const text = kind === 'PRIVATE KEY' ? readSecretFile(path, label, warnings) : readCaFile(path, label);
+function readPem(path: string, label: string, kind: 'CERTIFICATE' | 'PRIVATE KEY', notes: Notes): string {
+  const text = kind === 'PRIVATE KEY' ? readSecretFile(path, label, notes) : readCaFile(path, label);
   const marker = kind === 'PRIVATE KEY' ? /-----BEGIN [A-Z ]*PRIVATE KEY-----/ : /-----BEGIN CERTIFICATE-----/;
   if (!marker.test(text)) throw new CheckError(`${label} ${path} holds no PEM ${kind.toLowerCase()} (-----BEGIN ${kind}-----); check the file`);
   return text;
@@ -113,158 +143,254 @@ function readPem(path: string, label: string, kind: 'CERTIFICATE' | 'PRIVATE KEY
 export type TargetContext = Pick<RunContext, 'addSecret'> & Partial<Pick<RunContext, 'deadline' | 'signal' | 'setPhase'>>;
 
 /**
+ * What a cluster target is made of while it is worked out: each source (options, kubeconfig,
+ * the pod's service account) fills what the ones before it left open.
+ */
+interface TargetDraft {
+  url?: URL;
+  tls: TlsSettings;
+  trustSource: string;
+  /** -k or --ca-file given: no kubeconfig or service-account CA replaces them. */
+  explicitTls: boolean;
+  token?: string;
+  tokenSource: string;
+  credential: NonNullable<ClusterTarget['credential']>;
+  haveCert: boolean;
+  /** A fresh credential after a 401, from the target it renews. */
+  renewFrom?: (target: ClusterTarget) => Promise<ClusterTarget | undefined>;
+}
+
+/**
  * Works out the cluster URL, credentials and TLS trust from the options, the environment, a
  * kubeconfig or the pod's service account. Every secret is registered at once.
  */
 export async function clusterTargetFrom(
-  options: ParsedOptions,
+  options: ClusterOptions,
   context: TargetContext,
-  warnings: string[],
+  notes: Notes,
   env: NodeJS.ProcessEnv = process.env,
   serviceAccountDir = SERVICE_ACCOUNT_DIR,
 ): Promise<ClusterTarget> {
-  const host = options.hostname as string | undefined;
-  const urlText = options.url as string | undefined;
-  if (host !== undefined && urlText !== undefined) throw new UsageError('give either --url or -H/--hostname, not both');
-  if (options.port !== undefined && host === undefined) throw new UsageError('-p/--port needs -H/--hostname (or use --url)');
-  if (options['token-file'] !== undefined && options.token !== undefined) throw new UsageError('give either --token-file or --token, not both');
-  const certFile = options['client-cert'] as string | undefined;
-  const keyFile = options['client-key'] as string | undefined;
-  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--client-cert and --client-key go together: give both');
-
-  let url = urlText !== undefined ? parseUrl(urlText, '--url') : host !== undefined ? urlFromHost(host, options.port as number | undefined) : undefined;
-  // --ca-file is the cluster's CA: the only trust anchor, as kubectl --certificate-authority.
-  let tls: TlsSettings = { ...tlsSettingsFrom(options) };
-  const explicitTls = tls.insecure === true || tls.ca !== undefined;
-  let trustSource = tls.insecure ? 'not verified (-k)' : tls.ca ? `only --ca-file ${options['ca-file'] as string}` : 'the system CAs';
-  if (tls.ca) tls.caOnly = true;
-  let token: string | undefined;
-  let tokenSource = '';
-  let credential: ClusterTarget['credential'] = 'token';
-  let renew: ClusterTarget['renew'];
-
-  if (options['token-file'] !== undefined) {
-    tokenSource = `--token-file ${options['token-file'] as string}`;
-    token = readTokenFile(options['token-file'] as string, '--token-file', warnings);
-  } else if (options.token !== undefined) {
-    token = options.token as string;
-    tokenSource = '--token';
-  } else if (env[TOKEN_ENV]) {
-    token = env[TOKEN_ENV];
-    tokenSource = `$${TOKEN_ENV}`;
-  }
-  context.addSecret(token);
-  let haveCert = false;
-  if (certFile !== undefined && keyFile !== undefined) {
-    tls.cert = readPem(certFile, '--client-cert', 'CERTIFICATE', warnings);
-    tls.key = readPem(keyFile, '--client-key', 'PRIVATE KEY', warnings);
-    context.addSecret(tls.key);
-    haveCert = true;
-    if (token === undefined) {
-      credential = 'client certificate';
-      tokenSource = `--client-cert ${certFile} and --client-key ${keyFile}`;
-    }
-  }
-
+  checkOptionPairs(options);
+  const draft = draftFromOptions(options, context, notes, env);
   // As kubectl: $KUBECONFIG names the cluster when nothing on the command line does.
-  const kubeconfigFromEnv = url === undefined && (env.KUBECONFIG ?? '').trim() !== '';
-  if (options.kubeconfig !== undefined || options.context !== undefined || kubeconfigFromEnv) {
-    // Loaded only when asked for: most runs never pay for the YAML parser.
-    const { kubeconfigPaths, loadKubeconfig } = await import('./kubeconfig');
-    const { paths, explicit } = kubeconfigPaths((options.kubeconfig as string | undefined) || undefined, env);
-    const kc = await loadKubeconfig(paths, { contextName: options.context as string | undefined, explicit });
-    const { cluster, user } = kc;
-    const where = `kubeconfig ${kc.file}`;
-    context.addSecret(user.token);
-    context.addSecret(user.keyPem);
-    for (const v of user.exec?.env ?? []) context.addSecret(v.value);
-    for (const f of kc.looseFiles) warnings.push(`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`);
-    url ??= parseUrl(cluster.server, `server of cluster "${cluster.name}" in ${where}`);
-    if (!explicitTls) {
-      if (cluster.insecure) {
-        tls = { ...tls, insecure: true, ca: undefined, caOnly: undefined };
-        trustSource = `not verified (insecure-skip-tls-verify in ${where})`;
-      } else if (cluster.caPem) {
-        tls = { ...tls, ca: cluster.caPem, caOnly: true };
-        trustSource = `only the certificate-authority-data of cluster "${cluster.name}"`;
-      } else if (cluster.caFile) {
-        tls = { ...tls, ca: readCaFile(cluster.caFile, `certificate-authority of ${where}`), caOnly: true };
-        trustSource = `only the certificate-authority ${cluster.caFile}`;
-      }
-    }
-    if (cluster.tlsServerName) tls.serverName = cluster.tlsServerName;
-    if (cluster.proxyUrl) tls.proxy = proxyFromKubeconfig(cluster.proxyUrl, `proxy-url of cluster "${cluster.name}" in ${where}`);
-    if (token === undefined && !haveCert) {
-      const who = `user "${user.name}" of context "${kc.context}" in ${kc.file}`;
-      if (user.certPem !== undefined || user.certFile !== undefined) {
-        tls.cert = user.certPem ?? readPem(user.certFile!, `client-certificate of ${where}`, 'CERTIFICATE', warnings);
-        tls.key = user.keyPem ?? readPem(user.keyFile!, `client-key of ${where}`, 'PRIVATE KEY', warnings);
-        context.addSecret(tls.key);
-        haveCert = true;
-      }
-      if (user.token) {
-        token = user.token;
-        tokenSource = `the token of ${who}`;
-      } else if (user.tokenFile) {
-        token = readTokenFile(user.tokenFile, `tokenFile of ${where}`, warnings);
-        tokenSource = `the tokenFile ${user.tokenFile} of ${who}`;
-      } else if (haveCert) {
-        credential = 'client certificate';
-        tokenSource = `the client certificate of ${who}`;
-      } else if (user.exec) {
-        const { execCredentialFor } = await import('./exec-credential-cache');
-        const { defaultCacheDir } = await import('../plugin/private-cache');
-        context.setPhase?.(`running the exec credential plugin "${user.exec.command}" of ${who}`);
-        const obtained = await execCredentialFor(kc, {
-          cacheDir: options['no-cache'] ? undefined : ((options['cache-dir'] as string | undefined) ?? defaultCacheDir(env)),
-          deadline: context.deadline ?? Date.now() + 10_000,
-          signal: context.signal,
-          env,
-          addSecret: (s) => context.addSecret(s),
-          notes: warnings,
-        });
-        tokenSource = `the exec credential plugin "${user.exec.command}" of ${who}`;
-        ({ token, cert: tls.cert, key: tls.key } = obtained.credential);
-        haveCert = tls.cert !== undefined;
-        credential = token === undefined ? 'client certificate' : 'token';
-        renew = async () => {
-          const fresh = await obtained.renew();
-          if (!fresh) return undefined;
-          const t = { ...target, token: fresh.token, credential: fresh.token === undefined ? ('client certificate' as const) : ('token' as const), tls: { ...target.tls, cert: fresh.cert, key: fresh.key } };
-          return checkedToken(t);
-        };
-      } else if (user.name) {
-        throw new CheckError(`kubeconfig ${kc.file}: ${who} has no credentials this check can use (token, tokenFile, client certificate or exec); give a service-account token with --token-file`);
-      }
-    }
-  }
-
+  const kubeconfigFromEnv = draft.url === undefined && (env.KUBECONFIG ?? '').trim() !== '';
+  if (options.kubeconfig !== undefined || options.context !== undefined || kubeconfigFromEnv) await applyKubeconfig(draft, options, context, notes, env);
   const inPod = env.KUBERNETES_SERVICE_HOST;
-  if (url === undefined && inPod) {
-    url = urlFromHost(inPod, Number(env.KUBERNETES_SERVICE_PORT || 443));
-    if (!explicitTls) {
-      tls = { ...tls, ca: readCaFile(join(serviceAccountDir, 'ca.crt'), "the pod's service-account CA"), caOnly: true };
-      trustSource = `only the pod's service-account CA ${join(serviceAccountDir, 'ca.crt')}`;
+  if (draft.url === undefined && inPod) {
+    draft.url = urlFromHost(inPod, Number(env.KUBERNETES_SERVICE_PORT || 443));
+    if (!draft.explicitTls) {
+      draft.tls = {
+        ...draft.tls,
+        ca: readCaFile(join(serviceAccountDir, 'ca.crt'), "the pod's service-account CA", CA_FIX),
+        caOnly: true,
+        caSource: "the pod's service-account CA",
+      };
+      draft.trustSource = `only the pod's service-account CA ${join(serviceAccountDir, 'ca.crt')}`;
     }
   }
+  const url = draft.url;
   if (url === undefined) throw new UsageError('no cluster given: use --url URL, -H HOST [-p PORT] or --kubeconfig [PATH]');
-  requireTlsUnlessAllowed(url, options, urlText !== undefined ? '--url' : 'the cluster URL', warnings);
-  if (token === undefined && inPod) {
-    if (!haveCert) {
-      token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', warnings);
-      tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;
-    }
+  requireTlsUnlessAllowed(url, options, options.url !== undefined ? '--url' : 'the cluster URL', notes);
+  if (draft.token === undefined && inPod && !draft.haveCert) {
+    draft.token = readTokenFile(join(serviceAccountDir, 'token'), 'service-account token', notes);
+    draft.tokenSource = `the pod's service-account token ${join(serviceAccountDir, 'token')}`;
   }
-  if (token === undefined && !haveCert) throw new UsageError(`no credentials given: use --token-file PATH, $${TOKEN_ENV}, --token, --client-cert with --client-key, or --kubeconfig`);
-  if (token !== undefined) credential = 'token';
-  const target: ClusterTarget = { url, token, tokenSource, credential, tls, trustSource, renew };
+  if (draft.token === undefined && !draft.haveCert)
+    throw new UsageError(`no credentials given: use --token-file PATH, $${TOKEN_ENV}, --token, --client-cert with --client-key, or --kubeconfig`);
+  const { token, tokenSource, tls, trustSource, renewFrom } = draft;
+  const target: ClusterTarget = {
+    url,
+    token,
+    tokenSource,
+    credential: token !== undefined ? 'token' : draft.credential,
+    tls,
+    trustSource,
+    renew: renewFrom && (() => renewFrom(target)),
+  };
   return checkedToken(target);
 }
 
-function checkedToken(target: ClusterTarget): ClusterTarget {
-  if (target.token !== undefined && !/^[\x21-\x7e]+$/.test(target.token)) {
-    throw new CheckError(`the token from ${target.tokenSource} holds spaces or control characters; it must be the bare token on one line`);
+/** Options that exclude or need each other. */
+function checkOptionPairs(options: ClusterOptions): void {
+  if (options.hostname !== undefined && options.url !== undefined) throw new UsageError('give either --url or -H/--hostname, not both');
+  if (options.port !== undefined && options.hostname === undefined) throw new UsageError('-p/--port needs -H/--hostname (or use --url)');
+  if (options['token-file'] !== undefined && options.token !== undefined) throw new UsageError('give either --token-file or --token, not both');
+  if ((options['client-cert'] === undefined) !== (options['client-key'] === undefined))
+    throw new UsageError('--client-cert and --client-key go together: give both');
+}
+
+/** What the command line (and $KUBE_TOKEN) say: URL, trust, token or client certificate. */
+function draftFromOptions(options: ClusterOptions, context: TargetContext, notes: Notes, env: NodeJS.ProcessEnv): TargetDraft {
+  const { hostname: host, url: urlText } = options;
+  const url = urlText !== undefined ? parseUrl(urlText, '--url') : host !== undefined ? urlFromHost(host, options.port) : undefined;
+  // --ca-file is the cluster's CA: the only trust anchor, as kubectl --certificate-authority.
+  const tls: TlsSettings = { ...tlsSettingsFrom(options) };
+  const trustSource = tls.insecure ? 'not verified (-k)' : tls.ca ? `only --ca-file ${options['ca-file']}` : 'the system CAs';
+  const draft: TargetDraft = {
+    url,
+    tls,
+    trustSource,
+    explicitTls: tls.insecure === true || tls.ca !== undefined,
+    tokenSource: '',
+    credential: 'token',
+    haveCert: false,
+  };
+  if (tls.ca) tls.caOnly = true;
+  const tokenFile = options['token-file'];
+  if (tokenFile !== undefined) {
+    draft.tokenSource = `--token-file ${tokenFile}`;
+    draft.token = readTokenFile(tokenFile, '--token-file', notes);
+  } else if (options.token !== undefined) {
+    draft.token = options.token;
+    draft.tokenSource = '--token';
+  } else if (env[TOKEN_ENV]) {
+    draft.token = env[TOKEN_ENV];
+    draft.tokenSource = `$${TOKEN_ENV}`;
   }
+  context.addSecret(draft.token);
+  const certFile = options['client-cert'];
+  const keyFile = options['client-key'];
+  if (certFile !== undefined && keyFile !== undefined) {
+    tls.cert = readPem(certFile, '--client-cert', 'CERTIFICATE', notes);
+    tls.key = readPem(keyFile, '--client-key', 'PRIVATE KEY', notes);
+    context.addSecret(tls.key);
+    draft.haveCert = true;
+    if (draft.token === undefined) {
+      draft.credential = 'client certificate';
+      draft.tokenSource = `--client-cert ${certFile} and --client-key ${keyFile}`;
+    }
+  }
+  return draft;
+}
+
+type Kubeconfig = Awaited<ReturnType<typeof import('./kubeconfig').loadKubeconfig>>;
+
+/** The kubeconfig's cluster (URL, trust, server name, proxy) and, when none was given, its user's credential. */
+async function applyKubeconfig(draft: TargetDraft, options: ClusterOptions, context: TargetContext, notes: Notes, env: NodeJS.ProcessEnv): Promise<void> {
+  // Loaded only when asked for: most runs never pay for the YAML parser.
+  const { kubeconfigPaths, loadKubeconfig } = await import('./kubeconfig');
+  const { paths, explicit } = kubeconfigPaths(options.kubeconfig || undefined, env);
+  const kc = await loadKubeconfig(paths, { contextName: options.context, explicit });
+  const { user } = kc;
+  context.addSecret(user.token);
+  context.addSecret(user.keyPem);
+  // An exec plugin's env is configuration as often as secrets (AWS_PROFILE=default,
+  // AWS_STS_REGIONAL_ENDPOINTS=regional): values under a secret's name are secrets at any
+  // length, the others only when they could not be ordinary words ("1" would be redacted
+  // from every server message).
+  for (const v of user.exec?.env ?? []) if (SECRET_ENV_NAME.test(v.name) || !couldBeWord(v.value)) context.addSecret(v.value);
+  for (const f of kc.looseFiles) notes.add(`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`);
+  applyKubeconfigCluster(draft, kc);
+  if (draft.token === undefined && !draft.haveCert) await applyKubeconfigUser(draft, kc, options, context, notes, env);
+}
+
+function applyKubeconfigCluster(draft: TargetDraft, kc: Kubeconfig): void {
+  const { cluster } = kc;
+  const where = `kubeconfig ${kc.file}`;
+  draft.url ??= parseUrl(cluster.server, `server of cluster "${cluster.name}" in ${where}`);
+  if (!draft.explicitTls) {
+    if (cluster.insecure) {
+      draft.tls = { ...draft.tls, insecure: true, ca: undefined, caOnly: undefined, caSource: undefined };
+      draft.trustSource = `not verified (insecure-skip-tls-verify in ${where})`;
+    } else if (cluster.caPem) {
+      draft.tls = { ...draft.tls, ca: cluster.caPem, caOnly: true, caSource: `certificate-authority-data of ${where}` };
+      draft.trustSource = `only the certificate-authority-data of cluster "${cluster.name}"`;
+    } else if (cluster.caFile) {
+      draft.tls = {
+        ...draft.tls,
+        ca: readCaFile(cluster.caFile, `certificate-authority of ${where}`, CA_FIX),
+        caOnly: true,
+        caSource: `certificate-authority of ${where}`,
+      };
+      draft.trustSource = `only the certificate-authority ${cluster.caFile}`;
+    }
+  }
+  if (cluster.tlsServerName) draft.tls.serverName = cluster.tlsServerName;
+  if (cluster.proxyUrl) draft.tls.proxy = proxyFromKubeconfig(cluster.proxyUrl, `proxy-url of cluster "${cluster.name}" in ${where}`);
+}
+
+/** The kubeconfig user's credential: a client certificate, a token, a tokenFile, or an exec plugin. */
+async function applyKubeconfigUser(
+  draft: TargetDraft,
+  kc: Kubeconfig,
+  options: ClusterOptions,
+  context: TargetContext,
+  notes: Notes,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const { user } = kc;
+  const where = `kubeconfig ${kc.file}`;
+  const who = `user "${user.name}" of context "${kc.context}" in ${kc.file}`;
+  if (user.certPem !== undefined || user.certFile !== undefined) {
+    draft.tls.cert = user.certPem ?? readPem(user.certFile!, `client-certificate of ${where}`, 'CERTIFICATE', notes);
+    draft.tls.key = user.keyPem ?? readPem(user.keyFile!, `client-key of ${where}`, 'PRIVATE KEY', notes);
+    context.addSecret(draft.tls.key);
+    draft.haveCert = true;
+  }
+  if (user.token) {
+    draft.token = user.token;
+    draft.tokenSource = `the token of ${who}`;
+  } else if (user.tokenFile) {
+    draft.token = readTokenFile(user.tokenFile, `tokenFile of ${where}`, notes);
+    draft.tokenSource = `the tokenFile ${user.tokenFile} of ${who}`;
+  } else if (draft.haveCert) {
+    draft.credential = 'client certificate';
+    draft.tokenSource = `the client certificate of ${who}`;
+  } else if (user.exec) {
+    await applyExecCredential(draft, kc, who, options, context, notes, env);
+  } else if (user.name) {
+    throw new CheckError(
+      `kubeconfig ${kc.file}: ${who} has no credentials this check can use (token, tokenFile, client certificate or exec); give a service-account token with --token-file`,
+    );
+  }
+}
+
+/** Runs (or reuses the cached result of) the kubeconfig's exec credential plugin; a 401 may renew it once. */
+async function applyExecCredential(
+  draft: TargetDraft,
+  kc: Kubeconfig,
+  who: string,
+  options: ClusterOptions,
+  context: TargetContext,
+  notes: Notes,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const exec = kc.user.exec!;
+  const { execCredentialFor } = await import('./exec-credential-cache');
+  const { defaultCacheDir } = await import('../plugin/private-cache');
+  context.setPhase?.(`running the exec credential plugin "${exec.command}" of ${who}`);
+  const obtained = await execCredentialFor(kc, {
+    cacheDir: options['no-cache'] ? undefined : (options['cache-dir'] ?? defaultCacheDir(env)),
+    deadline: context.deadline ?? Date.now() + 10_000,
+    signal: context.signal,
+    env,
+    addSecret: (s) => context.addSecret(s),
+    notes,
+  });
+  draft.tokenSource = `the exec credential plugin "${exec.command}" of ${who}`;
+  ({ token: draft.token, cert: draft.tls.cert, key: draft.tls.key } = obtained.credential);
+  draft.haveCert = draft.tls.cert !== undefined;
+  draft.credential = draft.token === undefined ? 'client certificate' : 'token';
+  draft.renewFrom = async (target) => {
+    const fresh = await obtained.renew();
+    if (!fresh) return undefined;
+    const t = {
+      ...target,
+      token: fresh.token,
+      credential: fresh.token === undefined ? ('client certificate' as const) : ('token' as const),
+      tls: { ...target.tls, cert: fresh.cert, key: fresh.key },
+    };
+    return checkedToken(t);
+  };
+}
+
+/** Names of environment variables that hold secrets (AZURE_CLIENT_SECRET, VAULT_TOKEN, DB_PASSWORD, AWS_SECRET_ACCESS_KEY). */
+const SECRET_ENV_NAME = /SECRET|TOKEN|PASS|KEY|CREDENTIAL|AUTH/i;
+
+function checkedToken(target: ClusterTarget): ClusterTarget {
+  const problem = target.token === undefined ? undefined : tokenProblem(target.token);
+  if (problem) throw new CheckError(`the token from ${target.tokenSource} ${problem}; it must be the bare token on one line`);
   checkTlsMaterial(target);
   return target;
 }
@@ -287,13 +413,11 @@ function checkTlsMaterial(target: ClusterTarget): void {
       throw new CheckError(`cannot use the CA (${target.trustSource ?? 'given'}): ${why(e)}; check that it is a PEM certificate`);
     }
   }
-  if (tls.cert !== undefined && tls.key !== undefined) {
-    try {
-      createSecureContext({ cert: tls.cert, key: tls.key });
-    } catch (e) {
-      throw new CheckError(`cannot use the client certificate and key of ${target.tokenSource}: ${why(e)}; check that the key is the PEM private key of that certificate`);
-    }
-  }
+  const pair = tls.cert !== undefined && tls.key !== undefined ? clientPairProblem(tls.cert, tls.key) : undefined;
+  if (pair)
+    throw new CheckError(
+      `cannot use the client certificate and key of ${target.tokenSource}: ${pair}; check that the key is the PEM private key of that certificate`,
+    );
 }
 
 function proxyFromKubeconfig(text: string, label: string): URL {
@@ -301,10 +425,12 @@ function proxyFromKubeconfig(text: string, label: string): URL {
   try {
     proxy = new URL(text);
   } catch {
-    throw new CheckError(`${label} ${JSON.stringify(text)} is not a URL; check the kubeconfig`);
+    throw new CheckError(`${label} ${JSON.stringify(maskedProxyUrl(text))} is not a URL; check the kubeconfig`);
   }
   if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
-    throw new CheckError(`${label} is a ${proxy.protocol.replace(/:$/, '')} proxy, which cluster checks do not support; use an http:// proxy (or an SSH tunnel and --url)`);
+    throw new CheckError(
+      `${label} is a ${proxy.protocol.replace(/:$/, '')} proxy, which cluster checks do not support; use an http:// proxy (or an SSH tunnel and --url)`,
+    );
   }
   return proxy;
 }

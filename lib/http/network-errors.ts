@@ -1,4 +1,5 @@
 import { CheckError } from '../plugin/errors';
+import { boundedExcerpt } from '../plugin/server-text';
 import type { TlsSettings } from './request';
 
 // Each failure of verification with the fix that belongs to it: only an unknown issuer is
@@ -28,12 +29,29 @@ function certificateNames(cert: { subjectaltname?: string; subject?: { CN?: stri
   return cn ? `only the common name ${Array.isArray(cn) ? cn.join(', ') : cn} (no subjectAltName)` : 'no names';
 }
 
+/** A certificate's issuer as `CN=…, O=…`, bounded: the server chose the text. */
+function issuerOf(cert: { issuer?: Record<string, string | string[]> } | undefined): string | undefined {
+  const issuer = cert?.issuer;
+  if (!issuer || typeof issuer !== 'object') return undefined;
+  const parts = ['CN', 'O', 'OU']
+    .filter((k) => issuer[k] !== undefined)
+    .map((k) => `${k}=${boundedExcerpt([issuer[k]].flat().join('+'), 80).replace(/"/g, "'")}`);
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+/** A certificate date (`Jan  2 00:00:00 2020 GMT`) as ISO minutes, or undefined. */
+function dateOf(text: unknown): string | undefined {
+  const ms = typeof text === 'string' ? Date.parse(text) : NaN;
+  return Number.isFinite(ms) ? `${new Date(ms).toISOString().slice(0, 16)}Z` : undefined;
+}
+
 // A connection that never reached the other end: through a proxy, that end is the proxy.
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA']);
 
 /** Turns a socket-level failure into a CheckError that names the cause and the fix. */
 export function describeNetworkError(error: unknown, url: URL, via?: URL, trust: TlsSettings = {}): CheckError {
-  const e = error as NodeJS.ErrnoException & { reason?: string; hostname?: string; host?: string; cert?: Parameters<typeof certificateNames>[0] };
+  type Cert = Parameters<typeof certificateNames>[0] & Parameters<typeof issuerOf>[0] & { valid_from?: string; valid_to?: string };
+  const e = error as NodeJS.ErrnoException & { reason?: string; hostname?: string; host?: string; cert?: Cert; peer?: Cert };
   const code = e?.code ?? '';
   const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   const proxyNote = via ? ` (through proxy ${via.host})` : '';
@@ -57,12 +75,20 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
     const where2 = trust.serverName !== undefined ? 'as tls-server-name' : 'in the URL';
     message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${certificateNames(e.cert)}; use one of those names ${where2}, have the certificate reissued, or skip verification with -k/--insecure`;
   } else if (TLS_REASONS[code]) {
-    // "Pass the CA with --ca-file" is no help to someone who did: say that CA is not the one.
+    // "Pass the CA with --ca-file" is no help to someone who did: say that CA is not the one,
+    // and name the issuer the server presented; an expired certificate says since when.
+    const trustFix = TLS_REASONS[code][1] === TRUST_FIX;
     const fix =
-      TLS_REASONS[code][1] === TRUST_FIX && trust.ca !== undefined
-        ? 'the CA given (--ca-file, or the kubeconfig\'s) did not sign it: give the CA that signed the server\'s certificate, or skip verification with -k/--insecure'
+      trustFix && trust.ca !== undefined
+        ? `the CA given (${trust.caSource ?? '--ca-file'}) did not sign it: give the CA that signed the server's certificate, or skip verification with -k/--insecure`
         : TLS_REASONS[code][1];
-    message = `TLS verification of ${where} failed: ${TLS_REASONS[code][0]}; ${fix}`;
+    const cert = e.peer ?? e.cert;
+    const issuer = trustFix ? issuerOf(cert) : undefined;
+    const until = code === 'CERT_HAS_EXPIRED' ? dateOf(cert?.valid_to) : undefined;
+    const from = code === 'CERT_NOT_YET_VALID' ? dateOf(cert?.valid_from) : undefined;
+    const detail = issuer ? ` (issuer ${issuer})` : '';
+    const when = until ? ` (it expired on ${until})` : from ? ` (it is valid from ${from})` : '';
+    message = `TLS verification of ${where} failed: ${TLS_REASONS[code][0]}${detail}; ${fix}${when}`;
   } else if (code.startsWith('ERR_SSL_') || code === 'EPROTO' || /SSL|TLS/.test(e?.message ?? '')) {
     message = `TLS handshake with ${where} failed (${code || e.message}); check that the URL is https:// on a TLS port`;
   } else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(e?.message ?? '')) {

@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { CheckError } from '../plugin/errors';
+import { runRedactor } from '../plugin/redact';
 
 /**
  * The proxy URL the environment asks for to reach `target`, or undefined (NO_PROXY, none set).
@@ -7,7 +8,8 @@ import { CheckError } from '../plugin/errors';
  * taken for HTTP, so a SOCKS proxy never receives the request in a protocol it cannot read.
  */
 export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL | undefined {
-  const names = target.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'] : ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+  const names =
+    target.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'] : ['HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
   const name = names.find((n) => env[n] !== undefined && env[n] !== '');
   if (name === undefined) return undefined;
   const raw = (env[name] as string).trim();
@@ -16,7 +18,7 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL
   try {
     proxy = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
   } catch {
-    throw new CheckError(`${name} ${JSON.stringify(raw.replace(/\/\/[^@/]*@/, '//<user>@'))} is not a valid proxy URL; expected http://host:port`);
+    throw new CheckError(`${name} ${JSON.stringify(maskedProxyUrl(raw))} is not a valid proxy URL; expected http://host:port`);
   }
   if (proxy.protocol !== 'http:') {
     throw new CheckError(
@@ -24,6 +26,37 @@ export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL
     );
   }
   return proxy;
+}
+
+/**
+ * A proxy URL as it may be printed, even one that cannot be parsed (HTTPS_PROXY, a
+ * kubeconfig's proxy-url): everything up to its last `@` (user and password, which may
+ * themselves hold `@`, `/` or `:`) becomes `<user>`.
+ */
+export function maskedProxyUrl(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, '$1<user>@');
+}
+
+/**
+ * The Proxy-Authorization value for a proxy URL with user info, or undefined. Its password
+ * and the value itself are registered as secrets first: a proxy may echo them.
+ */
+export function proxyAuthorization(proxy: URL): string | undefined {
+  if (!proxy.username) return undefined;
+  const password = safeDecode(proxy.password);
+  const basic = Buffer.from(`${safeDecode(proxy.username)}:${password}`).toString('base64');
+  runRedactor.add(password);
+  runRedactor.add(proxy.password);
+  runRedactor.add(basic);
+  return `Basic ${basic}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A NO_PROXY entry in CIDR form, as a block list, or undefined when the entry is not one. */

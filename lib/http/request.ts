@@ -3,8 +3,9 @@ import * as https from 'node:https';
 import * as tls from 'node:tls';
 import { isIP, type Socket } from 'node:net';
 import { CheckError } from '../plugin/errors';
+import { runRedactor } from '../plugin/redact';
 import { describeNetworkError } from './network-errors';
-import { proxyFor } from './proxy';
+import { proxyAuthorization, proxyFor } from './proxy';
 
 /** How to trust the server, how to prove who we are, and (kubeconfig proxy-url) the route. */
 export interface TlsSettings {
@@ -23,6 +24,8 @@ export interface TlsSettings {
   serverName?: string;
   /** A proxy for this server only, in place of HTTPS_PROXY/NO_PROXY (kubeconfig proxy-url). */
   proxy?: URL;
+  /** Where `ca` came from, for messages: `--ca-file`, `certificate-authority of kubeconfig …`. */
+  caSource?: string;
 }
 
 export interface HttpRequest {
@@ -42,6 +45,8 @@ export interface HttpRequest {
    * instead of leaving a new multi-megabyte buffer per page to the garbage collector.
    */
   into?: Buffer;
+  /** Connections kept open to the server at most (default 4): a client that reads many documents at once asks for more. */
+  sockets?: number;
 }
 
 export interface HttpResponse {
@@ -56,23 +61,35 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 // Header values that are credentials are never traced, whatever the verbosity.
 const SECRET_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-vcloud-authorization|x-vmware-vcloud-access-token)$/i;
 
-/** The headers as they may be shown in a trace. */
-export function redactHeaders(headers: Record<string, unknown>): string[] {
-  return Object.entries(headers).map(([k, v]) => `${k}: ${SECRET_HEADERS.test(k) ? '<redacted>' : String(v)}`);
+/**
+ * The headers as they may be shown in a trace. A server's headers are text from outside:
+ * one may echo a credential under any name, so their values are redacted as such.
+ */
+export function redactHeaders(headers: Record<string, unknown>, fromServer = false): string[] {
+  return Object.entries(headers).map(([k, v]) => `${k}: ${SECRET_HEADERS.test(k) ? '<redacted>' : fromServer ? runRedactor.redact(String(v)) : String(v)}`);
 }
 
 // One keep-alive agent per TLS setting: the pages of a node list reuse one connection. The key
 // holds every setting, so that a connection made with one CA or client certificate is never
 // reused for a request that asked for another.
 const agents = new Map<string, http.Agent>();
-function agentFor(url: URL, settings: TlsSettings): http.Agent {
-  const key = JSON.stringify([url.protocol, settings.insecure === true, settings.caOnly === true, settings.ca ?? '', settings.cert ?? '', settings.key ?? '', settings.serverName ?? '']);
+function agentFor(url: URL, settings: TlsSettings, sockets = 4): http.Agent {
+  const key = JSON.stringify([
+    sockets,
+    url.protocol,
+    settings.insecure === true,
+    settings.caOnly === true,
+    settings.ca ?? '',
+    settings.cert ?? '',
+    settings.key ?? '',
+    settings.serverName ?? '',
+  ]);
   let agent = agents.get(key);
   if (!agent) {
     agent =
       url.protocol === 'https:'
-        ? new https.Agent({ keepAlive: true, maxSockets: 4, ...tlsOptions(settings) })
-        : new http.Agent({ keepAlive: true, maxSockets: 4 });
+        ? new https.Agent({ keepAlive: true, maxSockets: sockets, ...tlsOptions(settings) })
+        : new http.Agent({ keepAlive: true, maxSockets: sockets });
     agents.set(key, agent);
   }
   return agent;
@@ -108,11 +125,17 @@ function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<S
   return new Promise((resolve, reject) => {
     const port = target.port || '443';
     const headers: Record<string, string> = { host: `${target.hostname}:${port}` };
-    if (proxy.username) {
-      headers['proxy-authorization'] = 'Basic ' + Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
-    }
+    const authorization = proxyAuthorization(proxy);
+    if (authorization) headers['proxy-authorization'] = authorization;
     const transport = proxy.protocol === 'https:' ? https : http;
-    const req = transport.request({ host: proxy.hostname, port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: `${target.hostname}:${port}`, headers, signal });
+    const req = transport.request({
+      host: proxy.hostname,
+      port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80),
+      method: 'CONNECT',
+      path: `${target.hostname}:${port}`,
+      headers,
+      signal,
+    });
     req.once('connect', (res, socket) => {
       if (res.statusCode === 200) resolve(socket);
       else {
@@ -157,10 +180,10 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     // Plain HTTP through a proxy: the absolute URL goes in the request line.
     target = proxy;
     options.path = url.href;
-    options.agent = agentFor(proxy, settings);
+    options.agent = agentFor(proxy, settings, req.sockets);
     headers.host = url.host;
   } else {
-    options.agent = agentFor(url, settings);
+    options.agent = agentFor(url, settings, req.sockets);
   }
 
   req.trace?.(`> ${method} ${url.href}${proxy ? ` (via proxy ${proxy.host})` : ''}`);
@@ -201,23 +224,38 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
       });
       res.once('end', () => {
         req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);
-        for (const line of redactHeaders(res.headers)) req.trace?.(`< ${line}`);
+        for (const line of redactHeaders(res.headers, true)) req.trace?.(`< ${line}`);
         const body = into ? into.subarray(0, size) : Buffer.concat(chunks, size);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, url });
       });
       res.once('aborted', () => reject(truncated(url)));
       res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy, settings)));
     });
-    request.once('error', (error) => reject(describeNetworkError(error, url, proxy, settings)));
+    // The certificate the server presented, kept when the handshake ends: a verification
+    // failure closes the socket before its error is seen, and the message names the issuer
+    // or the expiry date.
+    let peer: tls.PeerCertificate | undefined;
+    request.once('socket', (socket) => {
+      if (!(socket instanceof tls.TLSSocket) || Object.keys(socket.getPeerCertificate() ?? {}).length > 0) return;
+      socket.prependOnceListener('secure', () => {
+        const cert = socket.getPeerCertificate();
+        if (cert && Object.keys(cert).length > 0) peer = cert;
+      });
+    });
+    request.once('error', (error) => reject(describeNetworkError(Object.assign(error, { peer }), url, proxy, settings)));
     if (req.body !== undefined) request.write(req.body);
     request.end();
   });
 }
 
 function tooLarge(url: URL, maxBytes: number): CheckError {
-  return new CheckError(`response from ${url.origin}${url.pathname} is larger than --max-bytes ${maxBytes}; raise --max-bytes if the server is right to send that much`);
+  return new CheckError(
+    `response from ${url.origin}${url.pathname} is larger than --max-bytes ${maxBytes}; raise --max-bytes if the server is right to send that much`,
+  );
 }
 
 function truncated(url: URL): CheckError {
-  return new CheckError(`connection to ${url.host} closed before the whole response was received (truncated body); retry, or check load balancers and proxies in between`);
+  return new CheckError(
+    `connection to ${url.host} closed before the whole response was received (truncated body); retry, or check load balancers and proxies in between`,
+  );
 }

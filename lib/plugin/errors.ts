@@ -7,10 +7,13 @@ import { State } from './state';
  */
 export class CheckError extends Error {
   readonly state: State;
-  constructor(message: string, options: { state?: State; cause?: unknown } = {}) {
+  /** What was noticed on the way: it explains an UNKNOWN as much as a result (shown at -v). */
+  readonly notes: readonly string[];
+  constructor(message: string, options: { state?: State; cause?: unknown; notes?: readonly string[] } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CheckError';
     this.state = options.state ?? State.UNKNOWN;
+    this.notes = options.notes ?? [];
   }
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from './errors';
+import { Notes } from './notes';
 
 // The monitoring-plugins search order (lib/parse_ini.c) when --extra-opts names no file.
 const DEFAULT_INI_FILES = [
@@ -52,7 +53,9 @@ export function parseIni(text: string, file: string): Map<string, Array<[string,
     if (!current) throw new UsageError(`${file} line ${index + 1}: option outside of any [section]`);
     const eq = line.indexOf('=');
     const key = (eq < 0 ? line : line.slice(0, eq)).trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(key)) throw new UsageError(`${file} line ${index + 1}: bad option name ${JSON.stringify(key)}`);
+    // The line is not quoted: a line that is no option (`password: x`, a bare password) may be a secret.
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(key))
+      throw new UsageError(`${file} line ${index + 1}: bad option name (expected long-option-name=value, without the leading --)`);
     let value = eq < 0 ? undefined : line.slice(eq + 1).trim();
     if (value !== undefined && value.length >= 2 && /^(["']).*\1$/.test(value)) value = value.slice(1, -1);
     current.push([key, value]);
@@ -64,7 +67,7 @@ export function parseIni(text: string, file: string): Map<string, Array<[string,
  * Resolves `--extra-opts [section][@file]` into command-line arguments, per the
  * monitoring-plugins convention. `defaultSection` is the plugin's name.
  */
-export function expandExtraOpts(spec: string, defaultSection: string, env: NodeJS.ProcessEnv = process.env, warnings: string[] = []): string[] {
+export function expandExtraOpts(spec: string, defaultSection: string, env: NodeJS.ProcessEnv = process.env, notes = new Notes()): string[] {
   const at = spec.indexOf('@');
   const section = (at < 0 ? spec : spec.slice(0, at)).trim() || defaultSection;
   let file = at < 0 ? '' : spec.slice(at + 1).trim();
@@ -95,7 +98,7 @@ export function expandExtraOpts(spec: string, defaultSection: string, env: NodeJ
   const pairs = parseIni(text, file).get(section);
   if (!pairs) throw new UsageError(`--extra-opts: section [${section}] not found in ${file}`);
   const secret = pairs.find(([k, v]) => v !== undefined && SECRET_KEY.test(k));
-  if (secret && mode & 0o077) warnings.push(`--extra-opts ${file} holds ${secret[0]}= and is readable by others (mode ${octal(mode)}); chmod 600 it`);
+  if (secret && mode & 0o077) notes.add(`--extra-opts ${file} holds ${secret[0]}= and is readable by others (mode ${octal(mode)}); chmod 600 it`);
   return pairs.map(([k, v]) => (v === undefined ? `--${k}` : `--${k}=${v}`));
 }
 
@@ -137,11 +140,15 @@ function readIni(file: string): IniFile {
  */
 function trustedText(ini: IniFile, file: string): string {
   if (ini.mode & 0o022) {
-    throw new UsageError(`--extra-opts: ${file} is writable by others (mode ${octal(ini.mode)}), so anyone could add options to it (an --url that sends the token elsewhere); chmod go-w ${file}`);
+    throw new UsageError(
+      `--extra-opts: ${file} is writable by others (mode ${octal(ini.mode)}), so anyone could add options to it (an --url that sends the token elsewhere); chmod go-w ${file}`,
+    );
   }
   const me = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (me !== undefined && ini.uid !== me && ini.uid !== 0) {
-    throw new UsageError(`--extra-opts: ${file} is owned by uid ${ini.uid} (neither this user nor root), who could add options to it; chown it to root or to this user`);
+    throw new UsageError(
+      `--extra-opts: ${file} is owned by uid ${ini.uid} (neither this user nor root), who could add options to it; chown it to root or to this user`,
+    );
   }
   return ini.text;
 }

@@ -10,6 +10,7 @@ function enableLinearEngine(): boolean {
   if (linearEngine !== undefined) return linearEngine;
   try {
     // Loaded here, not at the top: node:v8 costs some 4 ms, and only runs with a pattern need it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: lazily, not at start-up
     const { setFlagsFromString } = require('node:v8') as typeof import('node:v8');
     // The flags are read when a RegExp is compiled, so setting them now takes effect. The
     // second one makes V8 switch a backtracking match to the linear engine when it
@@ -47,4 +48,9 @@ export function compileLinearRegExp(pattern: string, option: string): RegExp {
       `${option} ${JSON.stringify(pattern)} uses backreferences or lookaround, which can take exponential time on a long name; write it without them`,
     );
   }
+}
+
+/** Compiles `--include`/`--exclude`, naming the option when a pattern is invalid. */
+export function compileNamePattern(pattern: string | undefined, option: string): RegExp | undefined {
+  return pattern === undefined ? undefined : compileLinearRegExp(pattern, option); // linear time: -t wins over any pattern
 }

@@ -23,3 +23,16 @@ export function formatDecimal(value: number, maxDecimals = 6): string {
   if (text === '-0') text = '0';
   return text;
 }
+
+const BINARY_UNITS = ['', 'K', 'M', 'G', 'T', 'P'];
+
+/** Bytes in the largest binary unit that keeps the number at or above 1: `95.3 GiB`. */
+export function formatBytes(bytes: number): string {
+  let i = 0;
+  let v = bytes;
+  while (Math.abs(v) >= 1024 && i < BINARY_UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${formatDecimal(v, 0)} B` : `${formatDecimal(v, 1)} ${BINARY_UNITS[i]}iB`;
+}

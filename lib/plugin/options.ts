@@ -1,36 +1,94 @@
+import { parseDuration } from './duration';
 import { UsageError } from './errors';
 import { parseState, State } from './state';
 
 /** One command-line option of a plugin. Every option is long; `short` is its one-letter alias. */
 export interface OptionSpec {
-  long: string;
-  short?: string;
+  readonly long: string;
+  readonly short?: string;
   /** `list` is a repeatable string; `count` a repeatable flag such as -vvv. */
-  type: 'string' | 'number' | 'boolean' | 'count' | 'list';
+  readonly type: 'string' | 'number' | 'boolean' | 'count' | 'list';
   /** Placeholder of the value in --help, e.g. PATH. */
-  arg?: string;
+  readonly arg?: string;
   /** The value may be left out (`--kubeconfig` alone means the default file): gives ''. */
-  optionalValue?: boolean;
-  default?: string | number | boolean;
-  description: string;
-  choices?: readonly string[];
+  readonly optionalValue?: boolean;
+  readonly default?: string | number | boolean;
+  readonly description: string;
+  readonly choices?: readonly string[];
   /** The value is a secret: it is redacted from every output. */
-  secret?: boolean;
+  readonly secret?: boolean;
 }
 
 export type OptionValue = string | number | boolean | string[] | undefined;
-/** Parsed options keyed by their long name. */
+/** Parsed options keyed by their long name, when the specs are not known to the compiler. */
 export type ParsedOptions = Record<string, OptionValue>;
 
+/** The value of one option: a choice, string or number (undefined unless it has a default), a flag, a count or a list. */
+type ScalarOf<S extends OptionSpec> = S['type'] extends 'number' ? number : S extends { readonly choices: readonly (infer C)[] } ? C : string;
+type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
+  ? boolean
+  : S['type'] extends 'count'
+    ? number
+    : S['type'] extends 'list'
+      ? string[]
+      : S extends { readonly default: string | number }
+        ? ScalarOf<S>
+        : ScalarOf<S> | undefined;
+
+/**
+ * The options parsed from specs declared with `defineOptions`, keyed by long name and typed
+ * by each spec: reading an option that is not declared does not compile. Specs the compiler
+ * cannot see into (a plain `OptionSpec[]`) give the untyped `ParsedOptions`.
+ */
+export type OptionsOf<Specs extends readonly OptionSpec[]> = string extends Specs[number]['long']
+  ? ParsedOptions
+  : { readonly [S in Specs[number] as S['long']]: ValueOf<S> };
+
+/** Option specs kept as written (names, types, choices), so that `OptionsOf` can type what they parse to. */
+export function defineOptions<const Specs extends readonly OptionSpec[]>(specs: Specs): Specs {
+  return specs;
+}
+
+/** A spec renamed `<prefix>-<long>`, without its one-letter alias. */
+export type PrefixedSpec<P extends string, S> = S extends OptionSpec
+  ? Omit<S, 'long' | 'short' | 'description'> & { readonly long: `${P}-${S['long']}`; readonly description: string }
+  : never;
+
+/**
+ * Another plugin's options under a prefix (`--warning` of check_vm_cpu as `--cpu-warning`),
+ * typed as they are there: a plugin that runs another's judgement takes its options without
+ * copying them, so they cannot drift apart.
+ */
+export function prefixOptions<const P extends string, const Specs extends readonly OptionSpec[]>(
+  prefix: P,
+  specs: Specs,
+  describe: (spec: OptionSpec) => string,
+): { readonly [K in keyof Specs]: PrefixedSpec<P, Specs[K]> } {
+  return specs.map(({ short: _short, ...spec }) => ({ ...spec, long: `${prefix}-${spec.long}`, description: describe(spec) })) as unknown as {
+    readonly [K in keyof Specs]: PrefixedSpec<P, Specs[K]>;
+  };
+}
+
+/** The spec of one option of a list, by its long name, typed as declared. */
+export function optionNamed<const Specs extends readonly OptionSpec[], const L extends Specs[number]['long']>(
+  specs: Specs,
+  long: L,
+): Extract<Specs[number], { readonly long: L }> {
+  const spec = specs.find((s) => s.long === long);
+  if (!spec) throw new Error(`no option --${long}`);
+  return spec as Extract<Specs[number], { readonly long: L }>;
+}
+
 /** Options every plugin has. */
-export const COMMON_OPTIONS: readonly OptionSpec[] = [
+export const COMMON_OPTIONS = defineOptions([
   { long: 'help', short: 'h', type: 'boolean', description: 'Print this help and exit (state UNKNOWN, as the guidelines ask).' },
   { long: 'version', short: 'V', type: 'boolean', description: 'Print the version and exit (state UNKNOWN).' },
   {
     long: 'verbose',
     short: 'v',
     type: 'count',
-    description: 'More output; repeat up to 3 times: -v detail on the first line, -vv long output with the configuration, -vvv HTTP trace on stderr (secrets redacted).',
+    description:
+      'More output; repeat up to 3 times: -v detail on the first line, -vv long output with the configuration, -vvv HTTP trace on stderr (secrets redacted).',
   },
   {
     long: 'timeout',
@@ -53,9 +111,13 @@ export const COMMON_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     arg: '[SECTION][@FILE]',
     optionalValue: true,
-    description: 'Read options from an ini file (section defaults to the plugin name; file defaults to $MP_CONFIG_FILE or the standard monitoring-plugins.ini locations). Command-line options win.',
+    description:
+      'Read options from an ini file (section defaults to the plugin name; file defaults to $MP_CONFIG_FILE or the standard monitoring-plugins.ini locations). Command-line options win.',
   },
-];
+]);
+
+/** The options every plugin has, as parsed. */
+export type CommonOptions = OptionsOf<typeof COMMON_OPTIONS>;
 
 /** A count option (--max-nodes, --max-pods) as a whole number >= 1, or a UsageError. */
 export function positiveInteger(n: unknown, option: string): number {
@@ -63,15 +125,14 @@ export function positiveInteger(n: unknown, option: string): number {
   return n;
 }
 
-/** Parses `-t SECONDS[:STATE]`. */
+/** Parses `-t SECONDS[:STATE]` (the seconds as any duration: `10`, `90s`, `2m`). */
 export function parseTimeout(text: string): { seconds: number; state: State } {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?::\s*(\S+))?\s*$/.exec(text);
+  const m = /^([^:]*)(?::\s*(\S+))?\s*$/.exec(text);
   const state = m?.[2] === undefined ? State.UNKNOWN : parseState(m[2]);
-  const seconds = m ? Number(m[1]) : NaN;
-  if (!m || state === undefined || !(seconds > 0) || seconds > 3600) {
+  if (!m || state === undefined) {
     throw new UsageError(`invalid -t/--timeout ${JSON.stringify(text)}: expected SECONDS[:STATE], e.g. 10 or 30:CRITICAL (0 < SECONDS <= 3600)`);
   }
-  return { seconds, state };
+  return { seconds: parseDuration(m[1], '-t/--timeout', { bareSeconds: true, maxSeconds: 3600 }), state };
 }
 
 /**
@@ -80,7 +141,41 @@ export function parseTimeout(text: string): { seconds: number; state: State } {
  * (the options read from --extra-opts files) are a lower layer: the command line overrides
  * them option by option, as the monitoring-plugins convention has it. Defaults are filled in.
  */
-export function parseOptions(argv: readonly string[], specs: readonly OptionSpec[], defaults: readonly string[] = []): ParsedOptions {
+export function parseOptions<const Specs extends readonly OptionSpec[]>(
+  argv: readonly string[],
+  specs: Specs,
+  defaults: readonly string[] = [],
+): OptionsOf<Specs> {
+  // The one place where values meet their declared types: convert() gives each spec's type.
+  return parseUntyped(argv, specs, defaults) as OptionsOf<Specs>;
+}
+
+/**
+ * The options of `specs` out of options parsed against a longer list that holds them (the
+ * simulator parses its own options and every module's at once), typed by the specs as
+ * `parseOptions` types them.
+ */
+export function pickOptions<const Specs extends readonly OptionSpec[]>(parsed: ParsedOptions, specs: Specs): OptionsOf<Specs> {
+  return Object.fromEntries(specs.map((s) => [s.long, parsed[s.long]])) as OptionsOf<Specs>;
+}
+
+/** What a plugin's run is given: its own options and the common ones, typed by their specs. */
+export type PluginOptions<Specs extends readonly OptionSpec[]> = OptionsOf<Specs> & CommonOptions;
+
+/**
+ * Parses argv against the common options and a plugin's own: `options` typed for the
+ * plugin (and the runtime, through the common ones), `all` by name for the runtime's loops.
+ */
+export function parsePluginOptions<Specs extends readonly OptionSpec[]>(
+  argv: readonly string[],
+  specs: Specs,
+  defaults: readonly string[] = [],
+): { options: PluginOptions<Specs>; all: ParsedOptions } {
+  const all = parseUntyped(argv, [...COMMON_OPTIONS, ...specs], defaults);
+  return { options: all as PluginOptions<Specs>, all };
+}
+
+function parseUntyped(argv: readonly string[], specs: readonly OptionSpec[], defaults: readonly string[]): ParsedOptions {
   const byName = new Map<string, OptionSpec>();
   for (const spec of specs) {
     byName.set(spec.long, spec);
@@ -173,7 +268,7 @@ function flagName(spec: OptionSpec): string {
 
 function convert(spec: OptionSpec, raw: Array<string | true> | undefined): OptionValue {
   const name = flagName(spec);
-  if (spec.type === 'boolean') return raw === undefined ? (spec.default as boolean | undefined) ?? false : true;
+  if (spec.type === 'boolean') return raw === undefined ? spec.default === true : true;
   if (spec.type === 'count') return raw?.length ?? 0;
   const values = (raw ?? []).map((v) => String(v));
   for (const v of values) {
@@ -218,7 +313,8 @@ export function renderHelp(info: {
     lines.push(`  ${names}${arg}`);
     let text = spec.description;
     // The accepted values, unless the description already names every one of them.
-    if (spec.choices && !spec.choices.every((c) => new RegExp(`\\b${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text))) text += ` One of: ${spec.choices.join(', ')}.`;
+    if (spec.choices && !spec.choices.every((c) => new RegExp(`\\b${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)))
+      text += ` One of: ${spec.choices.join(', ')}.`;
     if (spec.default !== undefined && spec.type !== 'boolean') text += ` (default: ${spec.default})`;
     for (const l of wrap(text, HELP_WIDTH - 8)) lines.push(`        ${l}`);
   }
@@ -240,7 +336,13 @@ function optionPairs(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const next = words[i + 1];
-    if (words[i].startsWith('-') && !words[i].includes('=') && next !== undefined && !next.startsWith('-') && words[i].length + 1 + next.length <= HELP_WIDTH - 10) {
+    if (
+      words[i].startsWith('-') &&
+      !words[i].includes('=') &&
+      next !== undefined &&
+      !next.startsWith('-') &&
+      words[i].length + 1 + next.length <= HELP_WIDTH - 10
+    ) {
       out.push(`${words[i]} ${next}`);
       i++;
     } else out.push(words[i]);

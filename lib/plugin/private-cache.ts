@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir, hostname } from 'node:os';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { homedir, hostname, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /**
@@ -38,6 +38,12 @@ import { dirname, join } from 'node:path';
 /** Public key material of an entry: what it belongs to. Never put a secret here (store its hash). */
 export type CacheBinding = Readonly<Record<string, string | number | boolean | null>>;
 
+/** Per-entry limits that differ from the cache's own. */
+export interface EntryBounds {
+  /** Largest entry file read or written. */
+  maxEntryBytes?: number;
+}
+
 /** One entry as read back: the data, and when it was written (ms since the epoch). */
 export interface CacheHit<T> {
   value: T;
@@ -53,10 +59,38 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
-/** The default cache directory: $XDG_CACHE_HOME/cloudchecks or ~/.cache/cloudchecks. */
+/**
+ * The default cache directory: $XDG_CACHE_HOME/cloudchecks when that variable is an absolute
+ * path that is this user's directory (or does not exist yet), else .cache/cloudchecks in the
+ * home directory of the user running the check, as the password database names it. $HOME is
+ * not read: an engine started from a root shell passes HOME=/root to checks that run as its
+ * own user, who cannot write there.
+ */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'cloudchecks');
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && xdg.startsWith('/') && ownedOrMissing(xdg)) return join(xdg, 'cloudchecks');
+  return join(ownHome(), '.cache', 'cloudchecks');
+}
+
+/** The running user's home from the password database; $HOME only when that has no entry. */
+function ownHome(): string {
+  try {
+    const home = userInfo().homedir;
+    if (home) return home;
+  } catch {
+    // no entry for this uid (a container's arbitrary uid)
+  }
+  return homedir();
+}
+
+/** True when `dir` does not exist or is a directory of this user. */
+function ownedOrMissing(dir: string): boolean {
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() && (uid() === undefined || st.uid === uid());
+  } catch (error) {
+    return errorCode(error) === 'ENOENT';
+  }
 }
 
 /** The file name of the entry bound to `binding`: `<prefix>-<hash>`, revealing nothing of the binding. */
@@ -66,7 +100,11 @@ export function entryName(prefix: string, binding: CacheBinding): string {
 
 /** A binding as one string, independent of the order its keys were written in. */
 function canonical(binding: CacheBinding): string {
-  return JSON.stringify(Object.keys(binding).sort().map((k) => [k, binding[k]]));
+  return JSON.stringify(
+    Object.keys(binding)
+      .sort()
+      .map((k) => [k, binding[k]]),
+  );
 }
 
 const uid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
@@ -95,7 +133,7 @@ export class PrivateCache {
     /** The directory as configured (--cache-dir or the default). */
     readonly dir: string,
     options: {
-      /** Largest entry file read or written (default 64 KiB). */
+      /** Largest entry file read or written (default 64 KiB); a read or write may allow more. */
       maxEntryBytes?: number;
       /** What the cache is called in notes, e.g. 'session cache' (default 'cache'). */
       label?: string;
@@ -143,10 +181,11 @@ export class PrivateCache {
   /**
    * The entry `name` if it is a safe file whose stored binding equals `binding` and whose
    * data `accept` takes (returning undefined refuses it); undefined otherwise, with a note
-   * unless the entry simply does not exist.
+   * unless the entry simply does not exist. `bounds.maxEntryBytes` overrides the cache's
+   * bound for an entry known to be larger (names resolved for a fleet).
    */
-  read<T>(name: string, binding: CacheBinding, accept: (data: unknown) => T | undefined): CacheHit<T> | undefined {
-    const text = this.readFile(name);
+  read<T>(name: string, binding: CacheBinding, accept: (data: unknown) => T | undefined, bounds: EntryBounds = {}): CacheHit<T> | undefined {
+    const text = this.readFile(name, false, bounds.maxEntryBytes ?? this.maxEntryBytes);
     if (text === undefined) return undefined;
     let doc: { format?: unknown; binding?: unknown; created?: unknown; data?: unknown };
     try {
@@ -177,13 +216,14 @@ export class PrivateCache {
    * Stores `data` (JSON) as entry `name` bound to `binding`: written to a temp file with an
    * unpredictable name created exclusively (0600), then renamed over the entry, so a reader
    * never sees half a file and nobody can plant a symlink where it writes. False (and the
-   * cache becomes unusable, with a note) when that fails.
+   * cache becomes unusable, with a note) when that fails. `bounds` as for `read`.
    */
-  write(name: string, binding: CacheBinding, data: unknown): boolean {
+  write(name: string, binding: CacheBinding, data: unknown, bounds: EntryBounds = {}): boolean {
     if (!this.ready()) return false;
     const text = JSON.stringify({ format: FORMAT, binding, created: Date.now(), data });
-    if (Buffer.byteLength(text) > this.maxEntryBytes) {
-      this.note(`not caching ${this.path(name)}: larger than ${this.maxEntryBytes} bytes`);
+    const max = bounds.maxEntryBytes ?? this.maxEntryBytes;
+    if (Buffer.byteLength(text) > max) {
+      this.note(`not caching ${this.path(name)}: larger than ${max} bytes`);
       return false;
     }
     const tmp = this.path(`${checkName(name)}.${randomBytes(12).toString('hex')}.tmp`);
@@ -257,7 +297,7 @@ export class PrivateCache {
     }
     let info: Partial<LockInfo> = {};
     try {
-      info = JSON.parse(this.readFile(name, true) ?? '') as Partial<LockInfo>;
+      info = JSON.parse(this.readFile(name, true, this.maxEntryBytes) ?? '') as Partial<LockInfo>;
     } catch {
       // still being written, or released: judged by its age alone
     }
@@ -269,7 +309,9 @@ export class PrivateCache {
     } catch {
       return false; // another waiter broke it first
     }
-    this.note(`broke a stale lock ${this.path(name)} (${dead ? `holder pid ${info.pid} is gone` : orphan ? 'it names no holder' : `older than ${Math.round(age / 1000)}s`})`);
+    this.note(
+      `broke a stale lock ${this.path(name)} (${dead ? `holder pid ${info.pid} is gone` : orphan ? 'it names no holder' : `older than ${Math.round(age / 1000)}s`})`,
+    );
     return true;
   }
 
@@ -288,10 +330,25 @@ export class PrivateCache {
     steps: { cached: () => T | undefined; produce: () => Promise<T>; produceUnlocked?: () => Promise<T> },
   ): Promise<T> {
     const waitUntil = options.deadline - Math.min(2000, (options.deadline - Date.now()) / 4);
+    let waited = false;
     while (this.ready()) {
       const cached = steps.cached();
       if (cached !== undefined) return cached;
       if (this.tryLock(lockName)) {
+        if (waited) {
+          // The check this one waited for left nothing to read (its cache write failed, a full
+          // file system): making the value under the lock would queue every waiting check
+          // behind the one before it. Each makes its own, at once.
+          let again: T | undefined;
+          try {
+            again = steps.cached();
+          } finally {
+            this.unlock(lockName);
+          }
+          if (again !== undefined) return again;
+          this.note(`another check could not leave what it made to ${options.waitingFor} in the cache`);
+          break;
+        }
         try {
           return steps.cached() ?? (await steps.produce());
         } finally {
@@ -304,6 +361,7 @@ export class PrivateCache {
         break;
       }
       this.breakStaleLock(lockName, options.lockTimeoutMs);
+      waited = true;
       await sleep(25 + Math.floor(Math.random() * 25));
     }
     return (steps.produceUnlocked ?? steps.produce)();
@@ -318,7 +376,7 @@ export class PrivateCache {
    * The text of file `name`, read only if it is a regular file of this user that others may
    * not write, no larger than the bound; undefined (with a note unless it is missing) else.
    */
-  private readFile(name: string, quiet = false): string | undefined {
+  private readFile(name: string, quiet: boolean, max: number): string | undefined {
     if (!this.ready()) return undefined;
     const file = this.path(checkName(name));
     let fd: number;
@@ -337,20 +395,20 @@ export class PrivateCache {
       if (!st.isFile()) problem = 'not a regular file';
       else if (me !== undefined && st.uid !== me) problem = `owned by uid ${st.uid}, not by this user (${me})`;
       else if ((st.mode & 0o022) !== 0) problem = `writable by others (mode ${octal(st.mode)})`;
-      else if (st.size > this.maxEntryBytes) problem = `larger than ${this.maxEntryBytes} bytes`;
+      else if (st.size > max) problem = `larger than ${max} bytes`;
       if (problem) {
         if (!quiet) this.note(`ignoring ${file}: ${problem}`);
         return undefined;
       }
       // Read at most one byte more than allowed: a file that grows meanwhile is still bounded.
-      const buffer = Buffer.alloc(this.maxEntryBytes + 1);
+      const buffer = Buffer.alloc(max + 1);
       let length = 0;
       for (;;) {
         const n = readSync(fd, buffer, length, buffer.length - length, null);
         if (n === 0) break;
         length += n;
         if (length === buffer.length) {
-          if (!quiet) this.note(`ignoring ${file}: larger than ${this.maxEntryBytes} bytes`);
+          if (!quiet) this.note(`ignoring ${file}: larger than ${max} bytes`);
           return undefined;
         }
       }
@@ -389,7 +447,8 @@ function directoryProblem(real: string): string | undefined {
   for (let parent = dirname(real); ; parent = dirname(parent)) {
     const p = lstatSync(parent);
     if (p.uid !== me && p.uid !== 0) return `its parent ${parent} is owned by uid ${p.uid}; use a directory under one of your own`;
-    if ((p.mode & 0o022) !== 0 && (p.mode & 0o1000) === 0) return `its parent ${parent} is writable by others (mode ${octal(p.mode)}); use a directory under one of your own`;
+    if ((p.mode & 0o022) !== 0 && (p.mode & 0o1000) === 0)
+      return `its parent ${parent} is writable by others (mode ${octal(p.mode)}); use a directory under one of your own`;
     if (parent === '/' || dirname(parent) === parent) break;
   }
   return undefined;

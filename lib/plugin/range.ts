@@ -15,8 +15,7 @@ export interface Range {
 /** Parses one number of a range; `parseValue` lets a plugin accept units such as `500G`. */
 export type ValueParser = (text: string) => number | undefined;
 
-const plainNumber: ValueParser = (text) =>
-  /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : undefined;
+const plainNumber: ValueParser = (text) => (/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : undefined);
 
 /**
  * Parses the range syntax `10`, `10:`, `~:10`, `10:20`, `@10:20`; throws a UsageError naming

@@ -3,63 +3,132 @@ import type { Result } from './result';
 /**
  * Secrets are replaced by `<redacted>` in everything a plugin writes. The rule:
  *
- * - Redaction runs on the result's own texts before they are rendered (before `|` is
- *   rewritten, before JSON escaping), and once more on the rendered text.
- * - Each secret is also looked for in the forms a server may echo it in: JSON-escaped,
- *   URL-encoded and XML-escaped.
- * - Only values that can be secrets are redacted: at least MIN_SECRET_LENGTH characters,
- *   not a single dictionary-like word of letters shorter than 12, and not equal to a value
- *   printed on purpose (the user or org name). Redacting `check` or the user name would
- *   blank ordinary words and so reveal the password (`<redacted> --user`).
- * - A secret is replaced only where it stands as a whole token: not preceded or followed by a
- *   letter, digit, `_` or `-` where its own first or last character is one. A password
- *   `admin1` leaves `badmin12` alone.
+ * - Every configured secret (password, token, session, the Basic credential built from
+ *   them, a proxy's password), whatever its length or letters, is replaced wherever it
+ *   stands as a whole token in text that came from outside: what a server, a proxy or an
+ *   exec plugin said, and messages kept in the cache. `Sommerzeit` is redacted there as
+ *   surely as a 200-character token.
+ * - It is found in every form the plugins produce or a server may echo: as is, JSON-escaped
+ *   (`\"`, `\u0040`), URL-encoded (`%40`, `%3a`, `+` for a space, partly or wholly),
+ *   XML-escaped (`&amp;`, `&#64;`, `&#x40;`), any mix of these, and the base64 of the Basic
+ *   credential (`user@org:password`). A token boundary is a character that is not a letter,
+ *   digit, `_` or `-`, or an escape: the password in `monitor%40acme%3ASommerzeit` is a token.
+ * - Text from outside is redacted before it is cut, folded or rewritten (see `cut` and
+ *   `boundedExcerpt`): a cut through a secret leaves a part no later redaction recognises.
+ * - Text from outside also loses credentials nobody configured: JSON Web Tokens, the value
+ *   of a `Bearer`/`Basic` authorization, and `access_token`/`refresh_token`/`id_token`/
+ *   `client_secret`/`token` values (an exec plugin that prints what it was given).
+ * - The plugin's own words never carry a secret: messages name where a secret came from
+ *   (`--password-file /etc/x`), never its value. The last pass over everything written
+ *   (status line, long output, JSON, trace) is a safety net, and it replaces only secrets
+ *   that cannot be ordinary words: at least MIN_SECRET_LENGTH characters and not letters
+ *   alone shorter than 12. Replacing the word `check` in known wording (`<redacted>
+ *   --password-file`) would reveal a password `check`; not replacing it reveals nothing.
+ * - A value printed on purpose (the user or org name) is never redacted, even when it is
+ *   also the password: blanking the user name would reveal the password.
  *
- * None of this is a license to put a secret in a message: messages name where a secret came
- * from (`--password-file /etc/x`), never its value.
+ * What this cannot hide: a password that is an ordinary word of a server's message (a
+ * password `Invalid` in "Invalid credentials") shows as `<redacted>` there, which tells a
+ * reader of the output the word. Passwords that are words are weak in any case; use
+ * generated ones (docs/security.md).
  */
 
-/** The shortest value treated as a secret. */
+/** The shortest secret the last pass over the plugin's own text replaces. */
 export const MIN_SECRET_LENGTH = 6;
 
-const TOKEN_CHAR = /[A-Za-z0-9_-]/;
-const WORDLIKE = /^[A-Za-z]{1,11}$/;
 const MARK = '<redacted>';
+const WORDLIKE = /^[A-Za-z]{1,11}$/;
+const TOKEN_CHAR = /[A-Za-z0-9_-]/;
+// A token starts after a non-token character, or after an escape (`%3A`, `\u0040`, `\n`, `&amp;`).
+const TOKEN_START = '(?<=^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|\\\\[bfnrt]|&#?[A-Za-z0-9]+;)';
+const TOKEN_END = '(?![A-Za-z0-9_-])';
 
-/** The forms a secret may be echoed in, besides itself. */
-function forms(secret: string): string[] {
-  const out = new Set([secret]);
-  out.add(JSON.stringify(secret).slice(1, -1));
-  try {
-    out.add(encodeURIComponent(secret));
-  } catch {
-    // a lone surrogate: it has no URL-encoded form
-  }
-  out.add(secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'));
-  return [...out];
-}
+/** Credentials nobody configured, by their shape; the first group, if any, is kept. */
+const SHAPES = [
+  // JSON Web Tokens (JWS and JWE compact forms): base64url of `{"` then at least two dots.
+  /()(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_.-]*/g,
+  /(\b(?:Bearer|Basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+  /(\b(?:access_token|refresh_token|id_token|client_secret|token)\\?["']?\s*[:=]\s*\\?["']?)[A-Za-z0-9._~+/=-]{16,}/gi,
+];
+
+/** What every shape above contains: text without it needs no closer look. */
+const SHAPE_HINT = 'eyJ|[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]';
+
+/** How far past a cut a credential found by its shape is still recognised (a JWT is a few KiB). */
+const SHAPE_REACH = 16384;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A hex number matched in either case (`%3a` and `%3A`). */
+const anyCaseHex = (hex: string) => hex.replace(/[a-fA-F]/g, (d) => `[${d.toLowerCase()}${d.toUpperCase()}]`);
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+
+/** Every way one character of a secret may be written: as is, URL-, JSON- or XML-escaped. */
+function characterPattern(c: string): { pattern: string; longest: number } {
+  // Letters and digits are never escaped by any of these encodings: only themselves.
+  if (/^[A-Za-z0-9]$/.test(c)) return { pattern: c, longest: 1 };
+  const forms = [escapeRegExp(c)];
+  const url = [...Buffer.from(c, 'utf8')].map((b) => `%${hex(b, 2)}`).join('');
+  forms.push(anyCaseHex(url));
+  if (c === ' ') forms.push('\\+');
+  const json =
+    [...c].length === 1
+      ? c
+          .split('')
+          .map((u) => `\\u${hex(u.charCodeAt(0), 4)}`)
+          .join('')
+      : '';
+  forms.push(anyCaseHex(json).replace(/\\u/g, '\\\\u'));
+  const shortJson: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  if (shortJson[c]) forms.push(escapeRegExp(shortJson[c]));
+  const xml: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+  if (xml[c]) forms.push(xml[c]);
+  const code = c.codePointAt(0)!;
+  forms.push(`&#0*${code};`, `&#[xX]0*${anyCaseHex(hex(code, 1))};`);
+  const longest = Math.max(c.length, url.length, json.length, xml[c]?.length ?? 0, `&#x${hex(code, 1)};`.length, `&#${code};`.length);
+  return { pattern: `(?:${forms.join('|')})`, longest };
+}
+
+/** A secret in all its forms, as a whole token (and without the boundaries, for a quick test); the longest text it can match. */
+function secretPattern(secret: string): { pattern: string; core: string; longest: number } {
+  const chars = [...secret].map(characterPattern);
+  const start = TOKEN_CHAR.test(secret[0]) ? TOKEN_START : '';
+  const end = TOKEN_CHAR.test(secret[secret.length - 1]) ? TOKEN_END : '';
+  const core = chars.map((c) => c.pattern).join('');
+  return { pattern: start + core + end, core, longest: chars.reduce((n, c) => n + c.longest, 0) };
+}
+
+/** True when a value could be an ordinary word (short, or letters alone under 12). */
+export function couldBeWord(secret: string): boolean {
+  return secret.length < MIN_SECRET_LENGTH || WORDLIKE.test(secret);
+}
+
+interface Compiled {
+  /** Every secret: for text from outside. */
+  all: RegExp | null;
+  /** The secrets that cannot be words: for the last pass over the plugin's own text. */
+  distinct: RegExp | null;
+  /** Matches wherever `all` or a shape might (a quick test; not for replacing). */
+  any: RegExp;
+  longest: number;
+}
 
 /** Remembers secret values and replaces them wherever they would be written (see the rule above). */
 export class Redactor {
   private readonly secrets = new Set<string>();
   private readonly publicValues = new Set<string>();
-  private pattern: RegExp | null | undefined;
-  private longestForm = 0;
+  private compiled: Compiled | undefined;
 
-  /** The length of the longest form of a secret: how far a secret may reach past a cut. */
+  /** How far a secret in any of its forms may reach past a cut. */
   get longest(): number {
-    this.compile();
-    return this.longestForm;
+    return this.compile().longest;
   }
 
-  /** A secret value (a password, a token); values that cannot be secrets are ignored. */
+  /** A secret value (a password, a token). */
   add(value: string | undefined): void {
     const v = value?.trim();
-    if (!v || v.length < MIN_SECRET_LENGTH || WORDLIKE.test(v) || this.secrets.has(v)) return;
+    if (!v || this.secrets.has(v)) return;
     this.secrets.add(v);
-    this.pattern = undefined;
+    this.compiled = undefined;
   }
 
   /** A value printed on purpose (user, org): a "secret" equal to it is not redacted. */
@@ -67,32 +136,62 @@ export class Redactor {
     const v = value?.trim();
     if (!v || this.publicValues.has(v)) return;
     this.publicValues.add(v);
-    this.pattern = undefined;
+    this.compiled = undefined;
   }
 
-  /** `text` with every secret, in each of its forms, replaced by `<redacted>`. */
+  /** Text from outside (a server's message, an exec plugin's stderr) with every secret and every credential-shaped value replaced. */
   redact(text: string): string {
-    const pattern = this.compile();
-    return pattern ? text.replace(pattern, MARK) : text;
+    return this.replaced(text, text.length);
   }
 
-  private compile(): RegExp | null {
-    if (this.pattern !== undefined) return this.pattern;
-    const all = new Set<string>();
-    for (const s of this.secrets) if (!this.publicValues.has(s)) for (const f of forms(s)) all.add(f);
+  /**
+   * The first `end` characters of text from outside, redacted before the cut: a secret that
+   * starts before `end` is replaced whole, however far it reaches past it.
+   */
+  cut(text: string, end: number): string {
+    return text.length <= end ? this.redact(text) : this.replaced(text.slice(0, end + Math.max(this.longest, SHAPE_REACH) + 1), end);
+  }
+
+  /** `text` up to `end` with every match that starts before `end` replaced whole. */
+  private replaced(text: string, end: number): string {
+    const { all, any } = this.compile();
+    // The common case (a node condition's message, thousands a run) in one scan.
+    if (!any.test(text)) return end < text.length ? text.slice(0, end) : text;
+    const spans: [number, number][] = [];
+    if (all) for (const m of text.matchAll(all)) spans.push([m.index!, m.index! + m[0].length]);
+    for (const shape of SHAPES) for (const m of text.matchAll(shape)) spans.push([m.index! + m[1].length, m.index! + m[0].length]);
+    spans.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let at = 0;
+    for (const [from, to] of spans) {
+      if (from >= end) break;
+      if (to <= at) continue;
+      if (from >= at) out += text.slice(at, from) + MARK;
+      at = to;
+    }
+    return at < end ? out + text.slice(at, end) : out;
+  }
+
+  /** The last pass over everything written: the secrets that cannot be ordinary words (see the rule above). */
+  sweep(text: string): string {
+    const { distinct } = this.compile();
+    return distinct ? text.replace(distinct, MARK) : text;
+  }
+
+  private compile(): Compiled {
+    if (this.compiled) return this.compiled;
+    const kept = [...this.secrets].filter((s) => !this.publicValues.has(s));
     // Longest first, so that a secret inside a longer one does not cut the longer one apart.
-    const sorted = [...all].sort((a, b) => b.length - a.length);
-    this.longestForm = sorted[0]?.length ?? 0;
-    this.pattern =
-      sorted.length === 0
-        ? null
-        : new RegExp(
-            sorted
-              .map((f) => `${TOKEN_CHAR.test(f[0]) ? '(?<![A-Za-z0-9_-])' : ''}${escapeRegExp(f)}${TOKEN_CHAR.test(f[f.length - 1]) ? '(?![A-Za-z0-9_-])' : ''}`)
-              .join('|'),
-            'g',
-          );
-    return this.pattern;
+    const patterns = kept.sort((a, b) => b.length - a.length).map((s) => ({ secret: s, ...secretPattern(s) }));
+    const join = (list: typeof patterns) => (list.length === 0 ? null : new RegExp(list.map((p) => p.pattern).join('|'), 'g'));
+    const all = join(patterns);
+    this.compiled = {
+      all,
+      any: new RegExp([...patterns.map((p) => p.core), SHAPE_HINT].join('|')),
+      distinct: join(patterns.filter((p) => !couldBeWord(p.secret))),
+      longest: Math.max(0, ...patterns.map((p) => p.longest)),
+    };
+    return this.compiled;
   }
 }
 
@@ -103,12 +202,12 @@ export class Redactor {
  */
 export const runRedactor = new Redactor();
 
-/** A result with every text redacted, before it is rendered (rendering rewrites and escapes). */
+/** A result swept (see Redactor.sweep) before it is rendered: rendering rewrites `|` and escapes JSON. */
 export function redactResult(result: Result, redactor: Redactor): Result {
   return {
     ...result,
-    summary: redactor.redact(result.summary),
-    items: result.items?.map((i) => ({ ...i, name: redactor.redact(i.name), text: redactor.redact(i.text) })),
-    raw: result.raw === undefined ? undefined : redactor.redact(result.raw),
+    summary: redactor.sweep(result.summary),
+    items: result.items?.map((i) => ({ ...i, name: redactor.sweep(i.name), text: redactor.sweep(i.text) })),
+    raw: result.raw === undefined ? undefined : redactor.sweep(result.raw),
   };
 }

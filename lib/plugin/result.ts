@@ -1,3 +1,4 @@
+import { blankControlCharacters } from './control-characters';
 import { formatPerfdata, type Metric } from './perfdata';
 import { formatRange } from './range';
 import { State, stateName, worstState } from './state';
@@ -17,9 +18,17 @@ export interface Result {
   metrics?: Metric[];
   /** Printed as-is instead of the plugin line, in every output format (Zabbix discovery JSON). */
   raw?: string;
+  /** What the check noticed on the way (facts, loose file modes, choices made): shown at -v, after the summary. */
+  notes?: string[];
 }
 
-/** A result whose state is the worst of its items' states. */
+/** The summary as -v shows it: the notes after it, in one way for every plugin: `summary [a, b]`. */
+export function summaryWithNotes(result: Result): string {
+  const notes = result.notes ?? [];
+  return notes.length === 0 ? result.summary : `${result.summary} [${notes.join('; ')}]`;
+}
+
+/** A result whose state is the worst of its items' states (the subchecks: worst wins). */
 export function resultFromItems(summary: string, items: Item[], metrics: Metric[] = []): Result {
   return { state: worstState(items.map((i) => i.state)), summary, items, metrics };
 }
@@ -31,19 +40,13 @@ export const MAX_ITEM_CHARS = 400;
 /** The most long-output lines: the rest is counted in one "… N more" line. */
 export const MAX_ITEMS = 5000;
 
-// Line breaks of every kind (CR, LF, VT, FF, NEL, U+2028/2029) would split the output, so
-// they become spaces; other control characters (NUL, ESC, C1) are dropped. `|` would start
-// perfdata early, and Nagios rewrites `;` in the output to `:`, so they are said otherwise.
-// eslint-disable-next-line no-control-regex
-const BREAKS = /[\r\n\t\v\f\x85\u2028\u2029]+/g;
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]/g;
+// Control and line-separator characters would split the output or drive a terminal: they
+// become spaces (control-characters.ts). `|` would start perfdata early, and Nagios rewrites
+// `;` in the output to `:`, so they are said otherwise.
 
 /** Text as one safe output line of at most `max` characters, cut with "… N more". */
 export function oneLine(text: string, max = MAX_SUMMARY_CHARS): string {
-  const line = text
-    .replace(BREAKS, ' ')
-    .replace(CONTROLS, '')
+  const line = blankControlCharacters(text)
     .replace(/\|/g, '/')
     .replace(/\s*;\s*/g, ', ')
     .replace(/ {2,}/g, ' ')
@@ -74,8 +77,13 @@ export function renderNagios(name: string, result: Result): string {
 /** Renders one JSON object for Zabbix dependent items and scripts. */
 export function renderJson(name: string, result: Result): string {
   if (result.raw !== undefined) return result.raw;
+  return JSON.stringify(jsonDocument(name, result)) + '\n';
+}
+
+/** The object `--output json` prints for a result (not a raw one). */
+export function jsonDocument(name: string, result: Result) {
   const { shown, more } = shownItems(result.items);
-  const doc = {
+  return {
     name,
     state: stateName(result.state),
     code: result.state,
@@ -92,5 +100,4 @@ export function renderJson(name: string, result: Result): string {
       max: m.max ?? null,
     })),
   };
-  return JSON.stringify(doc) + '\n';
 }

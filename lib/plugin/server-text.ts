@@ -1,18 +1,8 @@
+import { blankControlCharacters } from './control-characters';
 import { runRedactor } from './redact';
 
 /** The longest excerpt of server-supplied text that goes into a message, by default. */
 export const EXCERPT_CHARS = 300;
-
-// C0 and C1 controls (NUL, VT, FF, ESC, U+0085 …), DEL, and the Unicode line and paragraph
-// separators: any of them can split a status line, hide text on a terminal or end a
-// Nagios output field. Tabs and newlines are folded into spaces like any other run of blanks.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-const ONE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** True when the text holds a control or line-separator character (no API allows one in a name). */
-export function hasControlCharacters(text: string): boolean {
-  return ONE_CONTROL.test(text);
-}
 
 /**
  * Text that came from outside (a server's error message, a cache file) made fit for one
@@ -24,14 +14,46 @@ export function hasControlCharacters(text: string): boolean {
 export function boundedExcerpt(text: string, maxChars = EXCERPT_CHARS): string {
   // Look at a little more than needed: collapsing blanks may shrink the slice. A secret the
   // server echoed is redacted before anything is cut or folded (a cut through it, or a
-  // control character folded inside it, would leave parts no later redaction recognises);
-  // the slice reaches far enough past the limit to hold a secret that starts before it.
-  const reach = maxChars * 4 + runRedactor.longest;
-  const slice = text.length > reach ? text.slice(0, reach) : text;
-  const clean = runRedactor.redact(slice).replace(CONTROL, ' ').replace(/\s{2,}/g, ' ').trim();
-  if (clean.length <= maxChars && slice.length === text.length) return clean;
-  const kept = clean.slice(0, maxChars).trimEnd();
+  // control character folded inside it, would leave parts no later redaction recognises):
+  // one that starts before the slice ends is replaced whole.
+  const reach = maxChars * 4;
+  const cutAtReach = text.length > reach;
+  const clean = blankControlCharacters(runRedactor.cut(text, reach))
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+  if (clean.length <= maxChars && !cutAtReach) return clean;
+  // The mark itself is not cut in two.
+  const kept = clean
+    .slice(0, maxChars)
+    .replace(/<(r(e(d(a(c(t(e(d)?)?)?)?)?)?)?)?$/, '')
+    .trimEnd();
   // Approximate once redaction changed lengths; exact otherwise.
-  const more = text.length - slice.length + (clean.length - kept.length);
+  const more = Math.max(0, text.length - reach) + (clean.length - kept.length);
   return more > 0 ? `${kept}… (${more} more characters)` : kept;
+}
+
+/** At most `max` characters, cut after a whole word and marked with …. */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/**
+ * At most `max` characters, the middle left out at word boundaries: messages that say what
+ * failed first and what to do about it last ("container runtime network not ready: … No CNI
+ * configuration file in /etc/kubernetes/cni/net.d/") keep both ends.
+ */
+export function elideMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const headRoom = Math.floor(max * 0.3);
+  const tailRoom = max - headRoom - 3;
+  const head = text.slice(0, headRoom);
+  const headSpace = head.lastIndexOf(' ');
+  const tail = text.slice(text.length - tailRoom);
+  const tailSpace = tail.indexOf(' ');
+  const kept = (headSpace > headRoom / 2 ? head.slice(0, headSpace) : head).replace(/[\s,;:]+$/, '');
+  const end = tailSpace >= 0 && tailSpace < tailRoom / 2 ? tail.slice(tailSpace + 1) : tail;
+  return `${kept} … ${end}`;
 }

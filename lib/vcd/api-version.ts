@@ -2,7 +2,7 @@ import { CheckError } from '../plugin/errors';
 import { describeResponse, vcdRequest, type VcdConnection } from './connection';
 import { parseXml, type XmlElement } from './xml';
 
-/** The seed's version: used whenever the server offers it. */
+/** API 34.0 (vCD 10.1), whose metrics and query documents the parsers follow: used whenever the server offers it. */
 export const PREFERRED_VERSION = '34.0';
 /** Versions whose metrics and query documents are known to be those of 34.0. */
 const KNOWN_LOW = 33;
@@ -29,28 +29,31 @@ function numeric(v: string): [number, number] | undefined {
 
 const compare = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
 
+/** Longer texts and attribute values than any versions document has (URLs of schemas are the longest). */
+const MAX_VALUE_CHARS = 4096;
+
 /**
  * Reads a SupportedVersions document (vCD `/api/versions`): VersionInfo elements with a
- * `deprecated` attribute and a Version child. The XML scanner keeps no text, so the Version
- * texts are taken from the document in order and paired with the VersionInfo elements it
- * validated; a count that differs means a document we do not understand.
+ * `deprecated` attribute and a Version child. It is read before any login, from a server not
+ * yet trusted: one pass of the XML scanner, values bounded, nothing scanned twice.
  */
 export function parseSupportedVersions(text: string): OfferedVersion[] | { error: string } {
-  const root = parseXml(text);
+  const root = parseXml(text, { maxTextChars: MAX_VALUE_CHARS, maxAttributeChars: MAX_VALUE_CHARS });
   if ('error' in root) return { error: `not XML (${root.error})` };
   if (root.local !== 'SupportedVersions') return { error: `root element <${root.local}>, expected <SupportedVersions>` };
-  const infos = root.children.filter((c: XmlElement) => c.local === 'VersionInfo');
-  const withoutComments = text.replace(/<!--[\s\S]*?-->/g, '');
-  const texts: string[] = [];
-  const VERSION = /<(?:[A-Za-z_][\w.-]*:)?Version\s*>([^<]{0,64})<\/(?:[A-Za-z_][\w.-]*:)?Version\s*>/g;
-  for (let m = VERSION.exec(withoutComments); m && texts.length <= MAX_VERSIONS; m = VERSION.exec(withoutComments)) texts.push(m[1].trim());
+  const infos = root.children.filter((c: XmlElement) => c.local === 'VersionInfo').slice(0, MAX_VERSIONS);
   if (infos.length === 0) return { error: 'no VersionInfo element' };
-  if (texts.length !== infos.length) return { error: `${infos.length} VersionInfo elements but ${texts.length} Version values` };
-  return infos.slice(0, MAX_VERSIONS).map((info, i) => ({ version: texts[i], deprecated: info.attributes.deprecated === 'true' }));
+  const offered: OfferedVersion[] = [];
+  for (const info of infos) {
+    const version = info.children.find((c) => c.local === 'Version')?.text?.trim();
+    if (version !== undefined && version !== '' && version.length <= 64) offered.push({ version, deprecated: info.attributes.deprecated === 'true' });
+  }
+  if (offered.length !== infos.length) return { error: `${infos.length} VersionInfo elements but ${offered.length} Version values` };
+  return offered;
 }
 
 /**
- * Picks the version (SPEC 4): 34.0 when offered; else the highest offered within 33.0-39.x;
+ * Picks the version: 34.0 when offered; else the highest offered within 33.0-39.x;
  * else, on a server that speaks only older versions, its highest (the metrics documents have
  * not changed since 5.6). Alpha versions (`38.0.0-alpha`) are never chosen.
  */
@@ -84,7 +87,8 @@ export async function fetchOfferedVersions(conn: VcdConnection): Promise<Offered
     throw new CheckError(`${conn.base.origin}/api/versions answered ${describeResponse(res)}, give the version with --api-version, or check --url`);
   }
   const offered = parseSupportedVersions(res.body.toString('utf8'));
-  if ('error' in offered) throw new CheckError(`unexpected response from ${conn.base.origin}/api/versions: ${offered.error}, give the version with --api-version, or check --url`);
+  if ('error' in offered)
+    throw new CheckError(`unexpected response from ${conn.base.origin}/api/versions: ${offered.error}, give the version with --api-version, or check --url`);
   return offered;
 }
 

@@ -7,20 +7,21 @@ import { login, logout, principal, sessionHeaders, VersionRefusedError, type Cre
 import type { SessionCache } from './session-cache';
 import { pickVmByName } from './vm-name';
 import type { VmTarget } from './vm-id';
-import { queryAllVms, queryPath, type VmRecord } from './vm-query';
+import { listScopedVms, vmScope, type VmScope } from './vm-listing';
+import type { VmRecord } from './vm-query';
 
 export type MetricsKind = 'current' | 'historic';
 
 /** A metrics document as received, or the server's refusal (HTTP 400) of current metrics. */
-export type MetricsResponse =
-  | { kind: 'document'; body: string; serverTime?: number }
-  | { kind: 'refused'; detail: string };
+export type MetricsResponse = { kind: 'document'; body: string; serverTime?: number } | { kind: 'refused'; detail: string };
 
 /** The VM a check read: its id, and its name and vApp when it was given by name. */
 export interface VmIdentity {
   id: string;
   name?: string;
   vapp?: string;
+  /** Its organisation, when a provider account resolved the name. */
+  org?: string;
 }
 
 /** What every request with a session needs. */
@@ -33,6 +34,10 @@ export interface SessionRequest {
   fleet?: FleetCache;
   /** --api-version: used as given, never negotiated. */
   forcedVersion?: string;
+  /** --max-vms: more VMs in a query's answer are refused (memory stays bounded). */
+  maxVms?: number;
+  /** Whose VMs names and lists cover (vm-listing.ts); by default the account's as its org says. */
+  scope?: VmScope;
   deadline: number;
   log(message: string): void;
   /** Facts for the first line at -v (the version and why, the VM's name and id). */
@@ -73,6 +78,8 @@ class VcdSessionRunner {
   private session?: VcdSession;
   /** The version was read from /api/versions in this run: a 406 is not worth asking again. */
   private negotiatedNow = false;
+  /** The login that replaces a session the server rejected, while it is under way. */
+  private renewing?: Promise<void>;
 
   constructor(private readonly req: SessionRequest) {}
 
@@ -121,7 +128,7 @@ class VcdSessionRunner {
   /**
    * Asks /api/versions and remembers the choice with the session. A list that cannot be read
    * (a proxy that passes only /api/vApp and /cloudapi, a broken answer) is no reason to fail:
-   * the seed's version is tried, and nothing is remembered.
+   * PREFERRED_VERSION is tried, and nothing is remembered.
    */
   private async negotiate(): Promise<void> {
     const { req } = this;
@@ -152,10 +159,16 @@ class VcdSessionRunner {
     const { req } = this;
     if (req.forcedVersion !== undefined) throw await refusedForcedVersion(req.conn, detail);
     const before = req.conn.apiVersion;
-    if (this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before}, which its /api/versions offers (${detail}), force another with --api-version`);
+    if (this.negotiatedNow)
+      throw new CheckError(
+        `${req.conn.base.origin} refuses API version ${before}, which its /api/versions offers (${detail}), force another with --api-version`,
+      );
     req.log(`API version ${before} refused (${detail}): asking the server again`);
     await this.negotiate();
-    if (!this.negotiatedNow) throw new CheckError(`${req.conn.base.origin} refuses API version ${before} (${detail}) and its list of versions could not be read, give one it speaks with --api-version`);
+    if (!this.negotiatedNow)
+      throw new CheckError(
+        `${req.conn.base.origin} refuses API version ${before} (${detail}) and its list of versions could not be read, give one it speaks with --api-version`,
+      );
   }
 
   private async login(): Promise<VcdSession> {
@@ -179,7 +192,11 @@ class VcdSessionRunner {
       return await once();
     } catch (error) {
       if (!(error instanceof VersionRefusedError)) throw error;
-      throw new VersionProblem(new CheckError(`${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}), force another with --api-version`));
+      throw new VersionProblem(
+        new CheckError(
+          `${req.conn.base.origin} refuses API version ${req.conn.apiVersion} at login, which its /api/versions offers (${error.detail}), force another with --api-version`,
+        ),
+      );
     }
   }
 
@@ -187,11 +204,10 @@ class VcdSessionRunner {
   async get(path: string, accept: () => string = () => xmlAccept(this.req.conn)): Promise<HttpResponse> {
     const { req } = this;
     const send = () => vcdRequest(req.conn, 'GET', path, { ...sessionHeaders(this.session!), accept: accept() });
+    const used = this.session!.token;
     let res = await send();
     if (res.status === 401 && req.cache) {
-      req.log('session rejected (HTTP 401, expired?): logging in again');
-      this.session = await this.obtain(this.session!.token);
-      req.conn.addSecret(this.session.token);
+      await this.renew(used);
       res = await send();
     }
     if (res.status === 406) {
@@ -199,6 +215,18 @@ class VcdSessionRunner {
       res = await send();
     }
     return res;
+  }
+
+  /** A new session in place of `rejected`: requests refused together (a fleet's) share one login. */
+  private async renew(rejected: string): Promise<void> {
+    const { req } = this;
+    if (this.session!.token !== rejected) return;
+    this.renewing ??= (async () => {
+      req.log('session rejected (HTTP 401, expired?): logging in again');
+      this.session = await this.obtain(rejected);
+      req.conn.addSecret(this.session.token);
+    })().finally(() => (this.renewing = undefined));
+    await this.renewing;
   }
 
   /** Without a cache (--no-cache, or one that could not be written) the session is closed. */
@@ -258,10 +286,13 @@ function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): v
   const onAbort = () => controller.abort();
   original?.addEventListener('abort', onAbort);
   const reserve = Math.min(2000, (req.deadline - Date.now()) / 3);
-  const timer = setTimeout(() => {
-    fired = true;
-    controller.abort();
-  }, Math.max(0, req.deadline - reserve - Date.now()));
+  const timer = setTimeout(
+    () => {
+      fired = true;
+      controller.abort();
+    },
+    Math.max(0, req.deadline - reserve - Date.now()),
+  );
   req.conn.signal = controller.signal;
   return {
     fired: () => fired,
@@ -273,23 +304,25 @@ function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): v
   };
 }
 
-/** Resolves a VM name (SPEC 4): the cached answer while younger than the TTL, else the query service. */
+/** Resolves a VM name: the cached answer while younger than the TTL, else the query service. */
 async function resolveName(req: MetricsRequest, runner: VcdSessionRunner, name: string, useCache: boolean): Promise<VmIdentity & { cached: boolean }> {
-  const key = nameKey(name, req.vapp);
+  const scope = req.scope ?? vmScope(req.creds, undefined);
+  const key = nameKey(name, req.vapp, scope.tenantOrg);
   const now = Date.now();
   const hit = req.fleet?.read().names?.[key];
   const ttl = req.resolveTtlMs ?? 3600_000;
   if (useCache && hit && now >= hit.time && now - hit.time < ttl) {
     req.log(`${hit.name} is ${hit.id} (vApp ${hit.vapp}, resolved ${Math.round((now - hit.time) / 1000)}s ago, kept for --resolve-ttl)`);
-    return { id: hit.id, name: hit.name, vapp: hit.vapp, cached: true };
+    return { id: hit.id, name: hit.name, vapp: hit.vapp, ...(scope.provider && hit.org !== undefined ? { org: hit.org } : {}), cached: true };
   }
-  const records = await queryAllVms(req.conn, (p) => runner.get(p), queryPath({ name, vapp: req.vapp }));
-  const vm = pickVmByName(records, name, req.vapp, { account: principal(req.creds), origin: req.conn.base.origin });
-  req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}, from the query service)`);
+  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get: (p) => runner.get(p), scope, maxVms: req.maxVms }, { name, vapp: req.vapp });
+  const vm = pickVmByName(records, name, req.vapp, { account: principal(req.creds), origin: req.conn.base.origin, provider: scope.provider });
+  req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}${scope.provider ? `, org ${vm.org}` : ''}, from the query service)`);
   req.fleet?.update((r) => {
     r.names = { ...r.names, [key]: { ...vm, time: Date.now() } };
   });
-  return { ...vm, cached: false };
+  const { org, ...identity } = vm;
+  return { ...identity, ...(scope.provider && org !== undefined ? { org } : {}), cached: false };
 }
 
 /**
@@ -298,7 +331,7 @@ async function resolveName(req: MetricsRequest, runner: VcdSessionRunner, name: 
  * whose id now answers 403/404 (the VM was deleted and re-created) is resolved again at once.
  */
 export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse & { vm: VmIdentity }> {
-  const { conn, creds } = req;
+  const { conn } = req;
   return withSession(req, async (runner) => {
     let vm: VmIdentity & { cached?: boolean } = req.vm.kind === 'id' ? { id: req.vm.id } : await resolveName(req, runner, req.vm.name, true);
     const get = () => {
@@ -311,43 +344,74 @@ export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse
       vm = await resolveName(req, runner, req.vm.name, false);
       res = await get();
     }
-    const identity: VmIdentity = { id: vm.id, name: vm.name, vapp: vm.vapp };
-    const path = `/api/vApp/${vm.id}/metrics/${req.which}`;
-    const label = vm.name !== undefined ? `${vm.id} (${vm.name})` : vm.id;
-    const answered = async (response: MetricsResponse & { vm: VmIdentity }) => {
-      await req.follow?.(response, (p, phase) => {
-        conn.setPhase(phase);
-        return runner.get(p);
-      });
-      return response;
-    };
-    if (res.status >= 200 && res.status < 300) {
-      const date = Date.parse(String(res.headers.date ?? ''));
-      return answered({ kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date, vm: identity });
-    }
-    const detail = describeResponse(res);
-    // vCD refuses current metrics of a VM that is not running with 400, but also for other
-    // reasons (operation limits, validation): the caller decides with the VM's record.
-    if (res.status === 400 && req.which === 'current') return answered({ kind: 'refused', detail, vm: identity });
-    switch (res.status) {
-      case 401:
-        throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login, check the account's rights`);
-      case 403:
-        // vCD answers 403, not 404, for ids it does not know, so as not to reveal them.
-        throw new CheckError(`${label}: VM not found or not visible to this user ${principal(creds)} (${detail}), check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`);
-      case 404:
-        throw new CheckError(`${conn.base.origin}${path} not found (${detail}), check that --url is the vCD API host of the VM's region`);
-      default:
-        throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`);
-    }
+    const identity: VmIdentity = { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org !== undefined ? { org: vm.org } : {}) };
+    const response = { ...metricsAnswer(req, identity, req.which, res), vm: identity };
+    await req.follow?.(response, (p, phase) => {
+      conn.setPhase(phase);
+      return runner.get(p);
+    });
+    return response;
   });
+}
+
+/**
+ * The answer to `GET /api/vApp/<vm>/metrics/<which>`: the document, the refusal of current
+ * metrics (HTTP 400, which the VM's record explains), or a CheckError naming the cause.
+ */
+export function metricsAnswer(req: Pick<SessionRequest, 'conn' | 'creds'>, vm: VmIdentity, which: MetricsKind, res: HttpResponse): MetricsResponse {
+  const { conn, creds } = req;
+  const path = `/api/vApp/${vm.id}/metrics/${which}`;
+  const label = vm.name !== undefined ? `${vm.id} (${vm.name})` : vm.id;
+  if (res.status >= 200 && res.status < 300) {
+    const date = Date.parse(String(res.headers.date ?? ''));
+    return { kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date };
+  }
+  const detail = describeResponse(res);
+  // vCD refuses current metrics of a VM that is not running with 400, but also for other
+  // reasons (operation limits, validation): the caller decides with the VM's record.
+  if (res.status === 400 && which === 'current') return { kind: 'refused', detail };
+  switch (res.status) {
+    case 401:
+      throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login, check the account's rights`);
+    case 403:
+      // vCD answers 403, not 404, for ids it does not know, so as not to reveal them. The
+      // likeliest cause of a host that worked before is a VM deleted since the discovery.
+      throw new CheckError(
+        `${label}: VM not found or not visible to this user ${principal(creds)} (${detail}): deleted? run discovery again (a discovered host outlives its VM); else check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`,
+      );
+    case 404:
+      throw new CheckError(
+        `${label}: VM not found at ${conn.base.origin}${path} (${detail}): deleted? run discovery again (a discovered host outlives its VM); else check that --url is the vCD API host of the VM's region`,
+      );
+    default:
+      throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`);
+  }
+}
+
+/** GET with an open session: one new login on 401 (shared by the requests it refused), one new negotiation on 406. */
+export type SessionReader = (path: string) => Promise<HttpResponse>;
+
+/**
+ * Runs `work` with one session (cached or a new login) for as many reads as it makes, and
+ * closes the session as the cache requires, as every single read does.
+ */
+export function withVcdSession<T>(req: SessionRequest, work: (get: SessionReader) => Promise<T>): Promise<T> {
+  return withSession(req, (runner) => work((path) => runner.get(path)));
+}
+
+/**
+ * Every VM the account sees (templates included: the caller selects), each with its
+ * organisation, read with an open session: a tenant's own organisation, a provider's every one
+ * (or --tenant-org's) through the admin queries (vm-listing.ts).
+ */
+export async function queryVmList(req: SessionRequest, get: SessionReader, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+  let pages = 0;
+  const scope = req.scope ?? vmScope(req.creds, undefined);
+  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n) => (pages = n) }, { vapp: filter.vapp });
+  return { records, pages };
 }
 
 /** Every VM the account sees (templates included: the caller selects), through the query service. */
 export async function listVms(req: SessionRequest, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
-  return withSession(req, async (runner) => {
-    let pages = 0;
-    const records = await queryAllVms(req.conn, (p) => runner.get(p), queryPath({ vapp: filter.vapp }), (n) => (pages = n));
-    return { records, pages };
-  });
+  return withVcdSession(req, (get) => queryVmList(req, get, filter));
 }

@@ -8,6 +8,8 @@ export interface VcdConnection {
   apiVersion: string;
   tls: TlsSettings;
   maxBytes: number;
+  /** Connections kept open to the host at most (the HTTP layer's default when unset). */
+  sockets?: number;
   signal?: AbortSignal;
   trace?: (line: string) => void;
   addSecret(value: string | undefined): void;
@@ -23,6 +25,7 @@ export function vcdRequest(conn: VcdConnection, method: string, path: string, he
     body,
     tls: conn.tls,
     maxBytes: conn.maxBytes,
+    sockets: conn.sockets,
     signal: conn.signal,
     trace: conn.trace,
   });

@@ -1,8 +1,9 @@
 import { CheckError } from '../plugin/errors';
+import { countJsonContainers } from '../plugin/json-bounds';
 import { boundedExcerpt } from '../plugin/server-text';
 import { parseXml, VCLOUD_NS, type XmlElement } from './xml';
 
-/** The metric names of seed 2.7; anything else the server sends (extra names) is ignored. */
+/** The whole-VM metric names the checks read; anything else the server sends (extra names) is ignored. */
 export const METRIC_NAMES = [
   'cpu.usage.average',
   'cpu.usage.maximum',
@@ -26,7 +27,7 @@ const PER_DISK = /^(disk\.(?:used|provisioned)\.latest|disk\.(?:read|write)\.ave
 /** Values no VM produces (a KILOBYTE count beyond an exabyte, a MHz beyond any host). */
 const IMPLAUSIBLE = 1e15;
 
-/** The metric a name stands for: its seed 2.7 name, and the disk it is of (per-disk names). */
+/** The metric a name stands for: its whole-VM name (METRIC_NAMES), and the disk it is of (per-disk names). */
 export function classifyMetricName(name: string): { base: MetricName; disk?: string } | undefined {
   if (KNOWN.has(name)) return { base: name as MetricName };
   const m = PER_DISK.exec(name);
@@ -74,10 +75,18 @@ export interface VcdError {
   message?: string;
 }
 
+/**
+ * The last document parsed, and its tree: the three VM checks' judgements of one fleet VM read
+ * the same document, each with its own selection of metrics and its own errors, and parse it
+ * once. One entry: nothing but the latest document is kept.
+ */
+let lastParsed: { text: string; root: ReturnType<typeof parseXml> } | undefined;
+
 function parseRoot(text: string, expected: string, what: string): XmlElement {
-  const root = parseXml(text);
+  if (lastParsed?.text !== text) lastParsed = { text, root: parseXml(text) };
+  const root = lastParsed.root;
   if ('error' in root) {
-    const start = JSON.stringify(text.trimStart().slice(0, 40));
+    const start = JSON.stringify(boundedExcerpt(text.trimStart(), 40));
     throw new CheckError(`${what} is not XML (${root.error}; body starts ${start}); check --url points at the vCD API`);
   }
   if (root.local === 'Error' && root.uri === VCLOUD_NS) {
@@ -98,7 +107,9 @@ function decimal(text: string | undefined, where: string, unit = ''): number {
   const value = Number(text);
   // `1e308` or 400 digits are decimals in form but not measurements a check can compare or print.
   if (!Number.isFinite(value) || Math.abs(value) >= IMPLAUSIBLE) {
-    throw new CheckError(`${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}): the server's metrics are broken`);
+    throw new CheckError(
+      `${where} has a value beyond any real measurement (${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}): the server's metrics are broken`,
+    );
   }
   // A percentage outside 0-100 is a broken collector, not a load: judging it (or clamping it
   // to 100) would page or reassure on a number that means nothing.
@@ -113,8 +124,8 @@ function vcloudChildren(el: XmlElement, local: string): XmlElement[] {
 }
 
 /**
- * Parses a `CurrentUsage` document into its known metrics, whole-VM and per disk (seed 2.5).
- * With `wanted` (seed names), other metrics are not read. Throws a CheckError if it is not one,
+ * Parses a `CurrentUsage` document into its known metrics, whole-VM and per disk.
+ * With `wanted` (names of METRIC_NAMES), other metrics are not read. Throws a CheckError if it is not one,
  * and for a metric sent twice: which of two values is right cannot be known.
  */
 export function parseCurrentUsage(text: string, what = 'current metrics response', wanted?: ReadonlySet<string>): CurrentUsage {
@@ -134,8 +145,8 @@ export function parseCurrentUsage(text: string, what = 'current metrics response
 }
 
 /**
- * Parses a `HistoricUsage` document into its known series (seed 2.6); series may come in any
- * order. With `wanted` (seed names), the samples of other series are not read (a check needs
+ * Parses a `HistoricUsage` document into its known series; series may come in any
+ * order. With `wanted` (names of METRIC_NAMES), the samples of other series are not read (a check needs
  * three or four of the eight, and a day of samples of each). A series sent twice is refused.
  */
 export function parseHistoricUsage(text: string, what = 'historic metrics response', wanted?: ReadonlySet<string>): HistoricUsage {
@@ -151,12 +162,19 @@ export function parseHistoricUsage(text: string, what = 'historic metrics respon
     const samples: Sample[] = [];
     for (const sample of vcloudChildren(s, 'Sample')) {
       const time = Date.parse(sample.attributes.timestamp ?? '');
-      if (Number.isNaN(time)) throw new CheckError(`series ${name} has a sample with an invalid timestamp ${JSON.stringify(sample.attributes.timestamp ?? null)}`);
+      if (Number.isNaN(time))
+        throw new CheckError(`series ${name} has a sample with an invalid timestamp ${JSON.stringify(sample.attributes.timestamp ?? null)}`);
       samples.push({ time, value: decimal(sample.attributes.value, `a sample of ${name} (${sample.attributes.timestamp})`, unit) });
     }
-    // The seed promises chronological order; sorting costs little and guards against proxies that merge pages.
+    // vCD sends samples in chronological order; sorting costs little and guards against proxies that merge pages.
     samples.sort((a, b) => a.time - b.time);
-    out.set(name, { name, ...kind, unit, expectedInterval: s.attributes.expectedInterval !== undefined && Number.isFinite(interval) && interval > 0 ? interval : undefined, samples });
+    out.set(name, {
+      name,
+      ...kind,
+      unit,
+      expectedInterval: s.attributes.expectedInterval !== undefined && Number.isFinite(interval) && interval > 0 ? interval : undefined,
+      samples,
+    });
   }
   return out;
 }
@@ -165,6 +183,9 @@ function errorFromElement(el: XmlElement): VcdError {
   return { majorErrorCode: el.attributes.majorErrorCode, minorErrorCode: el.attributes.minorErrorCode, message: el.attributes.message };
 }
 
+/** Objects and arrays in a /cloudapi error body: a handful. */
+const MAX_ERROR_CONTAINERS = 1000;
+
 /**
  * Reads a vCD error body: the XML `Error` document of /api, or the JSON error of /cloudapi.
  * Returns undefined when the body is neither.
@@ -172,6 +193,9 @@ function errorFromElement(el: XmlElement): VcdError {
 export function parseVcdError(text: string): VcdError | undefined {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{')) {
+    // An error of /cloudapi is a flat object: a body of thousands of objects and arrays is not
+    // one, and JSON.parse would build them all (it cannot be interrupted).
+    if (countJsonContainers(Buffer.from(trimmed), MAX_ERROR_CONTAINERS) > MAX_ERROR_CONTAINERS) return undefined;
     try {
       const json = JSON.parse(trimmed) as Record<string, unknown>;
       const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));

@@ -1,9 +1,11 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { tokenProblem } from '../http/sendable';
 import { CheckError } from '../plugin/errors';
 import { PrivateCache, entryName, type CacheBinding } from '../plugin/private-cache';
 import { Redactor } from '../plugin/redact';
 import { boundedExcerpt } from '../plugin/server-text';
-import type { Credentials, VcdSession } from './login';
+import { FleetCache } from './fleet-cache';
+import { UnsendableSessionError, type Credentials, type VcdSession } from './login';
 
 export { defaultCacheDir } from '../plugin/private-cache';
 
@@ -46,9 +48,11 @@ export function cacheKey(base: URL, creds: Credentials): VcdCacheKey {
   return new VcdCacheKey(base, creds);
 }
 
+// A session whose token cannot be sent is never kept, nor used when found (kept by an older
+// version, or written by hand): it would fail every check until it expired.
 function acceptSession(data: unknown): VcdSession | undefined {
   const d = data as Partial<VcdSession> | null;
-  return d && (d.auth === 'bearer' || d.auth === 'legacy') && typeof d.token === 'string' && d.token !== '' && d.token.length <= 16384
+  return d && (d.auth === 'bearer' || d.auth === 'legacy') && typeof d.token === 'string' && tokenProblem(d.token) === undefined
     ? { auth: d.auth, token: d.token }
     : undefined;
 }
@@ -67,7 +71,7 @@ function acceptFailure(data: unknown): FailureRecord | undefined {
 }
 
 /**
- * One session kept between runs (SPEC 4.2) in a PrivateCache (see lib/plugin/private-cache.ts
+ * One session kept between runs (vCD counts sessions: one login per check would flood it) in a PrivateCache (see lib/plugin/private-cache.ts
  * for what makes it safe), and a lock so that concurrent checks with no valid session make
  * one login. The cache never fails a check: every problem becomes a note and a fresh login.
  */
@@ -76,6 +80,8 @@ export class SessionCache {
   private readonly entry: string;
   private readonly lock: string;
   private readonly failure: string;
+  /** The API version and resolved names kept beside the session, in the same directory. */
+  readonly fleet: FleetCache;
 
   constructor(
     readonly dir: string,
@@ -87,6 +93,7 @@ export class SessionCache {
     this.entry = `${key.stem}.json`;
     this.lock = `${key.stem}.lock`;
     this.failure = `${key.stem}.failed`;
+    this.fleet = new FleetCache(this.cache, key);
   }
 
   /** The session file, for messages. */
@@ -116,6 +123,7 @@ export class SessionCache {
 
   /** Stores a session for later runs (atomically; see PrivateCache.write). */
   write(session: VcdSession): void {
+    if (!acceptSession(session)) return;
     this.cache.write(this.entry, this.key.binding, { auth: session.auth, token: session.token });
   }
 
@@ -180,10 +188,15 @@ export class SessionCache {
   }
 
   private recordFailure(error: unknown): void {
-    if (!(error instanceof CheckError)) return;
+    // The server accepted these credentials and sent a token that cannot be used: the next check may try again.
+    if (!(error instanceof CheckError) || error instanceof UnsendableSessionError) return;
     const salt = randomBytes(16).toString('hex');
     // Redacted before it is written: the server's message may echo what it was sent.
-    this.cache.write(this.failure, this.key.binding, { salt, fingerprint: this.key.fingerprint(salt), message: boundedExcerpt(this.key.redact(error.message), 1000) });
+    this.cache.write(this.failure, this.key.binding, {
+      salt,
+      fingerprint: this.key.fingerprint(salt),
+      message: boundedExcerpt(this.key.redact(error.message), 1000),
+    });
   }
 }
 

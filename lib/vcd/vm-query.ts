@@ -1,7 +1,7 @@
-import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
-import { describeResponse, type VcdConnection } from './connection';
-import { parseXml } from './xml';
+import { boundedExcerpt } from '../plugin/server-text';
+import type { VcdConnection } from './connection';
+import { detached, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage as QueryRecordsPage, type SessionGet } from './query-pages';
 
 /** One VMRecord of the query service: what names, discovery and messages need. */
 export interface VmRecord {
@@ -13,44 +13,88 @@ export interface VmRecord {
   /** POWERED_ON, POWERED_OFF, SUSPENDED, ... as vCD says it. */
   status: string;
   template: boolean;
+  /**
+   * The organisation's id (the GUID of the record's `org` href): AdminVMRecords carry it, the
+   * tenant's VMRecords do not (their organisation is the account's).
+   */
+  orgId?: string;
+  /** The organisation's name, once the listing knows it (vm-listing.ts). */
+  org?: string;
 }
 
-/** One page of QueryResultRecords. */
-export interface RecordsPage {
-  records: VmRecord[];
-  /** The href of the `nextPage` link, if any. */
-  next?: string;
-  total?: number;
-}
+/** One page of VMRecords. */
+export type RecordsPage = QueryRecordsPage<VmRecord>;
 
-/** Records per page asked for: the query service's usual maximum. */
-export const PAGE_SIZE = 128;
-/** Bounds against a server that pages for ever: 100,000 VMs is far above any organisation. */
-const MAX_PAGES = 1000;
-const MAX_RECORDS = 100_000;
+export { PAGE_SIZE, type SessionGet };
+/** The default of --max-vms: far above any organisation. */
+export const DEFAULT_MAX_VMS = 100_000;
+/**
+ * vCD refuses VM and vApp names over 128 characters; twice that is still a name, more is not.
+ * With --max-vms records (default DEFAULT_MAX_VMS) this bounds what a query keeps to some tens of megabytes.
+ */
+export const MAX_NAME_CHARS = 256;
 
 const VM_HREF = /\/(vm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+const ORG_HREF = /\/org\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+
+/** The GUID of an organisation's href (`…/api/org/<guid>` or `…/api/admin/org/<guid>`), lower case. */
+export function orgIdOf(href: string | undefined): string | undefined {
+  return ORG_HREF.exec(href ?? '')?.[1].toLowerCase();
+}
 
 /**
- * Reads one XML QueryResultRecords page (vCloud API schema: QueryResultRecordsType with
- * VMRecord elements; the VM id is the last segment of each record's href).
+ * Reads one XML QueryResultRecords page of VMs (vCloud API schema: QueryResultRecordsType with
+ * VMRecord elements, or AdminVMRecord for the provider's `adminVM` query, which adds the `org`
+ * href; the VM id is the last segment of each record's href).
  */
 export function parseVmRecords(text: string, what = 'query response'): RecordsPage {
-  const root = parseXml(text);
-  if ('error' in root) throw new CheckError(`unexpected ${what}: not XML (${root.error})`);
-  if (root.local !== 'QueryResultRecords') throw new CheckError(`unexpected ${what}: root element <${root.local}>, expected <QueryResultRecords>`);
-  const page: RecordsPage = { records: [] };
-  const total = Number(root.attributes.total);
-  if (Number.isInteger(total) && total >= 0) page.total = total;
-  for (const child of root.children) {
-    if (child.local === 'Link' && child.attributes.rel === 'nextPage' && child.attributes.href) page.next = child.attributes.href;
-    if (child.local !== 'VMRecord') continue;
-    const a = child.attributes;
-    const id = VM_HREF.exec(a.href ?? '')?.[1];
-    if (!id || typeof a.name !== 'string') throw new CheckError(`unexpected ${what}: a VMRecord without a VM href or name (href ${JSON.stringify((a.href ?? '').slice(0, 120))})`);
-    page.records.push({ id: id.toLowerCase(), name: a.name, vapp: a.containerName ?? '', status: a.status ?? 'UNKNOWN', template: a.isVAppTemplate === 'true' });
+  const envelope = parseRecordsEnvelope(text, what, ['VMRecord', 'AdminVMRecord']);
+  return { ...envelope, records: envelope.records.map((element) => vmRecordOf(element.attributes, what)) };
+}
+
+/** One VMRecord's attributes as a VmRecord; throws a CheckError naming `what` for one that is no VM. */
+export function vmRecordOf(a: Record<string, string>, what: string): VmRecord {
+  const id = VM_HREF.exec(a.href ?? '')?.[1];
+  if (!id || typeof a.name !== 'string')
+    throw new CheckError(`unexpected ${what}: a VMRecord without a VM href or name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
+  for (const key of ['name', 'containerName', 'status']) {
+    const value = a[key];
+    if (value !== undefined && value.length > MAX_NAME_CHARS)
+      throw new CheckError(`unexpected ${what}: the ${key} of VMRecord ${id} is ${value.length} characters long, and vCD allows 128`);
   }
-  return page;
+  const record: VmRecord = {
+    id: detached(id.toLowerCase()),
+    name: detached(a.name),
+    vapp: detached(a.containerName ?? ''),
+    status: detached(a.status ?? 'UNKNOWN'),
+    template: a.isVAppTemplate === 'true',
+  };
+  const orgId = orgIdOf(a.org);
+  if (orgId !== undefined) record.orgId = detached(orgId);
+  return record;
+}
+
+/** One OrgRecord of the `organization` query: the name an account logs in with, and the GUID. */
+export interface OrgRecord {
+  id: string;
+  name: string;
+  displayName?: string;
+}
+
+/** Reads one XML QueryResultRecords page of OrgRecords (vCloud API schema: QueryResultOrgRecordType). */
+export function parseOrgRecords(text: string, what = 'organization query response'): QueryRecordsPage<OrgRecord> {
+  const envelope = parseRecordsEnvelope(text, what, ['OrgRecord']);
+  const records = envelope.records.map(({ attributes: a }) => {
+    const id = orgIdOf(a.href);
+    if (!id || typeof a.name !== 'string' || a.name.length > MAX_NAME_CHARS)
+      throw new CheckError(
+        `unexpected ${what}: an OrgRecord without an organisation href or a name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
+      );
+    const org: OrgRecord = { id: detached(id), name: detached(a.name) };
+    if (a.displayName !== undefined && a.displayName.length <= MAX_NAME_CHARS) org.displayName = detached(a.displayName);
+    return org;
+  });
+  return { ...envelope, records };
 }
 
 /**
@@ -63,54 +107,48 @@ export function fiqlValue(value: string): string {
   return value.replace(/[;,()=!<>\\*]/g, '*');
 }
 
-/** The first page's path: VMs (not templates), optionally by name and vApp, sorted by name. */
-export function queryPath(filter: { name?: string; vapp?: string }): string {
-  const conditions = [...(filter.name !== undefined ? [`name==${fiqlValue(filter.name)}`] : []), ...(filter.vapp !== undefined ? [`containerName==${fiqlValue(filter.vapp)}`] : []), 'isVAppTemplate==false'];
-  return `/api/query?type=vm&format=records&filter=${encodeURIComponent(`(${conditions.join(';')})`)}&pageSize=${PAGE_SIZE}&sortAsc=name`;
-}
-
-/** Sends one GET with the session; the caller's function handles 401/406 and retries. */
-export type SessionGet = (path: string) => Promise<HttpResponse>;
+/** The query of VMs: the tenant's `vm`, or the provider's `adminVM` (every organisation). */
+export type VmQueryType = 'vm' | 'adminVM';
 
 /**
- * Every record of a query, following `nextPage` links: only to the same host and to
- * /api/query (a link elsewhere would carry the session to another server), never the
- * same page twice, within MAX_PAGES and MAX_RECORDS.
+ * The first page's path: VMs (not templates), optionally by name, vApp and (adminVM only) the
+ * organisation's href, sorted by name.
  */
-export async function queryAllVms(conn: VcdConnection, get: SessionGet, firstPath: string, onPage?: (n: number) => void): Promise<VmRecord[]> {
-  const records: VmRecord[] = [];
-  const seen = new Set<string>();
-  let path: string | undefined = firstPath;
-  for (let n = 1; path !== undefined; n++) {
-    if (n > MAX_PAGES) throw new CheckError(`the query service of ${conn.base.origin} returned more than ${MAX_PAGES} pages, narrow it with --vapp`);
-    seen.add(path);
-    conn.setPhase(`reading page ${n} of the VM list`);
-    onPage?.(n);
-    const res = await get(path);
-    if (res.status < 200 || res.status >= 300) throw queryError(conn, res);
-    const page = parseVmRecords(res.body.toString('utf8'), `query response from ${conn.base.origin}`);
-    records.push(...page.records);
-    if (records.length > MAX_RECORDS) throw new CheckError(`the query service of ${conn.base.origin} listed more than ${MAX_RECORDS} VMs, narrow it with --vapp`);
-    path = undefined;
-    if (page.next !== undefined && page.records.length > 0) {
-      let next: URL;
-      try {
-        next = new URL(page.next, conn.base);
-      } catch {
-        throw new CheckError(`unexpected query response from ${conn.base.origin}: nextPage link ${JSON.stringify(page.next.slice(0, 120))} is not a URL`);
-      }
-      if (next.origin !== conn.base.origin || next.pathname !== '/api/query') {
-        throw new CheckError(`the query service of ${conn.base.origin} points its next page to ${next.origin}${next.pathname}: not followed (the session would go with it), check --url (a proxy rewriting links?)`);
-      }
-      const nextPath = `${next.pathname}${next.search}`;
-      if (!seen.has(nextPath)) path = nextPath;
-    }
-  }
-  return records;
+export function queryPath(filter: { name?: string; vapp?: string; orgHref?: string }, type: VmQueryType = 'vm'): string {
+  const conditions = [
+    ...(filter.name !== undefined ? [`name==${fiqlValue(filter.name)}`] : []),
+    ...(filter.vapp !== undefined ? [`containerName==${fiqlValue(filter.vapp)}`] : []),
+    ...(filter.orgHref !== undefined ? [`org==${fiqlValue(filter.orgHref)}`] : []),
+    'isVAppTemplate==false',
+  ];
+  return `/api/query?type=${type}&format=records&filter=${encodeURIComponent(`(${conditions.join(';')})`)}&pageSize=${PAGE_SIZE}&sortAsc=name`;
 }
 
-function queryError(conn: VcdConnection, res: HttpResponse): CheckError {
-  const detail = describeResponse(res);
-  if (res.status === 403) return new CheckError(`the query service of ${conn.base.origin} refused to list VMs (${detail}), the account needs the right to view its organisation's vApps (e.g. the vApp Author role)`);
-  return new CheckError(`the query service of ${conn.base.origin} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`);
+/** The first page of the organisations the account sees (a provider: every one). */
+export const ORG_QUERY_PATH = `/api/query?type=organization&format=records&pageSize=${PAGE_SIZE}&sortAsc=name`;
+
+/** What a refused VM query means for the account. */
+export const VM_LIST_REFUSED = "the account needs the right to view its organisation's vApps (e.g. the vApp Author role)";
+
+/**
+ * Every VM record of a query, following `nextPage` links (queryAllPages), within `maxVms`
+ * records.
+ */
+export function queryAllVms(
+  conn: VcdConnection,
+  get: SessionGet,
+  firstPath: string,
+  onPage?: (n: number) => void,
+  maxVms = DEFAULT_MAX_VMS,
+  refused = VM_LIST_REFUSED,
+): Promise<VmRecord[]> {
+  return queryAllPages(conn, get, firstPath, {
+    parse: parseVmRecords,
+    max: maxVms,
+    noun: 'VMs',
+    list: 'the VM list',
+    narrow: 'narrow it with --vapp (or raise --max-vms if the organisation is really that large)',
+    refused,
+    onPage,
+  });
 }

@@ -1,5 +1,5 @@
 import { CheckError } from '../plugin/errors';
-import { formatDuration } from './duration';
+import { formatDuration } from '../plugin/duration';
 import type { MetricSeries, Sample } from './metrics';
 
 export type Aggregate = 'avg' | 'max' | 'min' | 'last';
@@ -52,7 +52,8 @@ export function seriesInterval(series: MetricSeries): SeriesInterval {
   const spacing = medianSpacing(series.samples);
   const said = `expectedInterval ${announced} of ${series.name}`;
   if (announced === undefined) {
-    if (spacing === undefined) return { seconds: 300, note: `${series.name} announces no expectedInterval and has too few samples to measure one: assuming 5m` };
+    if (spacing === undefined)
+      return { seconds: 300, note: `${series.name} announces no expectedInterval and has too few samples to measure one: assuming 5m` };
     const seconds = roundSpacing(spacing);
     return { seconds, note: `${series.name} announces no expectedInterval: using its samples' spacing, ${formatDuration(seconds)}` };
   }
@@ -65,7 +66,7 @@ export function seriesInterval(series: MetricSeries): SeriesInterval {
   } else {
     // One sample tells nothing; an interval in seconds longer than the 24 h of history cannot be.
     inMs = announced > 86400;
-    why = inMs ? 'more than the 24h of history if read as seconds' : 'too few samples to measure, so the schema reference\'s unit';
+    why = inMs ? 'more than the 24h of history if read as seconds' : "too few samples to measure, so the schema reference's unit";
   }
   const seconds = inMs ? Math.max(1, Math.round(announced / 1000)) : announced;
   return { seconds, note: `${said} read as ${inMs ? 'milliseconds' : 'seconds'} (${formatDuration(seconds)}): ${why}` };

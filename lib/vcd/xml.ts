@@ -6,9 +6,19 @@ export interface XmlElement {
   uri: string;
   attributes: Record<string, string>;
   children: XmlElement[];
+  /** Character data (text and CDATA, entities decoded), kept only when XmlLimits.maxTextChars asks for it. */
+  text?: string;
 }
 
-/** The vCD v1.5 namespace of CurrentUsage, HistoricUsage, Error (seed 2.5, 9.4). */
+/** Bounds a caller sets for a document whose values it keeps (defaults: none beyond the body's size). */
+export interface XmlLimits {
+  /** A longer attribute value is refused: what the caller keeps stays small whatever the server sends. */
+  maxAttributeChars?: number;
+  /** Keep each element's character data, up to this many characters (more is refused). */
+  maxTextChars?: number;
+}
+
+/** The vCD v1.5 namespace of CurrentUsage, HistoricUsage, Error. */
 export const VCLOUD_NS = 'http://www.vmware.com/vcloud/v1.5';
 
 const XML_URI = 'http://www.w3.org/XML/1998/namespace';
@@ -47,10 +57,10 @@ function fail(text: string, at: number, why: string): never {
   throw new XmlSyntaxError(`${why} at line ${line}`);
 }
 
-function decode(value: string, text: string, at: number): string {
+function decode(value: string, text: string, at: number, where = 'attribute value'): string {
   if (!value.includes('&')) return value;
   // Every & must begin one of the references ENTITY knows (`&lol;`, `&#xZZ;`, a bare & are not).
-  if (value.replace(ENTITY, '').includes('&')) fail(text, at, 'unknown entity in attribute value');
+  if (value.replace(ENTITY, '').includes('&')) fail(text, at, `unknown entity in ${where}`);
   return value.replace(ENTITY, (_m, hex: string | undefined, dec: string | undefined, named: string | undefined) => {
     if (named) return PREDEFINED[named];
     const code = hex ? parseInt(hex, 16) : Number(dec);
@@ -67,26 +77,40 @@ function decode(value: string, text: string, at: number): string {
  * a general DOM-building parser (xml2js) took over 100 ms of a check that should cost
  * little more than Node's start-up. A DOCTYPE is refused outright, so no entity can expand.
  */
-export function parseXml(text: string): XmlElement | { error: string } {
+export function parseXml(text: string, limits: XmlLimits = {}): XmlElement | { error: string } {
   try {
-    return scan(text);
+    return scan(text, limits);
   } catch (error) {
     if (error instanceof XmlSyntaxError) return { error: error.message };
     throw error;
   }
 }
 
-function scan(text: string): XmlElement {
+function scan(text: string, limits: XmlLimits): XmlElement {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const stack: Open[] = [];
   let root: XmlElement | undefined;
   const rootScope: Scope = { xml: XML_URI };
   let elements = 0;
+  const maxValue = limits.maxAttributeChars ?? Number.POSITIVE_INFINITY;
+  const maxText = limits.maxTextChars;
+  // Character data of the open element, read in pieces (comments and CDATA split it). Pieces
+  // of blanks only are the indentation between elements, not text.
+  const addText = (raw: string, at: number, entities: boolean) => {
+    if (maxText === undefined || /^\s*$/.test(raw)) return;
+    const open = stack[stack.length - 1];
+    // A character reference is at most 10 characters (`&#x10FFFF;`): a longer raw piece cannot fit.
+    if (raw.length > 10 * maxText) fail(text, at, `more than ${maxText} characters of text in <${open.qname}>`);
+    const joined = (open.element.text ?? '') + (entities ? decode(raw, text, at, 'text') : raw);
+    if (joined.length > maxText) fail(text, at, `more than ${maxText} characters of text in <${open.qname}>`);
+    open.element.text = joined;
+  };
 
   while (i < text.length) {
     const lt = text.indexOf('<', i);
     const gapEnd = lt < 0 ? text.length : lt;
     if (stack.length === 0 && gapEnd > i && text.slice(i, gapEnd).trim() !== '') fail(text, i, 'text outside the root element');
+    if (stack.length > 0 && gapEnd > i && maxText !== undefined) addText(text.slice(i, gapEnd), i, true);
     if (lt < 0) break;
     i = lt;
     const next = text.charCodeAt(i + 1);
@@ -107,6 +131,7 @@ function scan(text: string): XmlElement {
         if (stack.length === 0) fail(text, i, 'CDATA outside the root element');
         const end = text.indexOf(']]>', i + 9);
         if (end < 0) fail(text, i, 'unterminated CDATA section');
+        if (maxText !== undefined) addText(text.slice(i + 9, end), i, false);
         i = end + 3;
         continue;
       }
@@ -146,10 +171,12 @@ function scan(text: string): XmlElement {
       if (!a) break;
       if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${name[0]}>`);
       if (seen ? seen.has(a[1]) : names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
+      const raw = a[2] ?? a[3];
+      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${name[0]}> is ${raw.length} characters long, more than ${maxValue}`);
       if (seen) seen.add(a[1]);
       else if (names.length === 8) seen = new Set([...names, a[1]]);
       names.push(a[1]);
-      values.push(decode(a[2] ?? a[3], text, pos));
+      values.push(decode(raw, text, pos));
       if (a[1].startsWith('xmlns')) declares = true;
       pos = ATTRIBUTE.lastIndex;
     }

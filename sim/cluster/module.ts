@@ -3,12 +3,14 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { CheckError } from '../../lib/plugin/errors';
+import { defineOptions } from '../../lib/plugin/options';
 import { send } from '../faults';
-import type { SimModule } from '../module';
+import { defineSimModule } from '../module';
 import { Stats } from '../server';
 import { parseLabelSelector } from './label-selector';
-import { createMonitoringApi, MONITORING_SCENARIOS, type MonitoringScenario } from './monitoring';
+import { createMonitoringApi, MONITORING_SCENARIOS } from './monitoring';
 import { decodeContinue, NodeStore } from './node-store';
+import { createOperatorsApi, OPERATOR_SCENARIOS } from './operators';
 import { healthyNodes } from './scenarios/healthy';
 import { largeNodes } from './scenarios/large';
 import { realworldNodes } from './scenarios/realworld';
@@ -26,7 +28,7 @@ function sendStatus(res: ServerResponse, code: number, reason: string, message: 
   send(res, code, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' }, JSON.stringify(body));
 }
 
-/** A token of the length the seed gives (179 characters), in base64url like real ones. */
+/** A token of a service-account token's usual length (179 characters), in base64url like real ones. */
 function newToken(): string {
   return randomBytes(135).toString('base64url').slice(0, 179);
 }
@@ -53,21 +55,43 @@ function writeSecretFile(path: string, text: string): void {
 }
 
 /** The simulated cluster API: `GET /api/v1/nodes` with bearer tokens, paging and selectors. */
-export const CLUSTER_MODULE: SimModule = {
+export const CLUSTER_MODULE = defineSimModule({
   name: 'cluster',
   description: 'cluster API (Kubernetes/OpenShift node list)',
-  options: [
-    { long: 'cluster-scenario', type: 'string', arg: 'NAME|FILE', default: 'healthy', description: 'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), realworld (6 nodes shaped like k3s, GKE, AKS, OpenShift 3.7 and fresh nodes, in pages of 2), or a JSON file with a NodeList or an array of nodes.' },
+  options: defineOptions([
+    {
+      long: 'cluster-scenario',
+      type: 'string',
+      arg: 'NAME|FILE',
+      default: 'healthy',
+      description:
+        'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), realworld (6 nodes shaped like k3s, GKE, AKS, OpenShift 3.7 and fresh nodes, in pages of 2), or a JSON file with a NodeList or an array of nodes.',
+    },
     { long: 'cluster-nodes', type: 'number', arg: 'N', default: 5000, description: 'How many nodes the large scenario has.' },
-    { long: 'cluster-monitoring', type: 'string', arg: 'NAME', choices: [...MONITORING_SCENARIOS], description: 'Monitoring stack served (ClusterOperator, cluster-monitoring-config, pods): healthy (workload monitoring on), sick (operator Degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing) or off (no ConfigMap). Default: sick with --cluster-scenario sick, off with off, else healthy.' },
+    {
+      long: 'cluster-monitoring',
+      type: 'string',
+      arg: 'NAME',
+      choices: [...MONITORING_SCENARIOS],
+      description:
+        'Monitoring stack served (ClusterOperator, cluster-monitoring-config, pods): healthy (workload monitoring on), sick (operator Degraded, prometheus-k8s-0 crash-looping, thanos-ruler-user-workload missing) or off (no ConfigMap). Default: sick with --cluster-scenario sick, off with off, else healthy.',
+    },
+    {
+      long: 'cluster-operators',
+      type: 'string',
+      arg: 'NAME',
+      choices: [...OPERATOR_SCENARIOS],
+      description:
+        'Cluster operators and cluster version served (OpenShift 4.16, 33 operators): healthy, degraded (etcd Degraded for 2h), unavailable (ingress Available=False for 25m), progressing (network Progressing for 3h), updating (to 4.16.28, 40m in), failing (ClusterVersion Failing: monitoring not available), updates (3 updates offered), sick (degraded, unavailable and progressing at once, updates offered, the update graph unreachable) or none (no config.openshift.io API: plain Kubernetes). Default: sick with --cluster-scenario sick, else healthy.',
+    },
     { long: 'cluster-token', type: 'string', arg: 'TOKEN', description: 'Bearer token the cluster API accepts (default: a new random 179-character token).' },
-  ],
+  ]),
   create(options, stateDir) {
-    const scenario = options['cluster-scenario'] as string;
-    const count = options['cluster-nodes'] as number;
+    const scenario = options['cluster-scenario'];
+    const count = options['cluster-nodes'];
     if (!Number.isInteger(count) || count < 1) throw new CheckError(`--cluster-nodes ${count}: expected a whole number >= 1`);
     const store = new NodeStore(loadScenario(scenario, count), undefined, { pageCap: scenario === 'realworld' ? 2 : 0 });
-    const token = (options['cluster-token'] as string | undefined) ?? newToken();
+    const token = options['cluster-token'] ?? newToken();
     const forbidden = newToken();
     const tokenFile = join(stateDir, 'cluster-token');
     const forbiddenFile = join(stateDir, 'cluster-token-no-reader');
@@ -75,14 +99,17 @@ export const CLUSTER_MODULE: SimModule = {
     writeSecretFile(forbiddenFile, `${forbidden}\n`);
     const stats = new Stats();
     let expireNext = 0;
-    const monitoringScenario = (options['cluster-monitoring'] as MonitoringScenario | undefined) ?? (scenario === 'sick' || scenario === 'off' ? scenario : 'healthy');
+    const monitoringScenario = options['cluster-monitoring'] ?? (scenario === 'sick' || scenario === 'off' ? scenario : 'healthy');
     const monitoring = createMonitoringApi(monitoringScenario, stats);
+    const operatorsScenario = options['cluster-operators'] ?? (scenario === 'sick' ? 'sick' : 'healthy');
+    const operators = createOperatorsApi(operatorsScenario, stats);
 
     return {
       stats,
       info: {
         scenario,
         monitoring: monitoringScenario,
+        operators: operatorsScenario,
         nodes: String(store.nodes.length),
         listBytes: String(store.totalBytes),
         tokenFile,
@@ -105,13 +132,19 @@ export const CLUSTER_MODULE: SimModule = {
           monitoring.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
           return;
         }
+        if (operators.handles(url.pathname)) {
+          operators.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
+          return;
+        }
         if (url.pathname !== '/api/v1/nodes') {
           sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource', {});
           return;
         }
         if (auth[1] === forbidden) {
           stats.bump('forbidden');
-          sendStatus(res, 403, 'Forbidden', `nodes is forbidden: User "${NO_READER}" cannot list resource "nodes" in API group "" at the cluster scope`, { kind: 'nodes' });
+          sendStatus(res, 403, 'Forbidden', `nodes is forbidden: User "${NO_READER}" cannot list resource "nodes" in API group "" at the cluster scope`, {
+            kind: 'nodes',
+          });
           return;
         }
         if (req.method !== 'GET') {
@@ -153,4 +186,4 @@ export const CLUSTER_MODULE: SimModule = {
       },
     };
   },
-};
+});

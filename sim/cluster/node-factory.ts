@@ -67,7 +67,16 @@ const KUBELET_CONDITIONS: Array<[string, string, string]> = [
 
 /** The kubelet's conditions when it stopped posting status: every one Unknown. */
 export const KUBELET_STOPPED: Record<string, Partial<NodeCondition>> = Object.fromEntries(
-  KUBELET_CONDITIONS.map(([type]) => [type, { status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: '2026-11-22T08:12:03Z', lastTransitionTime: '2026-11-22T08:13:44Z' }]),
+  KUBELET_CONDITIONS.map(([type]) => [
+    type,
+    {
+      status: 'Unknown',
+      reason: 'NodeStatusUnknown',
+      message: 'Kubelet stopped posting node status.',
+      lastHeartbeatTime: '2026-11-22T08:12:03Z',
+      lastTransitionTime: '2026-11-22T08:13:44Z',
+    },
+  ]),
 );
 
 /** Builds one Node object. */
@@ -85,10 +94,11 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
 
   const conditions: NodeCondition[] = [...(spec.extraConditions ?? [])];
   if (spec.conditionList) conditions.push(...spec.conditionList);
-  else for (const [t, reason, message] of KUBELET_CONDITIONS) {
-    const healthy = t === 'Ready' ? 'True' : 'False';
-    conditions.push({ type: t, status: healthy, lastHeartbeatTime: HEARTBEAT, lastTransitionTime: CREATED, reason, message, ...spec.conditions?.[t] });
-  }
+  else
+    for (const [t, reason, message] of KUBELET_CONDITIONS) {
+      const healthy = t === 'Ready' ? 'True' : 'False';
+      conditions.push({ type: t, status: healthy, lastHeartbeatTime: HEARTBEAT, lastTransitionTime: CREATED, reason, message, ...spec.conditions?.[t] });
+    }
 
   const addresses = [{ type: 'InternalIP', address: ip }];
   if (!spec.noHostname) addresses.push({ type: 'Hostname', address: short });
@@ -106,7 +116,8 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
   const taints = [];
   if (master) taints.push({ key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' });
   if (spec.unschedulable) taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: '2026-11-21T17:02:55Z' });
-  if (spec.conditions?.Ready?.status === 'Unknown') taints.push({ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-11-22T08:13:49Z' });
+  if (spec.conditions?.Ready?.status === 'Unknown')
+    taints.push({ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-11-22T08:13:49Z' });
   if (spec.conditions?.Ready?.status === 'False') taints.push({ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute', timeAdded: '2026-11-22T09:31:20Z' });
 
   const memory = master ? 32 : 64;
@@ -151,10 +162,78 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
       },
       managedFields: [
-        { manager: 'machine-controller-manager', operation: 'Update', apiVersion: 'v1', time: CREATED, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:annotations': { 'f:machine.openshift.io/machine': {} } } } },
-        { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: CREATED, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:annotations': { '.': {}, 'f:volumes.kubernetes.io/controller-managed-attach-detach': {} }, 'f:labels': { '.': {}, 'f:beta.kubernetes.io/arch': {}, 'f:beta.kubernetes.io/instance-type': {}, 'f:beta.kubernetes.io/os': {}, 'f:kubernetes.io/arch': {}, 'f:kubernetes.io/hostname': {}, 'f:kubernetes.io/os': {}, 'f:node.kubernetes.io/instance-type': {}, 'f:topology.kubernetes.io/region': {}, 'f:topology.kubernetes.io/zone': {} } }, 'f:spec': { 'f:providerID': {} } } },
-        { manager: 'machine-config-daemon', operation: 'Update', apiVersion: 'v1', time: HEARTBEAT, fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:annotations': { 'f:machineconfiguration.openshift.io/currentConfig': {}, 'f:machineconfiguration.openshift.io/desiredDrain': {}, 'f:machineconfiguration.openshift.io/lastAppliedDrain': {}, 'f:machineconfiguration.openshift.io/reason': {}, 'f:machineconfiguration.openshift.io/state': {} } } } },
-        { manager: 'kubelet', operation: 'Update', apiVersion: 'v1', time: HEARTBEAT, fieldsType: 'FieldsV1', subresource: 'status', fieldsV1: { 'f:status': { 'f:allocatable': { 'f:cpu': {}, 'f:ephemeral-storage': {}, 'f:memory': {} }, 'f:conditions': { 'k:{"type":"DiskPressure"}': { 'f:lastHeartbeatTime': {} }, 'k:{"type":"MemoryPressure"}': { 'f:lastHeartbeatTime': {} }, 'k:{"type":"PIDPressure"}': { 'f:lastHeartbeatTime': {} }, 'k:{"type":"Ready"}': { 'f:lastHeartbeatTime': {}, 'f:lastTransitionTime': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {} } }, 'f:images': {}, 'f:nodeInfo': { 'f:bootID': {} } } } },
+        {
+          manager: 'machine-controller-manager',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: CREATED,
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:metadata': { 'f:annotations': { 'f:machine.openshift.io/machine': {} } } },
+        },
+        {
+          manager: 'kubelet',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: CREATED,
+          fieldsType: 'FieldsV1',
+          fieldsV1: {
+            'f:metadata': {
+              'f:annotations': { '.': {}, 'f:volumes.kubernetes.io/controller-managed-attach-detach': {} },
+              'f:labels': {
+                '.': {},
+                'f:beta.kubernetes.io/arch': {},
+                'f:beta.kubernetes.io/instance-type': {},
+                'f:beta.kubernetes.io/os': {},
+                'f:kubernetes.io/arch': {},
+                'f:kubernetes.io/hostname': {},
+                'f:kubernetes.io/os': {},
+                'f:node.kubernetes.io/instance-type': {},
+                'f:topology.kubernetes.io/region': {},
+                'f:topology.kubernetes.io/zone': {},
+              },
+            },
+            'f:spec': { 'f:providerID': {} },
+          },
+        },
+        {
+          manager: 'machine-config-daemon',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: HEARTBEAT,
+          fieldsType: 'FieldsV1',
+          fieldsV1: {
+            'f:metadata': {
+              'f:annotations': {
+                'f:machineconfiguration.openshift.io/currentConfig': {},
+                'f:machineconfiguration.openshift.io/desiredDrain': {},
+                'f:machineconfiguration.openshift.io/lastAppliedDrain': {},
+                'f:machineconfiguration.openshift.io/reason': {},
+                'f:machineconfiguration.openshift.io/state': {},
+              },
+            },
+          },
+        },
+        {
+          manager: 'kubelet',
+          operation: 'Update',
+          apiVersion: 'v1',
+          time: HEARTBEAT,
+          fieldsType: 'FieldsV1',
+          subresource: 'status',
+          fieldsV1: {
+            'f:status': {
+              'f:allocatable': { 'f:cpu': {}, 'f:ephemeral-storage': {}, 'f:memory': {} },
+              'f:conditions': {
+                'k:{"type":"DiskPressure"}': { 'f:lastHeartbeatTime': {} },
+                'k:{"type":"MemoryPressure"}': { 'f:lastHeartbeatTime': {} },
+                'k:{"type":"PIDPressure"}': { 'f:lastHeartbeatTime': {} },
+                'k:{"type":"Ready"}': { 'f:lastHeartbeatTime': {}, 'f:lastTransitionTime': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {} },
+              },
+              'f:images': {},
+              'f:nodeInfo': { 'f:bootID': {} },
+            },
+          },
+        },
       ],
     },
     spec: {
@@ -164,8 +243,22 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
     },
     status: {
       ...(spec.noAddresses ? {} : { addresses }),
-      allocatable: { cpu: master ? '7500m' : '15500m', 'ephemeral-storage': '114345831029', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${memory * 1024 * 1024 - 1_600_000}Ki`, pods: '250' },
-      capacity: { cpu: master ? '8' : '16', 'ephemeral-storage': '125238252Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: `${memory * 1024 * 1024 - 480_000}Ki`, pods: '250' },
+      allocatable: {
+        cpu: master ? '7500m' : '15500m',
+        'ephemeral-storage': '114345831029',
+        'hugepages-1Gi': '0',
+        'hugepages-2Mi': '0',
+        memory: `${memory * 1024 * 1024 - 1_600_000}Ki`,
+        pods: '250',
+      },
+      capacity: {
+        cpu: master ? '8' : '16',
+        'ephemeral-storage': '125238252Ki',
+        'hugepages-1Gi': '0',
+        'hugepages-2Mi': '0',
+        memory: `${memory * 1024 * 1024 - 480_000}Ki`,
+        pods: '250',
+      },
       ...(spec.conditionList?.length === 0 ? {} : { conditions }),
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       images,

@@ -26,7 +26,8 @@ export function decodeContinue(token: string): ContinueKey {
   } catch {
     throw new Error('continue key is not valid: illegal base64 data or JSON');
   }
-  if (doc?.v !== 'meta.k8s.io/v1' || typeof doc.rv !== 'number' || typeof doc.start !== 'string') throw new Error('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (doc?.v !== 'meta.k8s.io/v1' || typeof doc.rv !== 'number' || typeof doc.start !== 'string')
+    throw new Error('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   return { rv: String(doc.rv), start: doc.start };
 }
 
@@ -55,7 +56,7 @@ export class NodeStore {
       this.nodes.push({ name: meta.name ?? '', labels: meta.labels ?? {}, json });
     }
     this.nodes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (let start: string | undefined = ''; start !== undefined; ) start = this.page(500, start).next;
+    for (let start: string | undefined = ''; start !== undefined;) start = this.page(500, start).next;
   }
 
   /** One page of the list: `limit` matching nodes from the key `start` (0 = all). */

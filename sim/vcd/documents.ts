@@ -29,7 +29,7 @@ function link(style: XmlStyle, vm: SimVm): string {
   return `    <${tag(style, 'Link')} rel="up" href="${esc(style.base)}/api/vApp/${vm.id}" type="application/vnd.vmware.vcloud.vm+xml"/>\n`;
 }
 
-/** CurrentUsage of a running VM at `now` (seed 2.5, plus the extra names real servers send). */
+/** CurrentUsage of a running VM at `now` (the whole-VM names, plus the extra names real servers send). */
 export function currentUsage(style: XmlStyle, vm: SimVm, now: number): string {
   let xml = open(style, 'CurrentUsage') + link(style, vm);
   for (const m of metricNames(vm)) {
@@ -40,7 +40,7 @@ export function currentUsage(style: XmlStyle, vm: SimVm, now: number): string {
 }
 
 /**
- * HistoricUsage of the last 24 h before `now` (seed 2.6): samples at each series' interval with
+ * HistoricUsage of the last 24 h before `now`: samples at each series' interval with
  * a few seconds of jitter, ending when the VM's history stops; series in a VM-specific order.
  */
 export function historicUsage(style: XmlStyle, vm: SimVm, now: number): string {
@@ -72,7 +72,8 @@ function buildHistoricUsage(style: XmlStyle, vm: SimVm, now: number): string {
       if (time > end) break;
       xml += `        <${tag(style, 'Sample')} timestamp="${new Date(time).toISOString()}" value="${metricValue(vm, m.name, bucket)}"/>\n`;
     }
-    for (const f of futureSamples(vm, now)) xml += `        <${tag(style, 'Sample')} timestamp="${new Date(f.time).toISOString()}" value="${metricValue(vm, m.name, first)}"/>\n`;
+    for (const f of futureSamples(vm, now))
+      xml += `        <${tag(style, 'Sample')} timestamp="${new Date(f.time).toISOString()}" value="${metricValue(vm, m.name, first)}"/>\n`;
     xml += `    </${tag(style, 'MetricSeries')}>\n`;
   }
   return xml + `</${tag(style, 'HistoricUsage')}>\n`;
@@ -87,7 +88,10 @@ export function errorDocument(style: XmlStyle, status: number, minor: string, me
 /** The Session document of POST /api/sessions. */
 export function sessionDocument(style: XmlStyle, user: string, org: string): string {
   return (
-    open(style, 'Session').replace(`<${tag(style, 'Session')} `, `<${tag(style, 'Session')} user="${esc(user)}" org="${esc(org)}" roles="vApp Author" locationId="${esc(org)}@sim" href="${esc(style.base)}/api/session/" type="application/vnd.vmware.vcloud.session+xml" `) +
+    open(style, 'Session').replace(
+      `<${tag(style, 'Session')} `,
+      `<${tag(style, 'Session')} user="${esc(user)}" org="${esc(org)}" roles="vApp Author" locationId="${esc(org)}@sim" href="${esc(style.base)}/api/session/" type="application/vnd.vmware.vcloud.session+xml" `,
+    ) +
     `    <${tag(style, 'Link')} rel="down" href="${esc(style.base)}/api/org/" type="application/vnd.vmware.vcloud.orgList+xml"/>\n</${tag(style, 'Session')}>\n`
   );
 }

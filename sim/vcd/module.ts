@@ -5,18 +5,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ParsedOptions } from '../../lib/plugin/options';
+import { defineOptions, type OptionsOf } from '../../lib/plugin/options';
 import { send } from '../faults';
-import type { SimApi, SimModule } from '../module';
+import { defineSimModule, type SimApi } from '../module';
 import { Stats } from '../server';
 import { currentUsage, errorDocument, historicUsage, sessionDocument, type XmlStyle } from './documents';
-import { scenarioFleet } from './fleet';
-import { ALL_VERSIONS, answerQuery, parseVersionList, versionsDocument } from './query';
+import { scenarioFleet, type Fleet, type SimOrg, type VmRecord } from './fleet';
+import { ALL_VERSIONS, answerRecords, orgRows, parseVersionList, sendQueryError, versionsDocument, vmRows, type QueryRow } from './query';
+import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
 import { currentRefusal, vmRecordDocument } from './vm-records';
+import type { SimVm } from './vms';
 
 interface SimSession {
   auth: 'bearer' | 'legacy';
   expires: number;
+  /** The organisation logged in to: System sees every organisation, a tenant its own. */
+  org: string;
 }
 
 const XML_TYPE = 'application/*+xml;version=';
@@ -32,199 +36,500 @@ function legacyToken(style: string): string {
   return `${randomBytes(12).toString('base64').replace(/=+$/, '')}+/${randomBytes(10).toString('base64').replace(/=+$/, '')}=`;
 }
 
-function create(options: ParsedOptions, stateDir: string): SimApi {
-  const stats = new Stats();
-  const user = options['vcd-user'] as string;
-  const org = options['vcd-org'] as string;
-  const password = options['vcd-password'] as string;
-  const ttlMs = (options['vcd-session-ttl'] as number) * 1000;
-  const noCloudApi = options['vcd-no-cloudapi'] as boolean;
-  const prefix = options['vcd-xml-prefix'] ? 'vcloud' : '';
-  const fleet = scenarioFleet(options['vcd-scenario'] as string);
-  const vms = new Map(fleet.vms.map((vm) => [vm.id, vm]));
-  const versions = parseVersionList(options['vcd-versions'] as string);
-  const supported = new Set(versions);
-  const tokenStyle = options['vcd-legacy-token'] as string;
-  const apiToken = randomBytes(24).toString('base64url');
-  const passwordFile = join(stateDir, 'vcd-password');
-  const apiTokenFile = join(stateDir, 'vcd-api-token');
-  writeFileSync(passwordFile, password + '\n', { mode: 0o600 });
-  writeFileSync(apiTokenFile, apiToken + '\n', { mode: 0o600 });
-  const sessions = new Map<string, SimSession>();
-  const isProvider = org.toLowerCase() === 'system';
+/** The options of the `vcd` module. */
+const VCD_OPTIONS = defineOptions([
+  {
+    long: 'vcd-scenario',
+    type: 'string',
+    arg: 'NAME',
+    default: 'default',
+    choices: ['default', 'healthy', 'fleet', 'hostile'],
+    description:
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM).",
+  },
+  {
+    long: 'vcd-versions',
+    type: 'string',
+    arg: 'LIST',
+    default: ALL_VERSIONS.join(','),
+    description: 'API versions served (GET /api/versions), e.g. 37.0,38.0,38.1: any other version in an Accept header gets 406.',
+  },
+  {
+    long: 'vcd-legacy-token',
+    type: 'string',
+    arg: 'STYLE',
+    default: 'hex',
+    choices: ['hex', 'base64', 'cookie'],
+    description: 'Token of POST /api/sessions: hex, base64 (with + / =), or base64 sent only as Set-Cookie: vcloud-token.',
+  },
+  { long: 'vcd-user', type: 'string', arg: 'NAME', default: 'monitor', description: 'User that may log in.' },
+  { long: 'vcd-org', type: 'string', arg: 'ORG', default: 'acme', description: 'Org of the user (System: provider login).' },
+  {
+    long: 'vcd-provider-user',
+    type: 'string',
+    arg: 'NAME',
+    default: 'provider',
+    description:
+      'A second user, of the System organisation, with the same password: a provider account that sees every organisation (the default scenario has acme, globex and initech) through the admin queries.',
+  },
+  {
+    long: 'vcd-password',
+    type: 'string',
+    arg: 'TEXT',
+    default: 'Sim-vcd-Passw0rd',
+    description: 'Password of the user; written to <state-dir>/vcd-password (mode 0600).',
+  },
+  { long: 'vcd-no-cloudapi', type: 'boolean', description: 'Behave like vCD before 9.7: no CloudAPI session endpoint (404), only POST /api/sessions.' },
+  { long: 'vcd-session-ttl', type: 'number', arg: 'SECONDS', default: 1800, description: 'Sessions expire this long after login (then 401).' },
+  { long: 'vcd-xml-prefix', type: 'boolean', description: 'Write documents with a vcloud: namespace prefix instead of the default namespace.' },
+  {
+    long: 'vcd-latency',
+    type: 'number',
+    arg: 'MS',
+    default: 0,
+    description: 'Answer each metrics request this many milliseconds late, as a real cell does (50-300 ms): fleets are measured at real latencies.',
+  },
+  {
+    long: 'vcd-max-operations',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      'Refuse a metrics request while N are under way already with HTTP 400 OPERATION_LIMITS_EXCEEDED, as vCD does beyond its simultaneous operations per user (0: no limit).',
+  },
+]);
+type VcdSimOptions = OptionsOf<typeof VCD_OPTIONS>;
 
-  const styleOf = (req: IncomingMessage): XmlStyle => ({
-    prefix,
-    base: `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host ?? '127.0.0.1'}`,
-  });
-  const xmlError = (req: IncomingMessage, res: ServerResponse, status: number, minor: string, message: string) =>
-    send(res, status, { 'content-type': 'application/vnd.vmware.vcloud.error+xml;version=34.0' }, errorDocument(styleOf(req), status, minor, message));
-  const jsonError = (res: ServerResponse, status: number, minor: string, message: string) =>
-    send(res, status, { 'content-type': 'application/json;version=34.0' }, JSON.stringify({ minorErrorCode: minor, message, stackTrace: null }));
+/** What the simulator serves and accepts, read once from its options. */
+interface VcdConfig {
+  user: string;
+  org: string;
+  providerUser: string;
+  password: string;
+  /** The API (refresh) token that /oauth/.../token exchanges. */
+  apiToken: string;
+  ttlMs: number;
+  noCloudApi: boolean;
+  /** The namespace prefix of the documents ('' for the default namespace). */
+  prefix: string;
+  versions: string[];
+  tokenStyle: string;
+  /** Delay of each metrics answer, in ms. */
+  latencyMs: number;
+  /** Metrics requests under way at most (0: any number). */
+  maxOperations: number;
+}
 
-  const newSession = (auth: SimSession['auth']): string => {
-    const token = auth === 'bearer' ? `eyJhbGciOiJSUzI1NiJ9.${randomBytes(48).toString('base64url')}` : legacyToken(tokenStyle);
-    sessions.set(token, { auth, expires: Date.now() + ttlMs });
-    stats.bump('login');
-    stats.bump(`login.${auth}`);
+function readConfig(options: VcdSimOptions): VcdConfig {
+  return {
+    user: options['vcd-user'],
+    org: options['vcd-org'],
+    providerUser: options['vcd-provider-user'],
+    password: options['vcd-password'],
+    apiToken: randomBytes(24).toString('base64url'),
+    ttlMs: options['vcd-session-ttl'] * 1000,
+    noCloudApi: options['vcd-no-cloudapi'],
+    prefix: options['vcd-xml-prefix'] ? 'vcloud' : '',
+    versions: parseVersionList(options['vcd-versions']),
+    tokenStyle: options['vcd-legacy-token'],
+    latencyMs: Math.max(0, options['vcd-latency']),
+    maxOperations: Math.max(0, options['vcd-max-operations']),
+  };
+}
+
+const CLOUDAPI_LOGIN = /^\/cloudapi\/1\.0\.0\/sessions(\/provider)?$/;
+const OAUTH_TOKEN = /^\/oauth\/(?:tenant\/([^/]+)|(provider))\/token$/;
+const METRICS = /^\/api\/vApp\/([^/]+)\/metrics\/(current|historic)$/;
+const VM_RECORD = /^\/api\/vApp\/(vm-[^/]+)$/;
+
+/** vCD does not reveal whether an id exists: unknown and forbidden look the same. */
+const isSystem = (org: string) => org.toLowerCase() === 'system';
+
+const forbiddenVm = (id: string) =>
+  `Either you need some or all of the following rights [Organization vDC: View] to perform operations [VAPP_VM_VIEW] for com.vmware.vcloud.entity.vm:${id.replace(/^vm-/, '')} or the target entity is invalid.`;
+
+/** One simulated cloud director: its logins, its sessions and the VMs of a scenario. */
+class VcdServer {
+  readonly stats = new Stats();
+  readonly vms: Map<string, SimVm>;
+  /** The organisation of each VM, by id. */
+  private readonly orgOf: Map<string, string>;
+  /** Every organisation (System first, then the tenant's own). */
+  private readonly orgs: SimOrg[];
+  private readonly tenantOrg: string;
+  private readonly sessions = new Map<string, SimSession>();
+  private readonly supported: Set<string>;
+  /** What the query service lists: the fleet's VMs and those only a VDC has (a failed one). */
+  private readonly records: VmRecord[];
+
+  constructor(
+    private readonly cfg: VcdConfig,
+    fleet: Fleet,
+    private readonly vdcSet: VdcSet,
+  ) {
+    this.vms = new Map(fleet.vms.map((vm) => [vm.id, vm]));
+    this.orgOf = new Map(fleet.records.map((r) => [r.id, r.org]));
+    this.orgs = fleet.orgs;
+    this.tenantOrg = fleet.orgs[1]?.name ?? 'acme';
+    this.supported = new Set(cfg.versions);
+    this.records = [...fleet.records, ...vdcSet.records];
+  }
+
+  /** Routes a request: the logins and logout, then the API reads; anything else is 404. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): void {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (method === 'POST') {
+      const cloudApi = CLOUDAPI_LOGIN.exec(path);
+      if (cloudApi && !this.cfg.noCloudApi) return this.cloudApiLogin(req, res, cloudApi[1] !== undefined);
+      if (path === '/api/sessions') return this.legacyLogin(req, res);
+      const oauth = OAUTH_TOKEN.exec(path);
+      if (oauth) return this.oauthLogin(res, oauth[2] ? 'System' : decodeURIComponent(oauth[1]), body);
+    }
+    if (method === 'DELETE' && ((path === '/cloudapi/1.0.0/sessions/current' && !this.cfg.noCloudApi) || path === '/api/session'))
+      return this.logout(req, res, path);
+    if (method === 'GET') {
+      if (path === '/api/versions') return this.listVersions(req, res);
+      if (path === '/api/query') return this.query(req, res, url);
+      const metrics = METRICS.exec(path);
+      if (metrics) return this.metricsOperation(req, res, metrics[1], metrics[2] as 'current' | 'historic');
+      const record = VM_RECORD.exec(path);
+      if (record) return this.vmRecord(req, res, record[1]);
+    }
+    if (path.startsWith('/cloudapi/')) return this.jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
+    return this.xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
+  }
+
+  /** CloudAPI login (vCD 9.7+): the access token comes back in a response header. */
+  private cloudApiLogin(req: IncomingMessage, res: ServerResponse, provider: boolean): void {
+    const { versions } = this.cfg;
+    const asked = /^application\/json;\s*version=(\S+)$/.exec(req.headers.accept ?? '')?.[1];
+    if (!asked) return this.jsonError(res, 406, 'NOT_ACCEPTABLE', 'The request has invalid accept header: expected application/json;version=<version>');
+    if (!this.supported.has(asked))
+      return this.jsonError(
+        res,
+        406,
+        'NOT_ACCEPTABLE',
+        `The request has invalid accept header: Invalid API version requested. Supported versions: ${versions.join(', ')}`,
+      );
+    const account = this.accountOf(req);
+    if (!account || provider !== isSystem(account.org)) {
+      this.stats.bump('login-failed');
+      return this.jsonError(res, 401, 'UNAUTHORIZED', 'Invalid credentials');
+    }
+    const token = this.newSession('bearer', account.org);
+    const doc = {
+      id: `urn:vcloud:session:${randomBytes(8).toString('hex')}`,
+      user: { name: account.user },
+      org: { name: account.org },
+      roles: [isSystem(account.org) ? 'System Administrator' : 'vApp Author'],
+    };
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/json;version=34.0', 'x-vmware-vcloud-access-token': token, 'x-vmware-vcloud-token-type': 'Bearer' },
+      JSON.stringify(doc),
+    );
+  }
+
+  /** The XML API's own login (all versions): token in x-vcloud-authorization, or only in the vcloud-token cookie. */
+  private legacyLogin(req: IncomingMessage, res: ServerResponse): void {
+    const account = this.accountOf(req);
+    if (!account) {
+      this.stats.bump('login-failed');
+      return this.xmlError(req, res, 401, 'UNAUTHORIZED', 'Invalid credentials');
+    }
+    const token = this.newSession('legacy', account.org);
+    const headers: Record<string, string> = { 'content-type': 'application/vnd.vmware.vcloud.session+xml;version=34.0' };
+    if (this.cfg.tokenStyle === 'cookie') headers['set-cookie'] = `vcloud-token=${token}; Secure; HttpOnly; Path=/`;
+    else headers['x-vcloud-authorization'] = token;
+    return send(res, 200, headers, sessionDocument(this.styleOf(req), account.user, account.org));
+  }
+
+  /** OAuth: an API (refresh) token exchanged for a bearer access token (vCD 10.3.1+). */
+  private oauthLogin(res: ServerResponse, forOrg: string, body: Buffer): void {
+    const form = new URLSearchParams(body.toString('utf8'));
+    if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== this.cfg.apiToken || forOrg.toLowerCase() !== this.cfg.org.toLowerCase()) {
+      this.stats.bump('login-failed');
+      return send(res, 400, { 'content-type': 'application/json' }, JSON.stringify({ error: 'invalid_grant', error_description: 'Invalid refresh token' }));
+    }
+    const token = this.newSession('bearer', this.cfg.org);
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: this.cfg.ttlMs / 1000, refresh_token: null }),
+    );
+  }
+
+  private logout(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const s = this.sessionOf(req);
+    if (!s)
+      return path.startsWith('/api')
+        ? this.xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.')
+        : this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
+    this.sessions.delete(s[0]);
+    this.stats.bump('logout');
+    return send(res, 204, {}, '');
+  }
+
+  /** No login needed, as on real servers: clients ask before they log in. */
+  private listVersions(req: IncomingMessage, res: ServerResponse): void {
+    this.stats.bump('versions');
+    return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.versions+xml' }, versionsDocument(this.styleOf(req).base, this.cfg.versions));
+  }
+
+  private query(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const accept = req.headers.accept ?? '';
+    const json = accept.startsWith(JSON_TYPE);
+    const version = accept.startsWith(XML_TYPE) ? accept.slice(XML_TYPE.length).trim() : json ? accept.slice(JSON_TYPE.length).trim() : undefined;
+    if (!version || !this.supported.has(version)) return this.refuseVersion(req, res);
+    const session = this.sessionOf(req);
+    if (!session) return this.unauthorized(req, res);
+    const viewer = { provider: isSystem(session[1].org), org: session[1].org };
+    const rows = this.queryRows(url.searchParams.get('type') ?? '', this.styleOf(req).base, version, viewer);
+    if (typeof rows === 'string')
+      return sendQueryError(
+        res,
+        json,
+        version,
+        rows.startsWith('Unsupported') ? 400 : 403,
+        rows,
+        rows.startsWith('Unsupported') ? 'BAD_REQUEST' : 'ACCESS_TO_RESOURCE_IS_FORBIDDEN',
+      );
+    return answerRecords(res, url, this.styleOf(req).base, rows, json, version, (n) => this.stats.bump(n));
+  }
+
+  /**
+   * The rows of a query type, or why it is refused: the admin types need a System login, as on
+   * vCD; a tenant sees its own organisation's VMs and organisation, a provider every one.
+   */
+  private queryRows(type: string, base: string, version: string, viewer: { provider: boolean; org: string }): QueryRow[] | string {
+    const admin = type.startsWith('admin');
+    if (admin && !viewer.provider) return 'This operation is denied.';
+    const vdcHref = (r: VmRecord) => `${base}/api/vdc/${this.vdcSet.vdcOf(r)}`;
+    const sees = (org: string) => viewer.provider || org.toLowerCase() === viewer.org.toLowerCase();
+    switch (type) {
+      case 'vm':
+      case 'adminVM':
+        return vmRows(
+          this.records.filter((r) => sees(this.orgOfRecord(r))),
+          base,
+          vdcHref,
+          admin ? { orgHref: (r) => this.orgHref(base, this.orgOfRecord(r)) } : undefined,
+        );
+      case 'organization':
+        return orgRows(
+          this.orgs.filter((o) => sees(o.name)),
+          base,
+        );
+      case 'orgVdc':
+      case 'adminOrgVdc':
+        return vdcRows(this.vdcSet.vdcs, base, admin, version, (v) => this.vmCounts(v));
+      case 'orgVdcStorageProfile':
+      case 'adminOrgVdcStorageProfile':
+        return storagePolicyRows(this.vdcSet.vdcs, base, admin);
+      default:
+        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile)`;
+    }
+  }
+
+  /** The VMs (no templates) of a VDC, and how many run. */
+  private vmCounts(vdc: SimVdc): { total: number; running: number } {
+    // The other organisations' VMs of the default scenario are in no VDC of the set.
+    const mine = this.records.filter((r) => !r.template && this.vdcSet.vdcOf(r) === vdc.id && this.orgOfRecord(r).toLowerCase() === vdc.org.toLowerCase());
+    return { total: mine.length, running: mine.filter((r) => r.status === 'POWERED_ON').length };
+  }
+
+  /** A record's organisation: its own, or (a VDC-only record) the scenario's tenant organisation. */
+  private orgOfRecord(r: VmRecord): string {
+    return this.orgOf.get(r.id) ?? this.tenantOrg;
+  }
+
+  private orgHref(base: string, org: string): string {
+    return `${base}/api/org/${this.orgs.find((o) => o.name.toLowerCase() === org.toLowerCase())?.id ?? '00000000-0000-4000-8000-000000000000'}`;
+  }
+
+  /** Metrics requests under way (answered late by --vcd-latency; limited by --vcd-max-operations). */
+  private operations = 0;
+
+  /** A metrics request: refused beyond --vcd-max-operations under way, answered after --vcd-latency. */
+  private metricsOperation(req: IncomingMessage, res: ServerResponse, id: string, which: 'current' | 'historic'): void {
+    const { latencyMs, maxOperations } = this.cfg;
+    if (maxOperations > 0 && this.operations >= maxOperations && this.sessionOf(req)) {
+      this.stats.bump('operation-limits');
+      return this.xmlError(
+        req,
+        res,
+        400,
+        'OPERATION_LIMITS_EXCEEDED',
+        `[ ${randomBytes(16).toString('hex')} ] The maximum number of simultaneous operations for user "${this.cfg.user}" on organization "${this.cfg.org}" has been reached.`,
+      );
+    }
+    if (latencyMs === 0) return this.metrics(req, res, id, which);
+    this.operations++;
+    this.stats.setMax('operations-max', this.operations);
+    setTimeout(() => {
+      this.operations--;
+      if (!res.destroyed) this.metrics(req, res, id, which);
+    }, latencyMs);
+  }
+
+  private metrics(req: IncomingMessage, res: ServerResponse, id: string, which: 'current' | 'historic'): void {
+    const accept = req.headers.accept ?? '';
+    const version = accept.startsWith(XML_TYPE) ? accept.slice(XML_TYPE.length).trim() : undefined;
+    if (!version || !this.supported.has(version)) return this.refuseVersion(req, res);
+    const session = this.sessionOf(req);
+    if (!session) return this.unauthorized(req, res);
+    const vm = this.visibleVm(session[1], id);
+    if (!vm) return this.xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', forbiddenVm(id));
+    this.stats.bump(`metrics.${which}`);
+    if (which === 'historic') {
+      return send(
+        res,
+        200,
+        { 'content-type': 'application/vnd.vmware.vcloud.metrics.historicusagespec+xml;version=34.0' },
+        historicUsage(this.styleOf(req), vm, Date.now()),
+      );
+    }
+    const refusal = currentRefusal(vm);
+    if (refusal) return this.xmlError(req, res, 400, refusal.minor, refusal.message);
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/vnd.vmware.vcloud.metrics.currentusagespec+xml;version=34.0' },
+      currentUsage(this.styleOf(req), vm, Date.now()),
+    );
+  }
+
+  /** The VM's own record: its power state. */
+  private vmRecord(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const session = this.sessionOf(req);
+    if (!session) return this.xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.');
+    const vm = this.visibleVm(session[1], id);
+    if (!vm) return this.xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', forbiddenVm(id));
+    this.stats.bump('vm-record');
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/vnd.vmware.vcloud.vm+xml;version=34.0' },
+      vmRecordDocument(this.styleOf(req).base, this.cfg.prefix, vm),
+    );
+  }
+
+  /** A VM the session may see: a tenant only its own organisation's (as vCD: others are unknown ids). */
+  private visibleVm(session: SimSession, id: string): SimVm | undefined {
+    const vm = this.vms.get(id.toLowerCase());
+    if (!vm || isSystem(session.org)) return vm;
+    return this.orgOf.get(vm.id)?.toLowerCase() === session.org.toLowerCase() ? vm : undefined;
+  }
+
+  private newSession(auth: SimSession['auth'], org: string): string {
+    const token = auth === 'bearer' ? `eyJhbGciOiJSUzI1NiJ9.${randomBytes(48).toString('base64url')}` : legacyToken(this.cfg.tokenStyle);
+    this.sessions.set(token, { auth, expires: Date.now() + this.cfg.ttlMs, org });
+    this.stats.bump('login');
+    this.stats.bump(`login.${auth}`);
     return token;
-  };
-  const basicOk = (req: IncomingMessage): boolean => {
+  }
+
+  /** The account of a Basic login: the configured user of its org, or the provider user of System. */
+  private accountOf(req: IncomingMessage): { user: string; org: string } | undefined {
     const m = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
-    return m !== null && Buffer.from(m[1], 'base64').toString('utf8') === `${user}@${org}:${password}`;
-  };
+    if (m === null) return undefined;
+    const given = Buffer.from(m[1], 'base64').toString('utf8');
+    const { user, org, providerUser, password } = this.cfg;
+    if (given === `${user}@${org}:${password}`) return { user, org };
+    if (!isSystem(org) && given === `${providerUser}@System:${password}`) return { user: providerUser, org: 'System' };
+    return undefined;
+  }
+
   /** The session a request carries, if valid; an expired one is forgotten. */
-  const sessionOf = (req: IncomingMessage): [string, SimSession] | undefined => {
+  private sessionOf(req: IncomingMessage): [string, SimSession] | undefined {
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const legacy = req.headers['x-vcloud-authorization'] as string | undefined;
     const token = bearer ?? legacy;
-    const s = token === undefined ? undefined : sessions.get(token);
+    const s = token === undefined ? undefined : this.sessions.get(token);
     if (!token || !s || s.auth !== (bearer ? 'bearer' : 'legacy')) return undefined;
     if (s.expires < Date.now()) {
-      sessions.delete(token);
-      stats.bump('expired');
+      this.sessions.delete(token);
+      this.stats.bump('expired');
       return undefined;
     }
     return [token, s];
-  };
+  }
 
-  async function handler(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<void> {
-    const path = url.pathname;
-    const method = req.method ?? 'GET';
+  private styleOf(req: IncomingMessage): XmlStyle {
+    return { prefix: this.cfg.prefix, base: `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host ?? '127.0.0.1'}` };
+  }
 
-    // CloudAPI login (vCD 9.7+): the access token comes back in a response header.
-    if (method === 'POST' && (path === '/cloudapi/1.0.0/sessions' || path === '/cloudapi/1.0.0/sessions/provider') && !noCloudApi) {
-      const provider = path.endsWith('/provider');
-      const asked = /^application\/json;\s*version=(\S+)$/.exec(req.headers.accept ?? '')?.[1];
-      if (!asked) return jsonError(res, 406, 'NOT_ACCEPTABLE', 'The request has invalid accept header: expected application/json;version=<version>');
-      if (!supported.has(asked)) return jsonError(res, 406, 'NOT_ACCEPTABLE', `The request has invalid accept header: Invalid API version requested. Supported versions: ${versions.join(', ')}`);
-      if (!basicOk(req) || provider !== isProvider) {
-        stats.bump('login-failed');
-        return jsonError(res, 401, 'UNAUTHORIZED', 'Invalid credentials');
-      }
-      const token = newSession('bearer');
-      const doc = { id: `urn:vcloud:session:${randomBytes(8).toString('hex')}`, user: { name: user }, org: { name: org }, roles: ['vApp Author'] };
-      return send(res, 200, { 'content-type': 'application/json;version=34.0', 'x-vmware-vcloud-access-token': token, 'x-vmware-vcloud-token-type': 'Bearer' }, JSON.stringify(doc));
-    }
-    // The XML API's own login (all versions): token in x-vcloud-authorization.
-    if (method === 'POST' && path === '/api/sessions') {
-      if (!basicOk(req)) {
-        stats.bump('login-failed');
-        return xmlError(req, res, 401, 'UNAUTHORIZED', 'Invalid credentials');
-      }
-      const token = newSession('legacy');
-      return send(res, 200, legacySessionHeaders(token), sessionDocument(styleOf(req), user, org));
-    }
-    // OAuth: an API (refresh) token exchanged for a bearer access token (vCD 10.3.1+).
-    const oauth = /^\/oauth\/(?:tenant\/([^/]+)|(provider))\/token$/.exec(path);
-    if (method === 'POST' && oauth) {
-      const form = new URLSearchParams(body.toString('utf8'));
-      const forOrg = oauth[2] ? 'System' : decodeURIComponent(oauth[1]);
-      if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== apiToken || forOrg.toLowerCase() !== org.toLowerCase()) {
-        stats.bump('login-failed');
-        return send(res, 400, { 'content-type': 'application/json' }, JSON.stringify({ error: 'invalid_grant', error_description: 'Invalid refresh token' }));
-      }
-      const token = newSession('bearer');
-      return send(res, 200, { 'content-type': 'application/json' }, JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: ttlMs / 1000, refresh_token: null }));
-    }
-    // Logout.
-    if (method === 'DELETE' && ((path === '/cloudapi/1.0.0/sessions/current' && !noCloudApi) || path === '/api/session')) {
-      const s = sessionOf(req);
-      if (!s) return path.startsWith('/api') ? xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.') : jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
-      sessions.delete(s[0]);
-      stats.bump('logout');
-      return send(res, 204, {}, '');
-    }
-
-    if (method === 'GET' && path === '/api/versions') {
-      // No login needed, as on real servers: clients ask before they log in.
-      stats.bump('versions');
-      return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.versions+xml' }, versionsDocument(styleOf(req).base, versions));
-    }
-    if (method === 'GET' && path === '/api/query') {
-      const accept = req.headers.accept ?? '';
-      const json = accept.startsWith(JSON_TYPE);
-      const version = accept.startsWith(XML_TYPE) ? accept.slice(XML_TYPE.length).trim() : json ? accept.slice(JSON_TYPE.length).trim() : undefined;
-      if (!version || !supported.has(version)) return refuseVersion(req, res);
-      if (!sessionOf(req)) {
-        stats.bump('unauthorized');
-        return xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.');
-      }
-      return answerQuery(res, url, styleOf(req).base, fleet.records, json, version, (n) => stats.bump(n));
-    }
-
-    const metrics = /^\/api\/vApp\/([^/]+)\/metrics\/(current|historic)$/.exec(path);
-    if (method === 'GET' && metrics) {
-      const version = (req.headers.accept ?? '').startsWith(XML_TYPE) ? (req.headers.accept as string).slice(XML_TYPE.length).trim() : undefined;
-      if (!version || !supported.has(version)) return refuseVersion(req, res);
-      if (!sessionOf(req)) {
-        stats.bump('unauthorized');
-        return xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.');
-      }
-      const vm = vms.get(metrics[1].toLowerCase());
-      if (!vm) {
-        // vCD does not reveal whether an id exists: unknown and forbidden look the same.
-        return xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', `Either you need some or all of the following rights [Organization vDC: View] to perform operations [VAPP_VM_VIEW] for com.vmware.vcloud.entity.vm:${metrics[1].replace(/^vm-/, '')} or the target entity is invalid.`);
-      }
-      stats.bump(`metrics.${metrics[2]}`);
-      if (metrics[2] === 'current') {
-        const refusal = currentRefusal(vm);
-        if (refusal) return xmlError(req, res, 400, refusal.minor, refusal.message);
-        return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.metrics.currentusagespec+xml;version=34.0' }, currentUsage(styleOf(req), vm, Date.now()));
-      }
-      return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.metrics.historicusagespec+xml;version=34.0' }, historicUsage(styleOf(req), vm, Date.now()));
-    }
-    // The VM's own record: its power state.
-    const record = /^\/api\/vApp\/(vm-[^/]+)$/.exec(path);
-    if (method === 'GET' && record) {
-      if (!sessionOf(req)) return xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.');
-      const vm = vms.get(record[1].toLowerCase());
-      if (!vm) return xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', `Either you need some or all of the following rights [Organization vDC: View] to perform operations [VAPP_VM_VIEW] for com.vmware.vcloud.entity.vm:${record[1].slice(3)} or the target entity is invalid.`);
-      stats.bump('vm-record');
-      return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.vm+xml;version=34.0' }, vmRecordDocument(styleOf(req).base, prefix, vm));
-    }
-    if (path.startsWith('/cloudapi/')) return jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
-    return xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
+  private unauthorized(req: IncomingMessage, res: ServerResponse): void {
+    this.stats.bump('unauthorized');
+    return this.xmlError(req, res, 401, 'UNAUTHORIZED', 'This operation is denied.');
   }
 
   /** The answer of a server asked for a version it does not speak. */
-  function refuseVersion(req: IncomingMessage, res: ServerResponse): void {
-    stats.bump('refused-version');
-    return xmlError(req, res, 406, 'NOT_ACCEPTABLE', `The request has invalid accept header: Invalid API version requested. Supported versions: ${versions.join(', ')}`);
-  }
-  /** Legacy login headers: the token in x-vcloud-authorization, or only in the vcloud-token cookie. */
-  function legacySessionHeaders(token: string): Record<string, string> {
-    const headers: Record<string, string> = { 'content-type': 'application/vnd.vmware.vcloud.session+xml;version=34.0' };
-    if (tokenStyle === 'cookie') headers['set-cookie'] = `vcloud-token=${token}; Secure; HttpOnly; Path=/`;
-    else headers['x-vcloud-authorization'] = token;
-    return headers;
+  private refuseVersion(req: IncomingMessage, res: ServerResponse): void {
+    this.stats.bump('refused-version');
+    return this.xmlError(
+      req,
+      res,
+      406,
+      'NOT_ACCEPTABLE',
+      `The request has invalid accept header: Invalid API version requested. Supported versions: ${this.cfg.versions.join(', ')}`,
+    );
   }
 
-  // The fleet scenario has 2,000 VMs: name the roles of a few, not all.
-  const vmList = [...vms.values()].slice(0, 12).map((vm) => `${vm.role}=${vm.id}`).join(' ') + (vms.size > 12 ? ` (and ${vms.size - 12} more)` : '');
-  const healthyVm = ([...vms.values()].find((vm) => vm.role === 'healthy') ?? [...vms.values()].find((vm) => vm.power === 'on'))?.id ?? '';
+  private xmlError(req: IncomingMessage, res: ServerResponse, status: number, minor: string, message: string): void {
+    return send(
+      res,
+      status,
+      { 'content-type': 'application/vnd.vmware.vcloud.error+xml;version=34.0' },
+      errorDocument(this.styleOf(req), status, minor, message),
+    );
+  }
+
+  private jsonError(res: ServerResponse, status: number, minor: string, message: string): void {
+    return send(res, status, { 'content-type': 'application/json;version=34.0' }, JSON.stringify({ minorErrorCode: minor, message, stackTrace: null }));
+  }
+}
+
+/** What the start-up banner says of the VMs: the roles of a few (the fleet scenario has 2,000), and one healthy VM for scripts. */
+function describeVms(vms: Map<string, SimVm>): { vms: string; healthyVm: string } {
+  const all = [...vms.values()];
+  const list =
+    all
+      .slice(0, 12)
+      .map((vm) => `${vm.role}=${vm.id}`)
+      .join(' ') + (vms.size > 12 ? ` (and ${vms.size - 12} more)` : '');
+  const healthyVm = (all.find((vm) => vm.role === 'healthy') ?? all.find((vm) => vm.power === 'on'))?.id ?? '';
+  return { vms: list, healthyVm };
+}
+
+function create(options: VcdSimOptions, stateDir: string): SimApi {
+  const cfg = readConfig(options);
+  const fleetOrg = isSystem(cfg.org) ? undefined : cfg.org;
+  const server = new VcdServer(cfg, scenarioFleet(options['vcd-scenario'], fleetOrg), scenarioVdcs(options['vcd-scenario'], cfg.org, isSystem(cfg.org)));
+  const passwordFile = join(stateDir, 'vcd-password');
+  const apiTokenFile = join(stateDir, 'vcd-api-token');
+  writeFileSync(passwordFile, cfg.password + '\n', { mode: 0o600 });
+  writeFileSync(apiTokenFile, cfg.apiToken + '\n', { mode: 0o600 });
+  const { vms, healthyVm } = describeVms(server.vms);
   return {
-    handler,
-    stats,
+    handler: (req, res, url, body) => server.handle(req, res, url, body),
+    stats: server.stats,
     // healthyVm: the one VM scripts (bench, quick tries) need without parsing the list.
-    info: { user, org, passwordFile, apiTokenFile, scenario: options['vcd-scenario'] as string, healthyVm, vms: vmList },
+    info: {
+      user: cfg.user,
+      org: cfg.org,
+      providerUser: isSystem(cfg.org) ? cfg.user : cfg.providerUser,
+      passwordFile,
+      apiTokenFile,
+      scenario: options['vcd-scenario'],
+      healthyVm,
+      vms,
+    },
   };
 }
 
 /** The `vcd` simulator module (cloudchecks-sim --vcd-*). */
-export const VCD_MODULE: SimModule = {
-  name: 'vcd',
-  description: 'cloud-director API',
-  options: [
-    { long: 'vcd-scenario', type: 'string', arg: 'NAME', default: 'default', choices: ['default', 'healthy', 'fleet'], description: "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM). Unknown ids get 403." },
-    { long: 'vcd-versions', type: 'string', arg: 'LIST', default: ALL_VERSIONS.join(','), description: 'API versions served (GET /api/versions), e.g. 37.0,38.0,38.1: any other version in an Accept header gets 406.' },
-    { long: 'vcd-legacy-token', type: 'string', arg: 'STYLE', default: 'hex', choices: ['hex', 'base64', 'cookie'], description: 'Token of POST /api/sessions: hex, base64 (with + / =), or base64 sent only as Set-Cookie: vcloud-token.' },
-    { long: 'vcd-user', type: 'string', arg: 'NAME', default: 'monitor', description: 'User that may log in.' },
-    { long: 'vcd-org', type: 'string', arg: 'ORG', default: 'acme', description: 'Org of the user (System: provider login).' },
-    { long: 'vcd-password', type: 'string', arg: 'TEXT', default: 'Sim-vcd-Passw0rd', description: 'Password of the user; written to <state-dir>/vcd-password (mode 0600).' },
-    { long: 'vcd-no-cloudapi', type: 'boolean', description: 'Behave like vCD before 9.7: no CloudAPI session endpoint (404), only POST /api/sessions.' },
-    { long: 'vcd-session-ttl', type: 'number', arg: 'SECONDS', default: 1800, description: 'Sessions expire this long after login (then 401).' },
-    { long: 'vcd-xml-prefix', type: 'boolean', description: 'Write documents with a vcloud: namespace prefix instead of the default namespace.' },
-  ],
-  create,
-};
+export const VCD_MODULE = defineSimModule({ name: 'vcd', description: 'cloud-director API', options: VCD_OPTIONS, create });

@@ -1,23 +1,33 @@
 // The simulated cloud director's version list (GET /api/versions) and query service
-// (GET /api/query?type=vm), in the shapes real servers send:
+// (GET /api/query: the VM types here, the VDC types in vdcs.ts), in the shapes real servers send:
 // - SupportedVersions: vCD 10.x `/api/versions` (namespace .../vcloud/versions, one VersionInfo
 //   per version with its `deprecated` attribute, plus alpha versions such as 38.0.0-alpha).
-// - QueryResultRecords of VMRecord: the vCloud API schema reference (QueryResultVMRecordType),
+// - QueryResultRecords of VMRecord and AdminVMRecord: the vCloud API schema reference (QueryResultVMRecordType),
 //   with the paging attributes and the `nextPage`/`previousPage` links of real answers; JSON
 //   records as vCD answers `Accept: application/*+json` (`record`, `link`, `total`).
 import type { ServerResponse } from 'node:http';
 import { send } from '../faults';
-import type { VmRecord } from './fleet';
+import type { SimOrg, VmRecord } from './fleet';
 
 const NS = 'http://www.vmware.com/vcloud/v1.5';
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+// Control and line-separator characters as character references, as real servers write
+// them (a raw line break in an attribute would be read as a space).
+const esc = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\u0001-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `&#${c.codePointAt(0)};`);
 
 /** Every version the simulator knows; --vcd-versions picks some. */
 export const ALL_VERSIONS = ['32.0', '33.0', '34.0', '35.0', '36.0', '37.0', '38.0', '38.1', '39.0'];
 
 /** `--vcd-versions 37.0,38.0`: the versions served; refuses anything that is not `N.N`. */
 export function parseVersionList(text: string): string[] {
-  const list = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const list = text
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   for (const v of list) if (!/^\d+\.\d+$/.test(v)) throw new Error(`--vcd-versions: ${JSON.stringify(v)} is not a version such as 37.0`);
   if (list.length === 0) throw new Error('--vcd-versions: give at least one version');
   return list;
@@ -57,7 +67,13 @@ export function parseFilter(text: string): Condition[][] | undefined {
     for (const part of orPart.split(';')) {
       const m = /^\(?([A-Za-z]+)==([^()]*)\)?$/.exec(part);
       if (!m) return undefined;
-      const pattern = new RegExp(`^${m[2].split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'is');
+      const pattern = new RegExp(
+        `^${m[2]
+          .split('*')
+          .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+        'is',
+      );
       group.push({ attr: m[1], test: (v) => pattern.test(v) });
     }
     groups.push(group);
@@ -65,29 +81,105 @@ export function parseFilter(text: string): Condition[][] | undefined {
   return groups;
 }
 
-function attrOf(r: VmRecord, attr: string): string | undefined {
-  switch (attr) {
-    case 'name':
-      return r.name;
-    case 'containerName':
-      return r.vapp;
-    case 'status':
-      return r.status;
-    case 'isVAppTemplate':
-      return String(r.template);
-    default:
-      return undefined;
-  }
+/** One record of a query answer: how filters read it and how it is written in XML and JSON. */
+export interface QueryRow {
+  /** Sort key (the query's sortAsc=name). */
+  name: string;
+  id: string;
+  /** A filterable attribute's value as text, or undefined. */
+  attr(name: string): string | undefined;
+  /** The XML element (VMRecord, AdminVdcRecord, ...) and its attributes in order. */
+  element: string;
+  xml: ReadonlyArray<readonly [string, string]>;
+  /** The JSON record (`_type` and typed values), as vCD answers Accept: application/*+json. */
+  json: Record<string, unknown>;
 }
 
-/** Answers one query-service request; `counted` is bumped per page served. */
-export function answerQuery(res: ServerResponse, url: URL, base: string, records: readonly VmRecord[], json: boolean, version: string, bump: (name: string) => void): void {
-  const fail = (status: number, message: string) =>
-    json
-      ? send(res, status, { 'content-type': `application/vnd.vmware.vcloud.error+json;version=${version}` }, JSON.stringify({ minorErrorCode: 'BAD_REQUEST', message, majorErrorCode: status, stackTrace: null }))
-      : send(res, status, { 'content-type': `application/vnd.vmware.vcloud.error+xml;version=${version}` }, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error xmlns="${NS}" minorErrorCode="BAD_REQUEST" message="${esc(message)}" majorErrorCode="${status}"/>\n`);
-  const type = url.searchParams.get('type');
-  if (type !== 'vm') return fail(400, `Unsupported query type "${type ?? ''}" in this simulator (only type=vm)`);
+/** The VM records of the fleet as query rows (`adminVM`: AdminVMRecord with the href of each VM's org). */
+export function vmRows(records: readonly VmRecord[], base: string, vdcOf: (r: VmRecord) => string, admin?: { orgHref: (r: VmRecord) => string }): QueryRow[] {
+  return records.map((r) => {
+    const container = `${base}/api/vApp/${r.template ? 'vappTemplate' : 'vapp'}-${r.id.slice(3)}`;
+    const vdc = vdcOf(r);
+    const values: Record<string, string> = {
+      vdc,
+      status: r.status,
+      name: r.name,
+      containerName: r.vapp,
+      container,
+      isVAppTemplate: String(r.template),
+      isDeployed: String(r.status === 'POWERED_ON'),
+      guestOs: 'Ubuntu Linux (64-bit)',
+      numberOfCpus: '2',
+      memoryMB: '4096',
+      ...(admin ? { org: admin.orgHref(r) } : {}),
+      href: `${base}/api/vApp/${r.id}`,
+    };
+    return {
+      name: r.name,
+      id: r.id,
+      attr: (a) => values[a],
+      element: admin ? 'AdminVMRecord' : 'VMRecord',
+      xml: Object.entries(values),
+      json: {
+        _type: admin ? 'QueryResultAdminVMRecordType' : 'QueryResultVMRecordType',
+        href: values.href,
+        name: r.name,
+        containerName: r.vapp,
+        container,
+        status: r.status,
+        isVAppTemplate: r.template,
+        isDeployed: r.status === 'POWERED_ON',
+        vdc,
+        guestOs: 'Ubuntu Linux (64-bit)',
+        numberOfCpus: 2,
+        memoryMB: 4096,
+        ...(admin ? { org: admin.orgHref(r) } : {}),
+      },
+    };
+  });
+}
+
+/**
+ * The OrgRecords of the `organization` query (as the API reference's example of
+ * GET /api/admin/orgs/query shows them): a provider sees every organisation, a tenant its own.
+ */
+export function orgRows(orgs: readonly SimOrg[], base: string): QueryRow[] {
+  return orgs.map((o) => {
+    const values: Record<string, string> = {
+      canPublishCatalogs: 'false',
+      deployedVMQuota: '0',
+      displayName: o.displayName,
+      href: `${base}/api/org/${o.id}`,
+      isEnabled: 'true',
+      isReadOnly: 'false',
+      name: o.name,
+      numberOfCatalogs: '1',
+      numberOfVdcs: '1',
+      storedVMQuota: '0',
+    };
+    return {
+      name: o.name,
+      id: o.id,
+      attr: (a) => values[a],
+      element: 'OrgRecord',
+      xml: Object.entries(values),
+      json: { _type: 'QueryResultOrgRecordType', href: values.href, name: o.name, displayName: o.displayName, isEnabled: true, isReadOnly: false },
+    };
+  });
+}
+
+/** Answers one query-service request of `type` over `rows`: filter, sort, page, links; `bump` counts pages served. */
+export function answerRecords(
+  res: ServerResponse,
+  url: URL,
+  base: string,
+  rows: readonly QueryRow[],
+  json: boolean,
+  version: string,
+  bump: (name: string) => void,
+): void {
+  const type = url.searchParams.get('type') ?? '';
+  const fail = (status: number, message: string) => sendQueryError(res, json, version, status, message);
   const format = url.searchParams.get('format') ?? 'references';
   if (format !== 'records') return fail(400, `Unsupported format "${format}" in this simulator (only format=records)`);
   const filterText = url.searchParams.get('filter');
@@ -95,8 +187,17 @@ export function answerQuery(res: ServerResponse, url: URL, base: string, records
   if (!filter) return fail(400, `Bad filter expression "${filterText}"`);
   const pageSize = Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
   const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
-  const matching = records
-    .filter((r) => filter.length === 0 || filter.some((group) => group.every((c) => { const v = attrOf(r, c.attr); return v !== undefined && c.test(v); })))
+  const matching = rows
+    .filter(
+      (r) =>
+        filter.length === 0 ||
+        filter.some((group) =>
+          group.every((c) => {
+            const v = r.attr(c.attr);
+            return v !== undefined && c.test(v);
+          }),
+        ),
+    )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
   const total = matching.length;
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
@@ -105,7 +206,7 @@ export function answerQuery(res: ServerResponse, url: URL, base: string, records
   const slice = matching.slice((page - 1) * pageSize, page * pageSize);
   const pageHref = (p: number) => {
     const u = new URL(`${base}/api/query`);
-    u.searchParams.set('type', 'vm');
+    u.searchParams.set('type', type);
     u.searchParams.set('page', String(p));
     u.searchParams.set('pageSize', String(pageSize));
     u.searchParams.set('format', 'records');
@@ -116,39 +217,39 @@ export function answerQuery(res: ServerResponse, url: URL, base: string, records
   if (page < lastPage) links.push({ rel: 'nextPage', href: pageHref(page + 1) });
   if (page > 1) links.push({ rel: 'previousPage', href: pageHref(page - 1) });
   links.push({ rel: 'lastPage', href: pageHref(lastPage) });
-  const vdc = `${base}/api/vdc/7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f`;
   if (json) {
     const doc = {
       otherAttributes: {},
       link: links.map((l) => ({ rel: l.rel, href: l.href, type: 'application/vnd.vmware.vcloud.query.records+json' })),
       href: pageHref(page),
       type: 'application/vnd.vmware.vcloud.query.records+json',
-      name: 'vm',
+      name: type,
       page,
       pageSize,
       total,
-      record: slice.map((r) => ({
-        _type: 'QueryResultVMRecordType',
-        href: `${base}/api/vApp/${r.id}`,
-        name: r.name,
-        containerName: r.vapp,
-        container: `${base}/api/vApp/${r.template ? 'vappTemplate' : 'vapp'}-${r.id.slice(3)}`,
-        status: r.status,
-        isVAppTemplate: r.template,
-        isDeployed: r.status === 'POWERED_ON',
-        vdc,
-        guestOs: 'Ubuntu Linux (64-bit)',
-        numberOfCpus: 2,
-        memoryMB: 4096,
-      })),
+      record: slice.map((r) => r.json),
     };
     return send(res, 200, { 'content-type': `application/vnd.vmware.vcloud.query.records+json;version=${version}` }, JSON.stringify(doc));
   }
-  let xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<QueryResultRecords xmlns="${NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" name="vm" page="${page}" pageSize="${pageSize}" total="${total}" href="${esc(pageHref(page))}" type="application/vnd.vmware.vcloud.query.records+xml" xsi:schemaLocation="${NS} ${esc(base)}/api/v1.5/schema/master.xsd">\n`;
+  let xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<QueryResultRecords xmlns="${NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" name="${esc(type)}" page="${page}" pageSize="${pageSize}" total="${total}" href="${esc(pageHref(page))}" type="application/vnd.vmware.vcloud.query.records+xml" xsi:schemaLocation="${NS} ${esc(base)}/api/v1.5/schema/master.xsd">\n`;
   for (const l of links) xml += `    <Link rel="${l.rel}" href="${esc(l.href)}" type="application/vnd.vmware.vcloud.query.records+xml"/>\n`;
-  for (const r of slice) {
-    const container = `${base}/api/vApp/${r.template ? 'vappTemplate' : 'vapp'}-${r.id.slice(3)}`;
-    xml += `    <VMRecord vdc="${esc(vdc)}" status="${r.status}" name="${esc(r.name)}" containerName="${esc(r.vapp)}" container="${esc(container)}" isVAppTemplate="${r.template}" isDeployed="${r.status === 'POWERED_ON'}" guestOs="Ubuntu Linux (64-bit)" numberOfCpus="2" memoryMB="4096" href="${esc(base)}/api/vApp/${r.id}"/>\n`;
-  }
+  for (const r of slice) xml += `    <${r.element} ${r.xml.map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}/>\n`;
   return send(res, 200, { 'content-type': `application/vnd.vmware.vcloud.query.records+xml;version=${version}` }, xml + '</QueryResultRecords>\n');
+}
+
+/** The query service's refusal, in the format asked for. */
+export function sendQueryError(res: ServerResponse, json: boolean, version: string, status: number, message: string, minor = 'BAD_REQUEST'): void {
+  return json
+    ? send(
+        res,
+        status,
+        { 'content-type': `application/vnd.vmware.vcloud.error+json;version=${version}` },
+        JSON.stringify({ minorErrorCode: minor, message, majorErrorCode: status, stackTrace: null }),
+      )
+    : send(
+        res,
+        status,
+        { 'content-type': `application/vnd.vmware.vcloud.error+xml;version=${version}` },
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Error xmlns="${NS}" minorErrorCode="${minor}" message="${esc(message)}" majorErrorCode="${status}"/>\n`,
+      );
 }

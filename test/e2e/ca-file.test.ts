@@ -44,7 +44,22 @@ describe('--ca-file naming a CA other than the one that signed the server', () =
 
   it('check_vm_cpu still trusts the system store: the given CA is added to it', async () => {
     const vcd = sim.apis.vcd;
-    const args = ['-u', vcd.httpsUrl, '--ca-file', OTHER_CA, '-U', 'monitor', '-o', 'acme', '--password-file', vcd.info.passwordFile, '--vm', VM, '--cache-dir', mkdtempSync(join(tmpdir(), 'cc-ca-'))];
+    const args = [
+      '-u',
+      vcd.httpsUrl,
+      '--ca-file',
+      OTHER_CA,
+      '-U',
+      'monitor',
+      '-o',
+      'acme',
+      '--password-file',
+      vcd.info.passwordFile,
+      '--vm',
+      VM,
+      '--cache-dir',
+      mkdtempSync(join(tmpdir(), 'cc-ca-')),
+    ];
     const r = await runExecutable(join(DIST, 'check_vm_cpu'), args, { env });
     expect(r.stdout).toMatch(/^VM_CPU (OK|WARNING|CRITICAL) - /);
   });

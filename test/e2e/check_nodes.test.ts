@@ -40,8 +40,7 @@ const run = (argv: string[], env: NodeJS.ProcessEnv = ENV): Promise<RunResult> =
 const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
 
 const SICK_SUMMARY =
-  '4 of 10 nodes failing: worker-2.prod-eu1.example.com (Ready=Unknown, MemoryPressure=Unknown, DiskPressure=Unknown, PIDPressure=Unknown), worker-3.prod-eu1.example.com (Ready=False), worker-4.prod-eu1.example.com (DiskPressure=True), worker-5.prod-eu1.example.com (KernelDeadlock=True), 1 cordoned';
-
+  '4 of 10 nodes failing: worker-2.prod-eu1.example.com (kubelet stopped posting status (Ready, MemoryPressure, DiskPressure, PIDPressure Unknown)), worker-3.prod-eu1.example.com (Ready=False), worker-4.prod-eu1.example.com (DiskPressure=True), worker-5.prod-eu1.example.com (KernelDeadlock=True), 1 cordoned';
 
 describe('scenarios over HTTPS with --ca-file: exit code, first line, strict perfdata', () => {
   it('healthy: OK', async () => {
@@ -49,12 +48,19 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     expect(r.code).toBe(0);
     expect(firstLine(r)).toBe('NODES OK - 6 of 6 nodes healthy | nodes=6;;;0 healthy=6;;;0 failing=0;;0;0;6 cordoned=0;;;0');
     const out = parsePluginOutput(r.stdout);
-    expect(out.perfdata.map((m) => [m.label, m.value])).toEqual([['nodes', 6], ['healthy', 6], ['failing', 0], ['cordoned', 0]]);
+    expect(out.perfdata.map((m) => [m.label, m.value])).toEqual([
+      ['nodes', 6],
+      ['healthy', 6],
+      ['failing', 0],
+      ['cordoned', 0],
+    ]);
     // Quiet by default: one line counts the healthy nodes.
     expect(out.longOutput).toEqual(['[OK] 6 nodes healthy (--list-all lists them)']);
     expect(r.stderr).toBe('');
     const all = parsePluginOutput((await run(args(healthy, ['--list-all']))).stdout);
-    expect(all.longOutput).toEqual(['master-0', 'master-1', 'master-2', 'worker-1', 'worker-2', 'worker-3'].map((n) => `[OK] ${n}.prod-eu1.example.com (host ${n}): healthy`));
+    expect(all.longOutput).toEqual(
+      ['master-0', 'master-1', 'master-2', 'worker-1', 'worker-2', 'worker-3'].map((n) => `[OK] ${n}.prod-eu1.example.com (host ${n}): healthy`),
+    );
   });
 
   it('sick: CRITICAL naming the failing nodes and why; a long-output line per node not healthy', async () => {
@@ -64,10 +70,10 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     const out = parsePluginOutput(r.stdout);
     expect(out.perfdata.find((m) => m.label === 'failing')).toMatchObject({ value: 4, crit: '0', min: 0, max: 10 });
     // Ages depend on the clock: compared as AGE.
-    const UNKNOWN = 'Unknown for AGE (NodeStatusUnknown: Kubelet stopped posting node status.)';
-    expect(out.longOutput.map((l) => l.replace(/ for \d+[smhd] /g, ' for AGE '))).toEqual([
-      `[CRITICAL] worker-2.prod-eu1.example.com (host worker-2): Ready=Unknown, MemoryPressure=Unknown, DiskPressure=Unknown, PIDPressure=${UNKNOWN}`,
-      '[CRITICAL] worker-3.prod-eu1.example.com (host worker-3): Ready=False for AGE (KubeletNotReady: container runtime network not ready: NetworkReady=false reason:NetworkPluginNot…)',
+    // The whole message (its end is the fix), and since when.
+    expect(out.longOutput.map((l) => l.replace(/ for \d+[smhd], since 20\d\d-\d\d-\d\dT\d\d:\d\dZ/g, ' for AGE'))).toEqual([
+      '[CRITICAL] worker-2.prod-eu1.example.com (host worker-2): kubelet stopped posting status (Ready, MemoryPressure, DiskPressure, PIDPressure Unknown) for AGE',
+      '[CRITICAL] worker-3.prod-eu1.example.com (host worker-3): Ready=False for AGE (KubeletNotReady: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/kubernetes/cni/net.d/.)',
       '[CRITICAL] worker-4.prod-eu1.example.com (host worker-4): DiskPressure=True for AGE (KubeletHasDiskPressure: kubelet has disk pressure)',
       '[CRITICAL] worker-5.prod-eu1.example.com (host worker-5): KernelDeadlock=True for AGE (DockerHung: kernel: INFO: task docker:20744 blocked for more than 120 seconds.)',
       '[OK] worker-6.prod-eu1.example.com (host worker-6): healthy, cordoned',
@@ -82,8 +88,15 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     const r = time ? await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', PLUGIN, ...args(large, ['-v'])], { env: ENV }) : await run(args(large, ['-v']));
     expect(r.code).toBe(2);
     const out = parsePluginOutput(r.stdout);
-    expect(out.summary).toMatch(/^11 of 5000 nodes failing: worker-0498\.large\.example\.com \(Ready=False\), .* and 6 more, 5 cordoned \[5000 listed in 10 pages\]$/);
-    expect(out.perfdata.map((m) => [m.label, m.value])).toEqual([['nodes', 5000], ['healthy', 4989], ['failing', 11], ['cordoned', 5]]);
+    expect(out.summary).toMatch(
+      /^11 of 5000 nodes failing: worker-0498\.large\.example\.com \(Ready=False\), .* and 6 more, 5 cordoned \[5000 listed in 10 pages\]$/,
+    );
+    expect(out.perfdata.map((m) => [m.label, m.value])).toEqual([
+      ['nodes', 5000],
+      ['healthy', 4989],
+      ['failing', 11],
+      ['cordoned', 5],
+    ]);
     // The 11 failing, the healthy cordoned ones, and one line counting the rest: not 5000 lines.
     expect(out.longOutput.length).toBeLessThan(20);
     expect(out.longOutput.at(-1)).toMatch(/^\[OK\] \d+ more nodes healthy \(--list-all lists them\)$/);
@@ -92,7 +105,9 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
       // Node's own floor differs by version (77-88 MiB for a client that keeps no byte, Node 18 to
       // 24; parsing every page whole added about 65 MiB): measured on the same Node, same list.
       const bare = join(__dirname, '../support/bare-node-list-client.cjs');
-      const floor = await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, bare, api(large).httpsUrl, large.caFile, token(large)], { env: ENV });
+      const floor = await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, bare, api(large).httpsUrl, large.caFile, token(large)], {
+        env: ENV,
+      });
       const maxrss = (x: RunResult) => Number(/maxrss=(\d+)/.exec(x.stderr)?.[1]) / 1024;
       expect(floor.code).toBe(0);
       expect(maxrss(r)).toBeLessThan(maxrss(floor) + 32);
@@ -102,12 +117,16 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
   it('over plain HTTP only with --allow-http, saying so at -v', async () => {
     const refused = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy)]);
     expect(refused.code).toBe(3);
-    expect(refused.stdout).toBe(`NODES UNKNOWN - --url ${api(healthy).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`);
+    expect(refused.stdout).toBe(
+      `NODES UNKNOWN - --url ${api(healthy).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`,
+    );
     const r = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy), '--allow-http']);
     expect(firstLine(r)).toMatch(/^NODES OK - 6 of 6 nodes healthy \|/);
     expect(firstLine(r)).not.toContain('clear text');
     const v = await run(['--url', api(healthy).httpUrl, '--token-file', tokenFile(healthy), '--allow-http', '-v']);
-    expect(firstLine(v)).toMatch(/^NODES OK - 6 of 6 nodes healthy \[.*plain http:\/\/ to 127\.0\.0\.1:\d+ \(--allow-http\): credentials cross the network in clear text\] \|/);
+    expect(firstLine(v)).toMatch(
+      /^NODES OK - 6 of 6 nodes healthy \[.*plain http:\/\/ to 127\.0\.0\.1:\d+ \(--allow-http\): credentials cross the network in clear text\] \|/,
+    );
   });
 });
 
@@ -122,13 +141,17 @@ describe('TLS', () => {
     writeFileSync(other, (await import('node:tls')).rootCertificates[0] + '\n');
     const r = await run(['--url', api(healthy).httpsUrl, '--ca-file', other, '--token-file', tokenFile(healthy)]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA, the CA given \(--ca-file, or the kubeconfig's\) did not sign it: give the CA that signed the server's certificate, or skip verification with -k\/--insecure\n$/);
+    expect(r.stdout).toMatch(
+      /^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA \(issuer CN=cloudchecks simulator CA\), the CA given \(--ca-file\) did not sign it: give the CA that signed the server's certificate, or skip verification with -k\/--insecure\n$/,
+    );
   });
 
   it('without --ca-file or -k: UNKNOWN naming both remedies', async () => {
     const r = await run(['--url', api(healthy).httpsUrl, '--token-file', tokenFile(healthy)]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA, pass the CA that signed it with --ca-file PATH, or skip verification with -k\/--insecure\n$/);
+    expect(r.stdout).toMatch(
+      /^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA \(issuer CN=cloudchecks simulator CA\), pass the CA that signed it with --ca-file PATH, or skip verification with -k\/--insecure\n$/,
+    );
     expect(r.stderr).toBe('');
   });
 });
@@ -157,10 +180,14 @@ describe('options against the simulator', () => {
 
   it('--condition and --ignore-condition', async () => {
     const r = await run(args(sick, ['--ignore-condition', 'KernelDeadlock', '--ignore-condition', 'DiskPressure']));
-    expect(firstLine(r)).toMatch(/^NODES CRITICAL - 2 of 10 nodes failing: worker-2\.prod-eu1\.example\.com .*, worker-3\.prod-eu1\.example\.com \(Ready=False\), 1 cordoned \|/);
+    expect(firstLine(r)).toMatch(
+      /^NODES CRITICAL - 2 of 10 nodes failing: worker-2\.prod-eu1\.example\.com .*, worker-3\.prod-eu1\.example\.com \(Ready=False: container runtime [^()]* \/etc\/kubernetes\/cni\/net\.d\/\.\), 1 cordoned \|/,
+    );
     // Declared True: worker-5's KernelDeadlock=True is now fine, worker-6's False is not.
     const flipped = await run(args(sick, ['--condition', 'KernelDeadlock=True']));
-    expect(firstLine(flipped)).toMatch(/^NODES CRITICAL - 4 of 10 nodes failing: worker-2\S+ .*, worker-3\S+ \(Ready=False\), worker-4\S+ \(DiskPressure=True\), worker-6\S+ \(KernelDeadlock=False\), 1 cordoned \|/);
+    expect(firstLine(flipped)).toMatch(
+      /^NODES CRITICAL - 4 of 10 nodes failing: worker-2\S+ .*, worker-3\S+ \(Ready=False\), worker-4\S+ \(DiskPressure=True\), worker-6\S+ \(KernelDeadlock=False\), 1 cordoned \|/,
+    );
   });
 
   it('--min-nodes', async () => {
@@ -182,9 +209,13 @@ describe('options against the simulator', () => {
     // --node takes either the name or the host name.
     for (const name of ['worker-3', 'worker-3.prod-eu1.example.com']) {
       const one = await run(args(sick, ['--node', name]));
-      expect(firstLine(one)).toBe('NODES CRITICAL - 1 of 1 nodes failing: worker-3.prod-eu1.example.com (Ready=False) | nodes=1;;;0 healthy=0;;;0 failing=1;;0;0;1 cordoned=0;;;0');
+      expect(firstLine(one)).toBe(
+        'NODES CRITICAL - 1 of 1 nodes failing: worker-3.prod-eu1.example.com (Ready=False: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/kubernetes/cni/net.d/.) | nodes=1;;;0 healthy=0;;;0 failing=1;;0;0;1 cordoned=0;;;0',
+      );
     }
-    expect(firstLine(await run(args(sick, ['--include', 'prod-eu1', '--exclude', '^worker-[2-5]$'])))).toMatch(/^NODES OK - 6 of 6 nodes healthy, 1 cordoned \|/);
+    expect(firstLine(await run(args(sick, ['--include', 'prod-eu1', '--exclude', '^worker-[2-5]$'])))).toMatch(
+      /^NODES OK - 6 of 6 nodes healthy, 1 cordoned \|/,
+    );
     // One node asked for by name is named in the long output, healthy or not.
     const healthy = await run(args(sick, ['--node', 'worker-1']));
     expect(healthy.code).toBe(0);
@@ -200,9 +231,19 @@ describe('options against the simulator', () => {
       metadata: { name: `${name}.prod-eu1.example.com`, labels: { 'kubernetes.io/hostname': name } },
       spec: {},
       status: {
-        addresses: [{ type: 'InternalIP', address: '10.0.130.7' }, { type: 'Hostname', address: name }],
+        addresses: [
+          { type: 'InternalIP', address: '10.0.130.7' },
+          { type: 'Hostname', address: name },
+        ],
         conditions: [
-          { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastHeartbeatTime: at(10_000), lastTransitionTime: at(86_400_000) },
+          {
+            type: 'MemoryPressure',
+            status: 'False',
+            reason: 'KubeletHasSufficientMemory',
+            message: 'kubelet has sufficient memory available',
+            lastHeartbeatTime: at(10_000),
+            lastTransitionTime: at(86_400_000),
+          },
           { type: 'Ready', lastHeartbeatTime: at(10_000), ...ready },
         ],
       },
@@ -213,7 +254,12 @@ describe('options against the simulator', () => {
       metadata: { resourceVersion: '81273' },
       items: [
         node('worker-1', { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastTransitionTime: at(86_400_000) }),
-        node('worker-3', { status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg has yet to be successful', lastTransitionTime: at(120_000) }),
+        node('worker-3', {
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message: 'PLEG is not healthy: pleg has yet to be successful',
+          lastTransitionTime: at(120_000),
+        }),
       ],
     };
     api(healthy).faults.set([{ kind: 'body', path: '/api/v1/nodes', body: JSON.stringify(list), contentType: 'application/json' }] as never);
@@ -221,14 +267,23 @@ describe('options against the simulator', () => {
     expect(strict.code).toBe(2);
     const graced = await run(args(healthy, ['--grace', '10m']));
     expect(graced.code).toBe(1);
-    expect(firstLine(graced)).toBe('NODES WARNING - 1 of 2 nodes failing: worker-3.prod-eu1.example.com (Ready=False), 1 within --grace 10m, so WARNING | nodes=2;;;0 healthy=1;;;0 failing=1;;0;0;2 cordoned=0;;;0 failing_in_grace=1;;;0;2');
-    expect(graced.stdout).toMatch(/\n\[WARNING\] worker-3\.prod-eu1\.example\.com \(host worker-3\): Ready=False for 2m \(KubeletNotReady: PLEG is not healthy: pleg has yet to be successful\), within --grace 10m\n/);
+    expect(firstLine(graced)).toBe(
+      'NODES WARNING - 1 of 2 nodes failing: worker-3.prod-eu1.example.com (Ready=False: PLEG is not healthy: pleg has yet to be successful), 1 within --grace 10m, so WARNING | nodes=2;;;0 healthy=1;;;0 failing=1;;0;0;2 cordoned=0;;;0 failing_in_grace=1;;;0;2',
+    );
+    expect(graced.stdout).toMatch(
+      /\n\[WARNING\] worker-3\.prod-eu1\.example\.com \(host worker-3\): Ready=False for 2m, since \S+ \(KubeletNotReady: PLEG is not healthy: pleg has yet to be successful\), within --grace 10m\n/,
+    );
     expect((await run(args(healthy, ['--grace', '1m']))).code).toBe(2);
-    expect(firstLine(await run(args(healthy, ['--grace', '10'])))).toMatch(/^NODES UNKNOWN - invalid --grace "10": expected a duration with a unit/);
+    expect(firstLine(await run(args(healthy, ['--grace', '10'])))).toMatch(/^NODES UNKNOWN - invalid --grace "10": a duration needs a unit: 10s, 10m or 10h/);
   });
 
   it('a repeated single-value option is a usage error naming it', async () => {
-    for (const argv of [['--node', 'a', '--node', 'b'], ['-w', '50', '-w', '95'], ['--include', 'a', '--include', 'b'], ['-l', 'a=', '-l', 'b=']]) {
+    for (const argv of [
+      ['--node', 'a', '--node', 'b'],
+      ['-w', '50', '-w', '95'],
+      ['--include', 'a', '--include', 'b'],
+      ['-l', 'a=', '-l', 'b='],
+    ]) {
       const r = await run(args(healthy, argv));
       expect(r.code).toBe(3);
       expect(r.stdout).toMatch(/^NODES UNKNOWN - (-\w\/)?--[a-z]+ given 2 times \(.*\), give it once \(see --help\)\n$/);
@@ -283,12 +338,32 @@ describe('options against the simulator', () => {
 
 describe('failures are one UNKNOWN line that names cause and fix', () => {
   it.each([
-    ['a wrong token', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token', 'not-the-token'], /^NODES UNKNOWN - HTTP 401 from https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes: token rejected \(expired or revoked\?\) \(server says: Unauthorized\), check --token\n$/],
-    ['an account without cluster-reader', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', api(s).info.noReaderTokenFile], /^NODES UNKNOWN - HTTP 403 from .*: the account may not list nodes \(server says: nodes is forbidden: User "system:serviceaccount:openshift-infra:no-reader" cannot list resource "nodes" in API group "" at the cluster scope\), grant it the cluster-reader role/],
-    ['the wrong URL path', (s: Simulator) => ['--url', `${api(s).httpsUrl}/console`, '--ca-file', s.caFile, '--token-file', tokenFile(s)], /^NODES UNKNOWN - HTTP 404 from .*\/console\/api\/v1\/nodes: not a Kubernetes API at that URL/],
-    ['a missing token file', (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', '/nonexistent/token'], /^NODES UNKNOWN - cannot read --token-file \/nonexistent\/token \(ENOENT\), check the path and that the monitoring user may read it\n$/],
+    [
+      'a wrong token',
+      (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token', 'not-the-token'],
+      /^NODES UNKNOWN - HTTP 401 from https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes: token rejected \(expired or revoked\?\) \(server says: Unauthorized\), check --token\n$/,
+    ],
+    [
+      'an account without cluster-reader',
+      (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', api(s).info.noReaderTokenFile],
+      /^NODES UNKNOWN - HTTP 403 from .*: the account may not list nodes \(server says: nodes is forbidden: User "system:serviceaccount:openshift-infra:no-reader" cannot list resource "nodes" in API group "" at the cluster scope\), grant it the cluster-reader role/,
+    ],
+    [
+      'the wrong URL path',
+      (s: Simulator) => ['--url', `${api(s).httpsUrl}/console`, '--ca-file', s.caFile, '--token-file', tokenFile(s)],
+      /^NODES UNKNOWN - HTTP 404 from .*\/console\/api\/v1\/nodes: not a Kubernetes API at that URL/,
+    ],
+    [
+      'a missing token file',
+      (s: Simulator) => ['--url', api(s).httpsUrl, '--ca-file', s.caFile, '--token-file', '/nonexistent/token'],
+      /^NODES UNKNOWN - cannot read --token-file \/nonexistent\/token \(ENOENT\), check the path and that the monitoring user may read it\n$/,
+    ],
     ['a closed port', () => ['--url', 'https://127.0.0.1:1', '--token', 'abcdefgh'], /^NODES UNKNOWN - connection refused by 127\.0\.0\.1:1, check the port/],
-    ['no cluster', () => ['--token', 'abcdefgh'], /^NODES UNKNOWN - no cluster given: use --url URL, -H HOST \[-p PORT\] or --kubeconfig \[PATH\] \(see --help\)\n$/],
+    [
+      'no cluster',
+      () => ['--token', 'abcdefgh'],
+      /^NODES UNKNOWN - no cluster given: use --url URL, -H HOST \[-p PORT\] or --kubeconfig \[PATH\] \(see --help\)\n$/,
+    ],
   ])('%s', async (_, argv, pattern) => {
     const r = await run(argv(healthy));
     expect(r.code).toBe(3);
@@ -304,10 +379,30 @@ describe('failures are one UNKNOWN line that names cause and fix', () => {
   });
 
   it.each([
-    ['a 503 with a Status body', [{ path: '^/api/v1/nodes$', kind: 'status', status: 503, contentType: 'application/json', body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server is currently unable to handle the request","reason":"ServiceUnavailable","code":503}' }], /^NODES UNKNOWN - HTTP 503 from .*: API server error \(server says: the server is currently unable to handle the request\)/],
-    ['an HTML page with 200', [{ kind: 'body', body: '<html><body>Application is not available</body></html>' }], /^NODES UNKNOWN - response from .* is not JSON \(text\/html, \d+ bytes, starts "<html>/],
+    [
+      'a 503 with a Status body',
+      [
+        {
+          path: '^/api/v1/nodes$',
+          kind: 'status',
+          status: 503,
+          contentType: 'application/json',
+          body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server is currently unable to handle the request","reason":"ServiceUnavailable","code":503}',
+        },
+      ],
+      /^NODES UNKNOWN - HTTP 503 from .*: API server error \(server says: the server is currently unable to handle the request\)/,
+    ],
+    [
+      'an HTML page with 200',
+      [{ kind: 'body', body: '<html><body>Application is not available</body></html>' }],
+      /^NODES UNKNOWN - response from .* is not JSON \(text\/html, \d+ bytes, starts "<html>/,
+    ],
     ['a reset connection', [{ kind: 'reset' }], /^NODES UNKNOWN - connection to 127\.0\.0\.1:\d+ was reset/],
-    ['a truncated body', [{ kind: 'truncate' }], /^NODES UNKNOWN - connection to 127\.0\.0\.1:\d+ closed before the whole response was received \(truncated body\)/],
+    [
+      'a truncated body',
+      [{ kind: 'truncate' }],
+      /^NODES UNKNOWN - connection to 127\.0\.0\.1:\d+ closed before the whole response was received \(truncated body\)/,
+    ],
   ])('%s', async (_, faults, pattern) => {
     api(sick).faults.set(faults as never);
     const r = await run(args(sick));

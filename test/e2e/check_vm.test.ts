@@ -1,7 +1,7 @@
 // The VM checks as a monitoring engine runs them: the built dist/ executables against the
 // simulator's cloud-director API over HTTPS. Run `node build.mjs dist` (or `make`) first.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
@@ -43,7 +43,15 @@ const newCacheDir = () => mkdtempSync(join(tmpdir(), 'cc-vm-cache-'));
 
 /** Common arguments: URL, CA, credentials and a fresh cache directory unless one is given. */
 function args(s: Simulator, vm: string, extra: string[] = [], cacheDir = newCacheDir()): string[] {
-  const base: Array<[string, string]> = [['-u', vcd(s).httpsUrl], ['--ca-file', s.caFile], ['-U', 'monitor'], ['-o', 'acme'], ['--password-file', vcd(s).info.passwordFile], ['--vm', vm], ['--cache-dir', cacheDir]];
+  const base: Array<[string, string]> = [
+    ['-u', vcd(s).httpsUrl],
+    ['--ca-file', s.caFile],
+    ['-U', 'monitor'],
+    ['-o', 'acme'],
+    ['--password-file', vcd(s).info.passwordFile],
+    ['--vm', vm],
+    ['--cache-dir', cacheDir],
+  ];
   // A single-value option may be given once: one in `extra` replaces the default here.
   const given = new Set(extra.map((a) => (a === '--url' ? '-u' : a)));
   return [...base.filter(([flag]) => !given.has(flag)).flat(), ...extra];
@@ -60,7 +68,7 @@ function firstLine(r: RunResult) {
 const NUM = String.raw`\d+(?:\.\d)?`;
 
 describe('check_vm_cpu', () => {
-  it('OK for a healthy VM, with the SPEC perfdata', async () => {
+  it('OK for a healthy VM, with the documented perfdata', async () => {
     const r = await run('cpu', args(sim, VM.healthy));
     expect(r.code).toBe(0);
     const { text, perf } = firstLine(r);
@@ -116,7 +124,12 @@ describe('check_vm_cpu', () => {
     const r = await run('cpu', args(sim, VM.busy, ['--output', 'json']));
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ name: 'VM_CPU', state: 'WARNING', code: 1, metrics: [{ label: 'cpu_usage', uom: '%', warning: '80', critical: '90' }, {}, {}] });
+    expect(doc).toMatchObject({
+      name: 'VM_CPU',
+      state: 'WARNING',
+      code: 1,
+      metrics: [{ label: 'cpu_usage', uom: '%', warning: '80', critical: '90' }, {}, {}],
+    });
     expect(doc.items).toHaveLength(3);
   });
 });
@@ -153,7 +166,9 @@ describe('check_vm_disk', () => {
   it('UNKNOWN, not a division by zero, for a VM without disks', async () => {
     const r = await run('disk', args(sim, VM.noDisk));
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_DISK UNKNOWN - ${VM.noDisk} has no provisioned disk space (disk.provisioned.latest = 0), so used % is undefined, use --metric used, or check the VM's disks\n`);
+    expect(r.stdout).toBe(
+      `VM_DISK UNKNOWN - ${VM.noDisk} has no provisioned disk space (disk.provisioned.latest = 0), so used % is undefined, use --metric used, or check the VM's disks\n`,
+    );
   });
 });
 
@@ -169,7 +184,9 @@ describe('check_vm_mem', () => {
   it('UNKNOWN naming the metric a VM without tools lacks', async () => {
     const r = await run('mem', args(sim, VM.noTools));
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_MEM UNKNOWN - the current metrics of ${VM.noTools} lack mem.usage.average (the server sent no value for it): memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)\n`);
+    expect(r.stdout).toBe(
+      `VM_MEM UNKNOWN - the current metrics of ${VM.noTools} lack mem.usage.average (the server sent no value for it): memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)\n`,
+    );
   });
 
   it('aggregates the window with min', async () => {
@@ -186,11 +203,12 @@ describe('powered-off, stale and unknown VMs', () => {
     const before = counts(sim)['vm-record'] ?? 0;
     const r = await run('cpu', args(sim, VM.poweredOff));
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${OFF}\n`);
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${OFF} | cpu_usage=0%;80;90;0;100 cpu_usage_max=0%;;;0;100 cpu_mhz=0;;;0\n`);
     expect((counts(sim)['vm-record'] ?? 0) - before).toBe(1);
     const ok = await run('mem', args(sim, VM.poweredOff, ['--powered-off-state', 'OK']));
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe(`VM_MEM OK - ${VM.poweredOff} is powered off: no current metrics (use --window for the last values)\n`);
+    // The running VM's perfdata labels, values unknown: the graphs keep their series and show the gap.
+    expect(ok.stdout).toBe(`VM_MEM OK - ${VM.poweredOff} is powered off: no current metrics (use --window for the last values) | mem_usage=0%;80;90;0;100\n`);
     const crit = await run('disk', args(sim, VM.poweredOff, ['--powered-off-state', 'critical']));
     expect(crit.code).toBe(2);
     expect(crit.stdout).not.toContain('--powered-off-state');
@@ -200,7 +218,11 @@ describe('powered-off, stale and unknown VMs', () => {
     const r = await run('cpu', args(sim, VM.poweredOff, ['--window', '1h']));
     expect(r.code).toBe(3);
     const { text, perf } = firstLine(r);
-    expect(text).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.poweredOff} is powered off since (20\\d\\d-\\d\\d-\\d\\dT[\\d:.]+Z) \\(its last sample, --powered-off-state OK to accept\\)\\. Before that: cpu usage 1\\d(\\.\\d)?% \\(avg 1h\\) on ${VM.poweredOff}$`));
+    expect(text).toMatch(
+      new RegExp(
+        `^VM_CPU UNKNOWN - ${VM.poweredOff} is powered off since (20\\d\\d-\\d\\d-\\d\\dT[\\d:.]+Z) \\(its last sample, --powered-off-state OK to accept\\)\\. Before that: cpu usage 1\\d(\\.\\d)?% \\(avg 1h\\) on ${VM.poweredOff}$`,
+      ),
+    );
     const since = Date.parse(/since (\S+)/.exec(text)![1]);
     expect(Date.now() - since).toBeGreaterThan(3 * 3600_000);
     expect(Date.now() - since).toBeLessThan(3 * 3600_000 + 600_000);
@@ -219,7 +241,9 @@ describe('powered-off, stale and unknown VMs', () => {
     expect((await run('cpu', args(sim, VM.stale, [], cache))).code).toBe(0);
     const r = await run('disk', args(sim, VM.stale, ['--window', '15m', '--metric', 'write'], cache));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_DISK UNKNOWN - no sample of disk.write.average since .* \(older than --max-age 15m, 3 × its interval\), check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\)\n/);
+    expect(r.stdout).toMatch(
+      /^VM_DISK UNKNOWN - no sample of disk.write.average since .* \(older than --max-age 15m, 3 × its interval\), check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\)\n/,
+    );
     const ok = await run('disk', args(sim, VM.stale, ['--window', '30m', '--max-age', '2h'], cache));
     expect(ok.code).toBe(0);
   });
@@ -227,7 +251,11 @@ describe('powered-off, stale and unknown VMs', () => {
   it('unknown VM: vCD answers 403, reported as not found or not visible', async () => {
     const r = await run('cpu', args(sim, VM.unknown));
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(new RegExp(`^VM_CPU UNKNOWN - ${VM.unknown}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .*\\)[;,] check --vm`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^VM_CPU UNKNOWN - ${VM.unknown}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .*\\): deleted\\? run discovery again \\(a discovered host outlives its VM\\)[;,] else check --vm`,
+      ),
+    );
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
   });
 });
@@ -276,14 +304,41 @@ describe('login and the session cache', () => {
 
   it('logs in with an API token (OAuth refresh token)', async () => {
     const before = counts(sim);
-    const r = await run('mem', ['-u', vcd(sim).httpsUrl, '--ca-file', sim.caFile, '-o', 'acme', '--api-token-file', vcd(sim).info.apiTokenFile, '--vm', VM.healthy, '--cache-dir', newCacheDir()]);
+    const r = await run('mem', [
+      '-u',
+      vcd(sim).httpsUrl,
+      '--ca-file',
+      sim.caFile,
+      '-o',
+      'acme',
+      '--api-token-file',
+      vcd(sim).info.apiTokenFile,
+      '--vm',
+      VM.healthy,
+      '--cache-dir',
+      newCacheDir(),
+    ]);
     expect(r.code).toBe(0);
     expect((counts(sim)['login.bearer'] ?? 0) - (before['login.bearer'] ?? 0)).toBe(1);
     const bad = mkdtempSync(join(tmpdir(), 'cc-tok-'));
     writeFileSync(join(bad, 'token'), 'revoked-token-value\n');
-    const r2 = await run('mem', ['-u', vcd(sim).httpsUrl, '--ca-file', sim.caFile, '-o', 'acme', '--api-token-file', join(bad, 'token'), '--vm', VM.healthy, '--no-cache']);
+    const r2 = await run('mem', [
+      '-u',
+      vcd(sim).httpsUrl,
+      '--ca-file',
+      sim.caFile,
+      '-o',
+      'acme',
+      '--api-token-file',
+      join(bad, 'token'),
+      '--vm',
+      VM.healthy,
+      '--no-cache',
+    ]);
     expect(r2.code).toBe(3);
-    expect(r2.stdout).toMatch(/^VM_MEM UNKNOWN - login to https:\/\/127.0.0.1:\d+ as the API token for org acme rejected \(HTTP 400: Invalid refresh token \(invalid_grant\)\)/);
+    expect(r2.stdout).toMatch(
+      /^VM_MEM UNKNOWN - login to https:\/\/127.0.0.1:\d+ as the API token for org acme rejected \(HTTP 400: Invalid refresh token \(invalid_grant\)\)/,
+    );
   });
 
   it('logs in again once when the cached session expired', async () => {
@@ -305,7 +360,9 @@ describe('login and the session cache', () => {
     const argv = args(sim, VM.healthy, ['--password-file', join(dir, 'pw'), '-vvv']);
     const r = await run('cpu', argv);
     expect(r.code).toBe(3);
-    expect(r.stdout.split('\n')[0]).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file$/);
+    expect(r.stdout.split('\n')[0]).toMatch(
+      /^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file$/,
+    );
     expect(r.stdout + r.stderr).not.toContain('Wrong-Passw0rd-42');
     expect(r.stdout + r.stderr).not.toContain(Buffer.from('monitor@acme:Wrong-Passw0rd-42').toString('base64'));
   });
@@ -320,7 +377,9 @@ describe('login and the session cache', () => {
     expect(ini.code).toBe(0);
     expect(ini.stdout + ini.stderr).not.toContain(PASSWORD);
     const none = await run('mem', [...base, '--no-cache']);
-    expect(none.stdout).toBe('VM_MEM UNKNOWN - no password for monitor@acme: give --password-file, set VCD_PASSWORD, or put password= in an --extra-opts file (see --help)\n');
+    expect(none.stdout).toBe(
+      'VM_MEM UNKNOWN - no password for monitor@acme: give --password-file, set VCD_PASSWORD, or put password= in an --extra-opts file (see --help)\n',
+    );
   });
 
   it('a corrupt or unwritable cache never fails the check (noted at -v)', async () => {
@@ -330,7 +389,7 @@ describe('login and the session cache', () => {
     writeFileSync(join(cache, file), 'not json at all');
     const corrupt = await run('cpu', args(sim, VM.healthy, ['-v'], cache));
     expect(corrupt.code).toBe(0);
-    expect(firstLine(corrupt).text).toMatch(/ \(ignoring .*\.json: corrupt, API version 34.0 \(.*\)\)$/);
+    expect(firstLine(corrupt).text).toMatch(/ \[ignoring .*\.json: corrupt, API version 34.0 \(.*\)\]$/);
     expect(JSON.parse(readFileSync(join(cache, file), 'utf8')).data.auth).toBe('bearer');
 
     const parent = newCacheDir();
@@ -354,6 +413,54 @@ describe('login and the session cache', () => {
   });
 });
 
+describe('the session cache does not hang on an inherited environment', () => {
+  it("defaults to the running user's own home, not an inherited $HOME", async () => {
+    const argv = args(sim, VM.healthy, ['-vv']).filter((a, i, all) => a !== '--cache-dir' && all[i - 1] !== '--cache-dir');
+    const r = await run('cpu', argv, { PATH: process.env.PATH, HOME: '/nonexistent-home-of-another-user' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`session cache: ${join(userInfo().homedir, '.cache', 'cloudchecks')}/`);
+    expect(r.stdout).not.toMatch(/unusable/);
+  });
+
+  it('--cache-unusable-state WARNING: an unusable cache raises the state and says so on the status line and in JSON', async () => {
+    const blocker = join(newCacheDir(), 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    const quiet = await run('cpu', args(sim, VM.healthy, [], join(blocker, 'cache')));
+    expect(quiet.code).toBe(0);
+    const r = await run('cpu', args(sim, VM.healthy, ['--cache-unusable-state', 'WARNING'], join(blocker, 'cache')));
+    expect(r.code).toBe(1);
+    expect(firstLine(r).text).toMatch(/^VM_CPU WARNING - .*[;,] every run logs in: session cache .* unusable \(ENOTDIR\)/);
+    const json = JSON.parse(
+      (await run('cpu', args(sim, VM.healthy, ['--cache-unusable-state', 'WARNING', '--output', 'json'], join(blocker, 'cache')))).stdout,
+    ) as { state: string; items: Array<{ name: string; state: string }> };
+    expect(json.state).toBe('WARNING');
+    expect(json.items.find((i) => i.name === 'session-cache')?.state).toBe('WARNING');
+    const bad = await run('cpu', args(sim, VM.healthy, ['--cache-unusable-state', 'LOUD']));
+    expect([bad.code, firstLine(bad).text]).toEqual([
+      3,
+      expect.stringMatching(/invalid --cache-unusable-state "LOUD": expected OK, WARNING, CRITICAL or UNKNOWN/),
+    ]);
+  });
+});
+
+describe('--user that names the org too', () => {
+  it('--user monitor@acme --org acme logs in as monitor@acme, and -v says so', async () => {
+    const r = await run('cpu', args(sim, VM.healthy, ['-U', 'monitor@acme', '-v']));
+    expect(r.code).toBe(0);
+    expect(firstLine(r).text).toMatch(/--user monitor@acme already names the org: logging in as monitor@acme \(give --user monitor\)/);
+  });
+});
+
+describe('-v says how the server is reached', () => {
+  it('-k: the certificate is not verified', async () => {
+    const k = await run('cpu', args(sim, VM.healthy, ['-k', '-v']));
+    expect(k.code).toBe(0);
+    expect(firstLine(k).text).toMatch(/TLS certificate of 127\.0\.0\.1:\d+ not verified \(-k\/--insecure\)/);
+    const plain = await run('cpu', args(sim, VM.healthy, ['-v']));
+    expect(firstLine(plain).text).not.toMatch(/not verified/);
+  });
+});
+
 describe('secrets and failures', () => {
   it('prints no password, session token or API token at -vvv, in any mode', async () => {
     const cache = newCacheDir();
@@ -368,22 +475,49 @@ describe('secrets and failures', () => {
     const legacyCache = newCacheDir();
     const l = await run('cpu', args(legacy, VM.busy, ['-vvv'], legacyCache));
     outputs.push(l.stdout + l.stderr);
-    const t = await run('cpu', ['-u', vcd(sim).httpsUrl, '--ca-file', sim.caFile, '-o', 'acme', '--api-token-file', vcd(sim).info.apiTokenFile, '--vm', VM.busy, '--cache-dir', cache, '-vvv']);
+    const t = await run('cpu', [
+      '-u',
+      vcd(sim).httpsUrl,
+      '--ca-file',
+      sim.caFile,
+      '-o',
+      'acme',
+      '--api-token-file',
+      vcd(sim).info.apiTokenFile,
+      '--vm',
+      VM.busy,
+      '--cache-dir',
+      cache,
+      '-vvv',
+    ]);
     outputs.push(t.stdout + t.stderr);
     const secrets = [
       PASSWORD,
       Buffer.from(`monitor@acme:${PASSWORD}`).toString('base64'),
       readFileSync(vcd(sim).info.apiTokenFile, 'utf8').trim(),
-      ...[cache, legacyCache].flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')).token as string)),
+      ...[cache, legacyCache].flatMap((d) =>
+        readdirSync(d)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')).token as string),
+      ),
     ];
     expect(secrets.length).toBeGreaterThanOrEqual(5);
     for (const out of outputs) for (const s of secrets) expect(out).not.toContain(s);
   });
 
   it.each([
-    [{ kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' }, /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later\n$/],
-    [{ kind: 'body', body: '<html><body>Login</body></html>', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not a vCD CurrentUsage document \(root element html/],
-    [{ kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' }, /^VM_CPU UNKNOWN - current metrics response is not XML \(text outside the root element at line 1, body starts "maintenance"\)/],
+    [
+      { kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' },
+      /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later\n$/,
+    ],
+    [
+      { kind: 'body', body: '<html><body>Login</body></html>', path: '/metrics/' },
+      /^VM_CPU UNKNOWN - current metrics response is not a vCD CurrentUsage document \(root element html/,
+    ],
+    [
+      { kind: 'body', body: 'maintenance', contentType: 'text/plain', path: '/metrics/' },
+      /^VM_CPU UNKNOWN - current metrics response is not XML \(text outside the root element at line 1, body starts "maintenance"\)/,
+    ],
     [{ kind: 'truncate', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ closed before the whole response was received/],
     [{ kind: 'reset', path: '/metrics/' }, /^VM_CPU UNKNOWN - connection to 127.0.0.1:\d+ was reset/],
   ])('fault %j is one UNKNOWN line', async (fault, pattern) => {
@@ -419,7 +553,9 @@ describe('secrets and failures', () => {
     const before = counts(sim).requests ?? 0;
     const r = await run('cpu', plain([]));
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --url ${vcd(sim).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`);
+    expect(r.stdout).toBe(
+      `VM_CPU UNKNOWN - --url ${vcd(sim).httpUrl} is plain http://, which would send the credentials in clear text, use https://, or add --allow-http if that is intended (a local test server) (see --help)\n`,
+    );
     expect(counts(sim).requests ?? 0).toBe(before);
     const ok = await run('cpu', plain(['--allow-http', '-v']));
     expect(ok.code).toBe(0);
@@ -442,7 +578,10 @@ describe('secrets and failures', () => {
   });
 
   it.each([
-    [['--vm', 'https://vcd.example.com/tenant/acme/vdcs'], /^VM_CPU UNKNOWN - invalid --vm "https:\/\/vcd.example.com\/tenant\/acme\/vdcs": this URL holds no VM id \(vm-<guid>\), open the VM's own page in the web console and copy that URL, or give the VM's name \(see --help\)\n$/],
+    [
+      ['--vm', 'https://vcd.example.com/tenant/acme/vdcs'],
+      /^VM_CPU UNKNOWN - invalid --vm "https:\/\/vcd.example.com\/tenant\/acme\/vdcs": this URL holds no VM id \(vm-<guid>\), open the VM's own page in the web console and copy that URL, or give the VM's name \(see --help\)\n$/,
+    ],
     [['--api-version', '34'], /^VM_CPU UNKNOWN - invalid --api-version "34": expected a version such as 34.0 or 38.1 \(see --help\)\n$/],
     [['--discovery-format', 'csv'], /^VM_CPU UNKNOWN - invalid --discovery-format "csv": expected one of zabbix, icinga2, nagios/],
     [['--window', '2d'], /^VM_CPU UNKNOWN - invalid --window "2d": expected a duration such as 900s, 15m or 1h \(see --help\)\n$/],
@@ -463,7 +602,21 @@ describe('secrets and failures', () => {
   it('--help lists every option and exits 3', async () => {
     const r = await run('disk', ['--help']);
     expect(r.code).toBe(3);
-    for (const o of ['--url', '--vm', '--password-file', '--api-token-file', '--api-version', '--cache-dir', '--no-cache', '--window', '--aggregate', '--max-age', '--powered-off-state', '--metric', '--ca-file']) {
+    for (const o of [
+      '--url',
+      '--vm',
+      '--password-file',
+      '--api-token-file',
+      '--api-version',
+      '--cache-dir',
+      '--no-cache',
+      '--window',
+      '--aggregate',
+      '--max-age',
+      '--powered-off-state',
+      '--metric',
+      '--ca-file',
+    ]) {
       expect(r.stdout).toContain(o);
     }
   });

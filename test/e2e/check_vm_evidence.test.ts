@@ -39,7 +39,23 @@ afterAll(async () => {
 
 const vcd = () => sim.apis.vcd;
 function run(plugin: 'cpu' | 'disk' | 'mem', vm: string, extra: string[] = []): Promise<RunResult> {
-  const argv = ['-u', vcd().httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', vcd().info.passwordFile, '--vm', vm, '--cache-dir', cache, ...extra];
+  const argv = [
+    '-u',
+    vcd().httpsUrl,
+    '--ca-file',
+    sim.caFile,
+    '-U',
+    'monitor',
+    '-o',
+    'acme',
+    '--password-file',
+    vcd().info.passwordFile,
+    '--vm',
+    vm,
+    '--cache-dir',
+    cache,
+    ...extra,
+  ];
   return runExecutable(join(DIST, `check_vm_${plugin}`), argv, { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
 }
 function firstLine(r: RunResult) {
@@ -50,7 +66,7 @@ function firstLine(r: RunResult) {
 const requests = () => vcd().stats.counts.requests ?? 0;
 
 describe('current metrics refused: powered off only on the evidence of the VM record', () => {
-  it('OPERATION_LIMITS_EXCEEDED on a running VM is UNKNOWN with the server\'s message, even with --powered-off-state OK', async () => {
+  it("OPERATION_LIMITS_EXCEEDED on a running VM is UNKNOWN with the server's message, even with --powered-off-state OK", async () => {
     for (const extra of [[], ['--powered-off-state', 'OK']]) {
       const r = await run('cpu', VM.operationLimits, extra);
       expect(r.code).toBe(3);
@@ -77,7 +93,9 @@ describe('current metrics refused: powered off only on the evidence of the VM re
   it('a suspended VM is not running: --powered-off-state applies, named as suspended', async () => {
     const r = await run('mem', VM.suspended);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_MEM UNKNOWN - ${VM.suspended} is suspended: no current metrics (use --window for the last values, or --powered-off-state OK to accept)\n`);
+    expect(r.stdout).toBe(
+      `VM_MEM UNKNOWN - ${VM.suspended} is suspended: no current metrics (use --window for the last values, or --powered-off-state OK to accept) | mem_usage=0%;80;90;0;100\n`,
+    );
     const w = await run('mem', VM.suspended, ['--powered-off-state', 'WARNING']);
     expect(w.code).toBe(1);
   });
@@ -85,10 +103,11 @@ describe('current metrics refused: powered off only on the evidence of the VM re
   it('--window of a VM off for longer than the 24 h of history: its record decides, not "no sample"', async () => {
     const r = await run('cpu', VM.suspended, ['--window', '15m']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${VM.suspended} is suspended: no sample in the 24 hours of history (--powered-off-state OK to accept)\n`);
+    const perf = ' | cpu_usage=0%;80;90;0;100 cpu_usage_max=0%;;;0;100 cpu_mhz=0;;;0';
+    expect(r.stdout).toBe(`VM_CPU UNKNOWN - ${VM.suspended} is suspended: no sample in the 24 hours of history (--powered-off-state OK to accept)${perf}\n`);
     const ok = await run('cpu', VM.suspended, ['--window', '15m', '--powered-off-state', 'OK']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe(`VM_CPU OK - ${VM.suspended} is suspended: no sample in the 24 hours of history\n`);
+    expect(ok.stdout).toBe(`VM_CPU OK - ${VM.suspended} is suspended: no sample in the 24 hours of history${perf}\n`);
   });
 });
 
@@ -97,7 +116,7 @@ describe('disks reported only per disk', () => {
     const r = await run('disk', VM.perDiskOnly);
     expect(r.code).toBe(0);
     const { text, perf } = firstLine(r);
-    expect(text).toMatch(new RegExp(`^VM_DISK OK - disk used 7[45](\\.\\d)?% \\(12\\d GiB of 170 GiB\\) \\(current\\) on ${VM.perDiskOnly}$`));
+    expect(text).toMatch(new RegExp(`^VM_DISK OK - disk used 7[45](\\.\\d)?% \\(12\\d(\\.\\d)? GiB of 170 GiB\\) \\(current\\) on ${VM.perDiskOnly}$`));
     const byLabel = Object.fromEntries(perf.map((p) => [p.label, p]));
     const prov = 170 * 1024 ** 3;
     expect(byLabel.disk_provisioned.value).toBe(prov);
@@ -124,17 +143,25 @@ describe('disks reported only per disk', () => {
     const r = await run('disk', VM.perDiskOnly, ['--per-disk']);
     expect(r.code).toBe(2);
     const { text, perf } = firstLine(r);
-    expect(text).toMatch(new RegExp(`^VM_DISK CRITICAL - disk 1 \\(worst of 3\\) used 9[45](\\.\\d)?% \\(9\\d GiB of 100 GiB\\) \\(current\\) on ${VM.perDiskOnly}$`));
+    expect(text).toMatch(
+      new RegExp(`^VM_DISK CRITICAL - disk 1 \\(worst of 3\\) used 9[45](\\.\\d)?% \\(9\\d(\\.\\d)? GiB of 100 GiB\\) \\(current\\) on ${VM.perDiskOnly}$`),
+    );
     expect(perf.find((p) => p.label === 'disk_used_pct')).toMatchObject({ warn: '', crit: '' });
     for (const i of [0, 1, 2]) expect(perf.find((p) => p.label === `disk_used_pct_${i}`)).toMatchObject({ warn: '80', crit: '90' });
-    expect(r.stdout).toMatch(/\n\[OK\] disk 0: used 60(\.\d)?% \(30 GiB of 50 GiB\)\n\[CRITICAL\] disk 1: used 9[45](\.\d)?% \(9\d GiB of 100 GiB\)\n\[OK\] disk 2: used 10(\.\d)?% /);
+    expect(r.stdout).toMatch(
+      /\n\[OK\] disk 0: used 60(\.\d)?% \(30 GiB of 50 GiB\)\n\[CRITICAL\] disk 1: used 9[45](\.\d)?% \(9\d(\.\d)? GiB of 100 GiB\)\n\[OK\] disk 2: used 10(\.\d)?% /,
+    );
   });
 
   it('--per-disk also where the whole-VM names are present; --metric used takes sizes', async () => {
     const r = await run('disk', VM.fullDisk, ['--per-disk', '--metric', 'used', '-w', '400G', '-c', '440G']);
     expect(r.code).toBe(1);
     expect(firstLine(r).text).toMatch(/^VM_DISK WARNING - disk 2001 \(worst of 2\) used 42\d(\.\d)? GiB of 450 GiB \(current\) on /);
-    expect(firstLine(r).perf.find((p) => p.label === 'disk_used_2001')).toMatchObject({ uom: 'B', warn: String(400 * 1024 ** 3), crit: String(440 * 1024 ** 3) });
+    expect(firstLine(r).perf.find((p) => p.label === 'disk_used_2001')).toMatchObject({
+      uom: 'B',
+      warn: String(400 * 1024 ** 3),
+      crit: String(440 * 1024 ** 3),
+    });
     expect(r.stdout).toMatch(/\n\[OK\] disk 2000: used 4\d(\.\d)? GiB of 50 GiB\n\[WARNING\] disk 2001: used 42/);
   });
 
@@ -151,16 +178,20 @@ describe('expectedInterval in milliseconds, and samples from the future', () => 
     const r = await run('cpu', VM.intervalMs, ['--window', '1h', '-v']);
     expect(r.code).toBe(3);
     // As seconds, 3 × 300000 s would be 250 hours and the stopped series would pass.
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since \S+ \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\) \(API version 34\.0 \(34\.0 is offered by the server[;,] remembered\)[;,] expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)\n$/);
+    expect(r.stdout).toMatch(
+      /^VM_CPU UNKNOWN - no sample of cpu.usage.average since \S+ \(older than --max-age 15m, 3 × its interval\)[;,] check that the VM is running and vCD collects its metrics \(its record says POWERED_ON\) \[API version 34\.0 \(34\.0 is offered by the server[;,] remembered\)[;,] expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\]\n$/,
+    );
     const ok = await run('cpu', VM.intervalMs, ['--window', '3h', '--max-age', '3h', '-v']);
     expect(ok.code).toBe(0);
-    expect(firstLine(ok).text).toMatch(/[( ]expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\)$/);
+    expect(firstLine(ok).text).toMatch(/[[ ]expectedInterval 300000 of cpu.usage.average read as milliseconds \(5m\): its samples are 5m apart\]$/);
   });
 
   it('a sample dated 2099 does not make a stopped series look fresh; -v says it was ignored', async () => {
     const r = await run('cpu', VM.futureSample, ['--window', '1h', '-v']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\S+ \(older than --max-age 15m, 3 × its interval\),.* \(.*ignored 3 samples of 3 series dated after the server's time, up to 2099-\S+Z\)\n$/);
+    expect(r.stdout).toMatch(
+      /^VM_CPU UNKNOWN - no sample of cpu.usage.average since 20\d\d-\S+ \(older than --max-age 15m, 3 × its interval\),.* \[.*ignored 3 samples of 3 series dated after the server's time, up to 2099-\S+Z\]\n$/,
+    );
     expect(r.stdout).not.toMatch(/since 2099/);
   });
 });
@@ -169,7 +200,9 @@ describe('values no VM produces', () => {
   it('a metric sent twice is UNKNOWN naming it', async () => {
     const r = await run('mem', VM.duplicate);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^VM_MEM UNKNOWN - the current metrics response has metric mem.usage.average twice \([\d.]+ and [\d.]+\): cannot tell which is right\n$/);
+    expect(r.stdout).toMatch(
+      /^VM_MEM UNKNOWN - the current metrics response has metric mem.usage.average twice \([\d.]+ and [\d.]+\): cannot tell which is right\n$/,
+    );
     const h = await run('mem', VM.duplicate, ['--window', '15m']);
     expect(h.stdout).toBe('VM_MEM UNKNOWN - the historic metrics response has series mem.usage.average twice: cannot tell which is right\n');
   });
@@ -198,8 +231,12 @@ describe('options that only mean something together are usage errors, before any
   it("a window shorter than the series' interval is a usage error (disk sizes are sampled every 30 minutes)", async () => {
     const r = await run('disk', VM.healthy, ['--window', '15m']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe('VM_DISK UNKNOWN - --window 15m is shorter than the 30m between samples of disk.used.latest, so it may hold none: use --window 30m or longer (see --help)\n');
+    expect(r.stdout).toBe(
+      'VM_DISK UNKNOWN - --window 15m is shorter than the 30m between samples of disk.used.latest, so it may hold none: use --window 30m or longer (see --help)\n',
+    );
     const cpu = await run('cpu', VM.healthy, ['--window', '2m']);
-    expect(cpu.stdout).toBe('VM_CPU UNKNOWN - --window 2m is shorter than the 5m between samples of cpu.usage.average, so it may hold none: use --window 5m or longer (see --help)\n');
+    expect(cpu.stdout).toBe(
+      'VM_CPU UNKNOWN - --window 2m is shorter than the 5m between samples of cpu.usage.average, so it may hold none: use --window 5m or longer (see --help)\n',
+    );
   });
 });

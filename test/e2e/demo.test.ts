@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import PLUGINS from '../../plugins/registry.json';
 
 const REPO = resolve(__dirname, '../..');
 
@@ -64,7 +65,7 @@ async function gone(pids: number[]): Promise<number[]> {
 }
 
 describe('make demo', () => {
-  it('runs every plugin against healthy, sick and off simulators, exits 0, leaves no process', async () => {
+  it('runs every plugin against healthy, sick, off and updating simulators, exits 0, leaves no process', async () => {
     const r = await run('make', ['-s', 'demo']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -78,6 +79,10 @@ describe('make demo', () => {
       /^MONITORING CRITICAL - ClusterOperator monitoring [\d.]+ Degraded=True .*prometheus-k8s-0 .*CrashLoopBackOff.*thanos-ruler-user-workload has no ready pod/m,
       /^MONITORING OK - .*workload monitoring off \(no ConfigMap openshift-monitoring\/cluster-monitoring-config\)/m,
       /^MONITORING CRITICAL - workload monitoring off .* but expected on, /m,
+      /^OPERATORS OK - 33 of 33 operators available, none degraded, version 4\.16\.27 /m,
+      /^OPERATORS CRITICAL - 2 of 33 operators failing: etcd Degraded=True for 2h /m,
+      /^OPERATORS OK - 33 of 33 operators available, none degraded, updating to 4\.16\.28 /m,
+      /^\[\{"\{#OPERATOR\}":"authentication"\}/m,
       /^VM_CPU OK - cpu usage [\d.]+% \(current\)/m,
       /^VM_CPU OK - cpu usage [\d.]+% \(avg 1h\)/m,
       /^VM_CPU WARNING - /m,
@@ -89,20 +94,28 @@ describe('make demo', () => {
       /^VM_MEM UNKNOWN - .*powered off/m,
       /^\{"name":"VM_MEM","state":"OK","code":0,/m,
       // Fleets: a VM by name, and discovery.
-      /^VM_DISK CRITICAL - disk used .* on db-03 \(vm-[0-9a-f-]{36}\) \(/m,
+      /^VM_DISK CRITICAL - disk used .* on db-03 \(vm-[0-9a-f-]{36}\) \[/m,
       /^\[\{"\{#VM\.ID\}":"vm-[0-9a-f-]{36}","\{#VM\.NAME\}":"/m,
       /^object Host "vm-[0-9a-f-]{36}" \{$/m,
+      // One provider account over every organisation.
+      /"\{#VM\.NAME\}":"web-01","\{#VM\.VAPP\}":"portal","\{#VM\.STATUS\}":"POWERED_ON","\{#VM\.ORG\}":"globex"/m,
+      /^VM_CPU UNKNOWN - 2 VMs named "web-01" in 2 organisations: org "acme" .*, add --tenant-org ORG/m,
+      /^VDC OK - acme-prod: cpu 42% /m,
+      /^VDC OK - acme-payg: cpu 2000 MHz used, unlimited/m,
+      /^VDC CRITICAL - 5 VDCs: acme-analytics memory 88% .*acme-archive disabled.*staging-15 \(FAILED_CREATION\)/m,
+      /^\[\{"\{#VDC\.ID\}":"[0-9a-f-]{36}","\{#VDC\.NAME\}":"acme-analytics","\{#VDC\.ORG\}":"acme"\}/m,
     ]) {
       expect(r.stdout).toMatch(first);
     }
     // Every run shows its command line and exit code; secrets appear only as file paths.
     const commands = r.stdout.match(/^\$ \S*(check_\w+) /gm) ?? [];
     expect(commands.length).toBeGreaterThanOrEqual(18);
+    expect(new Set(commands.map((c) => /check_\w+/.exec(c)![0]))).toEqual(new Set(PLUGINS));
     expect((r.stdout.match(/^\(exit [0-3]\)$/gm) ?? []).length).toBe(commands.length);
     expect(r.stdout).not.toMatch(/Sim-vcd-Passw0rd/);
     expect(r.stdout).not.toMatch(/--token /);
     const pids = simulatorPids(r.stdout);
-    expect(pids).toHaveLength(3);
+    expect(pids).toHaveLength(4);
     expect(await gone(pids)).toEqual([]);
   }, 120_000);
 

@@ -3,13 +3,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import PLUGINS from '../../plugins/registry.json';
 import { SIM_MODULES } from '../../sim/modules';
 import { startSimulatorFromArgs } from '../../sim/simulator';
 import { runExecutable } from '../support/spawn';
 
 const REPO = resolve(__dirname, '../..');
 const DIST = join(REPO, 'dist');
-const EXECUTABLES = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem', 'cloudchecks-sim'];
+const EXECUTABLES = [...PLUGINS, 'cloudchecks-sim'];
 
 async function help(exe: string): Promise<string> {
   const r = await runExecutable(join(DIST, exe), ['--help']);

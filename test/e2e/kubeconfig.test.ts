@@ -24,7 +24,12 @@ const NODES = JSON.stringify({
   metadata: { resourceVersion: '48213' },
   items: ['master-0', 'worker-1'].map((name) => ({
     metadata: { name },
-    status: { conditions: [{ type: 'MemoryPressure', status: 'False' }, { type: 'Ready', status: 'True' }] },
+    status: {
+      conditions: [
+        { type: 'MemoryPressure', status: 'False' },
+        { type: 'Ready', status: 'True' },
+      ],
+    },
   })),
 });
 
@@ -49,7 +54,9 @@ async function apiServer(options: https.ServerOptions, accept: (req: http.Incomi
       return;
     }
     if (!accept(req)) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(NODES);
@@ -82,16 +89,19 @@ beforeAll(async () => {
     { key: pem('server-by-cluster-ca.key'), cert: pem('server-by-cluster-ca.pem'), ca: pem('cluster-ca.pem'), requestCert: true, rejectUnauthorized: true },
     (req) => (req.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN === 'monitoring',
   );
-  tokenServer = await apiServer({ key: pem('server-by-cluster-ca.key'), cert: pem('server-by-cluster-ca.pem') }, (req) => validTokens.has((req.headers.authorization ?? '').replace(/^Bearer /, '')));
+  tokenServer = await apiServer({ key: pem('server-by-cluster-ca.key'), cert: pem('server-by-cluster-ca.pem') }, (req) =>
+    validTokens.has((req.headers.authorization ?? '').replace(/^Bearer /, '')),
+  );
   publicServer = await apiServer({ key: pem('server-by-public-ca.key'), cert: pem('server-by-public-ca.pem') }, () => true);
   proxy = http.createServer((_, res) => res.writeHead(405).end());
   // The same CONNECT proxy behind TLS: proxy-url https://.
   tlsProxy = https.createServer({ key: pem('server-by-cluster-ca.key'), cert: pem('server-by-cluster-ca.pem') }, (_, res) => res.writeHead(405).end());
-  for (const p of [proxy, tlsProxy]) p.on('connect', (req, socket: Socket, head) => {
-    tunnels++;
-    sockets.add(socket);
-    openTunnel(req, socket, head, (upstream) => sockets.add(upstream));
-  });
+  for (const p of [proxy, tlsProxy])
+    p.on('connect', (req, socket: Socket, head) => {
+      tunnels++;
+      sockets.add(socket);
+      openTunnel(req, socket, head, (upstream) => sockets.add(upstream));
+    });
   await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
   proxyPort = (proxy.address() as AddressInfo).port;
   await new Promise<void>((done) => tlsProxy.listen(0, '127.0.0.1', done));
@@ -150,13 +160,19 @@ const OK_LINE = /^NODES OK - 2 of 2 nodes healthy( \[[^\]]*\])? \| /;
 describe('a server that requires a client certificate (kind, k3s, kubeadm)', () => {
   it('client-certificate-data / client-key-data of a kind-shaped kubeconfig', async () => {
     const dir = tmp();
-    const kc = write(dir, 'config', kubeconfig(certServer.url, [`client-certificate-data: ${b64(pem('client.pem'))}`, `client-key-data: ${b64(pem('client.key'))}`], undefined, 'kind-kind'));
+    const kc = write(
+      dir,
+      'config',
+      kubeconfig(certServer.url, [`client-certificate-data: ${b64(pem('client.pem'))}`, `client-key-data: ${b64(pem('client.key'))}`], undefined, 'kind-kind'),
+    );
     const before = certServer.requests.length;
     const r = await run(['--kubeconfig', kc, '-vv']);
     expect(firstLine(r)).toMatch(OK_LINE);
     expect(r.code).toBe(0);
     expect(certServer.requests.slice(before)).toEqual([{ authorization: undefined, clientCN: 'monitoring' }]);
-    expect(r.stdout).toContain(`client certificate from the client certificate of user "kind-kind" of context "kind-kind" in ${kc}, TLS: only the certificate-authority-data of cluster "kind-kind"`);
+    expect(r.stdout).toContain(
+      `client certificate from the client certificate of user "kind-kind" of context "kind-kind" in ${kc}, TLS: only the certificate-authority-data of cluster "kind-kind"`,
+    );
     expect(r.stdout).not.toContain('PRIVATE KEY');
   });
 
@@ -165,21 +181,53 @@ describe('a server that requires a client certificate (kind, k3s, kubeadm)', () 
     write(dir, 'monitoring.crt', pem('client.pem'));
     write(dir, 'monitoring.key', pem('client.key'));
     write(dir, 'ca.crt', pem('cluster-ca.pem'));
-    const kc = write(dir, 'config', kubeconfig(certServer.url, ['client-certificate: monitoring.crt', 'client-key: monitoring.key'], ['certificate-authority: ca.crt']));
+    const kc = write(
+      dir,
+      'config',
+      kubeconfig(certServer.url, ['client-certificate: monitoring.crt', 'client-key: monitoring.key'], ['certificate-authority: ca.crt']),
+    );
     expect(firstLine(await run(['--kubeconfig', kc]))).toMatch(OK_LINE);
-    const flags = await run(['--url', certServer.url, '--ca-file', join(dir, 'ca.crt'), '--client-cert', join(dir, 'monitoring.crt'), '--client-key', join(dir, 'monitoring.key')]);
+    const flags = await run([
+      '--url',
+      certServer.url,
+      '--ca-file',
+      join(dir, 'ca.crt'),
+      '--client-cert',
+      join(dir, 'monitoring.crt'),
+      '--client-key',
+      join(dir, 'monitoring.key'),
+    ]);
     expect(firstLine(flags)).toMatch(OK_LINE);
   });
 
   it('a key file others may read: a warning at -v', async () => {
     const dir = tmp();
     const key = write(dir, 'monitoring.key', pem('client.key'), 0o644);
-    const r = await run(['--url', certServer.url, '--ca-file', join(TLS, 'cluster-ca.pem'), '--client-cert', join(TLS, 'client.pem'), '--client-key', key, '-v']);
+    const r = await run([
+      '--url',
+      certServer.url,
+      '--ca-file',
+      join(TLS, 'cluster-ca.pem'),
+      '--client-cert',
+      join(TLS, 'client.pem'),
+      '--client-key',
+      key,
+      '-v',
+    ]);
     expect(firstLine(r)).toMatch(new RegExp(`^NODES OK - .*--client-key ${key} is readable by others \\(mode 0644\\), chmod 600 it`));
   });
 
   it('a client certificate from another CA, or none: one clean UNKNOWN line', async () => {
-    const other = await run(['--url', certServer.url, '--ca-file', join(TLS, 'cluster-ca.pem'), '--client-cert', join(TLS, 'client-other.pem'), '--client-key', join(TLS, 'client-other.key')]);
+    const other = await run([
+      '--url',
+      certServer.url,
+      '--ca-file',
+      join(TLS, 'cluster-ca.pem'),
+      '--client-cert',
+      join(TLS, 'client-other.pem'),
+      '--client-key',
+      join(TLS, 'client-other.key'),
+    ]);
     expect(other.code).toBe(3);
     expect(other.stdout).toMatch(/^NODES UNKNOWN - [^\n]+\n$/);
     expect(other.stderr).toBe('');
@@ -219,9 +267,25 @@ describe('the cluster CA is the only trust anchor (as kubectl)', () => {
   it('tls-server-name is the name checked in the certificate', async () => {
     const dir = tmp();
     validTokens.add('tls-server-name-token');
-    const good = write(dir, 'good', kubeconfig(tokenServer.url, ['token: tls-server-name-token'], [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, 'tls-server-name: api.cluster.internal']));
+    const good = write(
+      dir,
+      'good',
+      kubeconfig(
+        tokenServer.url,
+        ['token: tls-server-name-token'],
+        [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, 'tls-server-name: api.cluster.internal'],
+      ),
+    );
     expect(firstLine(await run(['--kubeconfig', good]))).toMatch(OK_LINE);
-    const bad = write(dir, 'bad', kubeconfig(tokenServer.url, ['token: tls-server-name-token'], [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, 'tls-server-name: wrong.example']));
+    const bad = write(
+      dir,
+      'bad',
+      kubeconfig(
+        tokenServer.url,
+        ['token: tls-server-name-token'],
+        [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, 'tls-server-name: wrong.example'],
+      ),
+    );
     const r = await run(['--kubeconfig', bad]);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^NODES UNKNOWN - .*wrong\.example/);
@@ -230,16 +294,34 @@ describe('the cluster CA is the only trust anchor (as kubectl)', () => {
   it('proxy-url of the cluster tunnels through that proxy', async () => {
     const dir = tmp();
     validTokens.add('proxy-url-token');
-    const kc = write(dir, 'config', kubeconfig(tokenServer.url, ['token: proxy-url-token'], [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, `proxy-url: http://127.0.0.1:${proxyPort}`]));
+    const kc = write(
+      dir,
+      'config',
+      kubeconfig(
+        tokenServer.url,
+        ['token: proxy-url-token'],
+        [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, `proxy-url: http://127.0.0.1:${proxyPort}`],
+      ),
+    );
     const before = tunnels;
     expect(firstLine(await run(['--kubeconfig', kc]))).toMatch(OK_LINE);
     expect(tunnels).toBe(before + 1);
     // An https:// proxy, whose own certificate the system trusts (NODE_EXTRA_CA_CERTS here).
-    const viaTls = write(dir, 'tls-proxy', kubeconfig(tokenServer.url, ['token: proxy-url-token'], [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, `proxy-url: https://127.0.0.1:${tlsProxyPort}`]));
+    const viaTls = write(
+      dir,
+      'tls-proxy',
+      kubeconfig(
+        tokenServer.url,
+        ['token: proxy-url-token'],
+        [`certificate-authority-data: ${b64(pem('cluster-ca.pem'))}`, `proxy-url: https://127.0.0.1:${tlsProxyPort}`],
+      ),
+    );
     expect(firstLine(await run(['--kubeconfig', viaTls], { NODE_EXTRA_CA_CERTS: join(TLS, 'cluster-ca.pem') }))).toMatch(OK_LINE);
     expect(tunnels).toBe(before + 2);
     const socks = write(dir, 'socks', kubeconfig(tokenServer.url, ['token: proxy-url-token'], [`proxy-url: socks5://127.0.0.1:1080`]));
-    expect((await run(['--kubeconfig', socks])).stdout).toMatch(/^NODES UNKNOWN - proxy-url of cluster "test" in kubeconfig .* is a socks5 proxy, which cluster checks do not support, use an http:\/\/ proxy/);
+    expect((await run(['--kubeconfig', socks])).stdout).toMatch(
+      /^NODES UNKNOWN - proxy-url of cluster "test" in kubeconfig .* is a socks5 proxy, which cluster checks do not support, use an http:\/\/ proxy/,
+    );
   });
 });
 
@@ -273,7 +355,17 @@ function execKubeconfig(dir: string, command: string, name = 'eks', server = tok
     `config-${name}`,
     kubeconfig(
       server,
-      ['exec:', '  apiVersion: client.authentication.k8s.io/v1beta1', `  command: ${command}`, '  args: [eks, get-token, --cluster-name, prod]', '  env:', '  - name: PLUGIN_SECRET', '    value: s3cr3t-env-value-for-the-plugin', '  interactiveMode: IfAvailable', '  provideClusterInfo: false'],
+      [
+        'exec:',
+        '  apiVersion: client.authentication.k8s.io/v1beta1',
+        `  command: ${command}`,
+        '  args: [eks, get-token, --cluster-name, prod]',
+        '  env:',
+        '  - name: PLUGIN_SECRET',
+        '    value: s3cr3t-env-value-for-the-plugin',
+        '  interactiveMode: IfAvailable',
+        '  provideClusterInfo: false',
+      ],
       undefined,
       name,
     ),
@@ -341,19 +433,23 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     validTokens.delete('k8s-aws-v1.bmV3LXRva2VuLWFmdGVyLTQwMQ');
     p.set({ token: 'k8s-aws-v1.bmV2ZXItYWNjZXB0ZWQ', validMs: 15 * 60_000 });
     const rejected = await run(['--kubeconfig', kc, '--cache-dir', cache]);
-    expect(rejected.stdout).toMatch(/^NODES UNKNOWN - HTTP 401 from .*: token rejected \(expired or revoked\?\) \(server says: Unauthorized\), check the exec credential plugin ".*get-token" of user "eks"/);
+    expect(rejected.stdout).toMatch(
+      /^NODES UNKNOWN - HTTP 401 from .*: token rejected \(expired or revoked\?\) \(server says: Unauthorized\), check the exec credential plugin ".*get-token" of user "eks"/,
+    );
     expect(p.runs()).toBe(3);
   });
 
-  it('a failing plugin: one clean UNKNOWN with the command and its first stderr line, secrets redacted', async () => {
+  it('a failing plugin: one clean UNKNOWN with the command and what it said on stderr, secrets redacted', async () => {
     const dir = tmp();
     const p = execPlugin(dir);
     p.set({ fail: 'An error occurred (ExpiredTokenException) when calling the GetCallerIdentity operation: s3cr3t-env-value-for-the-plugin' });
     const r = await run(['--kubeconfig', execKubeconfig(dir, p.command), '--cache-dir', join(dir, 'cache'), '-vv']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - exec credential plugin ".*get-token" failed \(exit 1\): An error occurred \(ExpiredTokenException\) when calling the GetCallerIdentity operation: .*, run it by hand as the monitoring user to see why\n/);
+    expect(r.stdout).toMatch(
+      /^NODES UNKNOWN - exec credential plugin ".*get-token" failed \(exit 1\): An error occurred \(ExpiredTokenException\) when calling the GetCallerIdentity operation: .*, run it by hand as the monitoring user to see why\n/,
+    );
     expect(r.stdout).not.toContain('s3cr3t-env-value-for-the-plugin');
-    expect(r.stdout).not.toContain('line two');
+    expect(r.stdout.split('\n')[0]).toContain('<redacted> at line two <redacted>');
     expect(r.stderr).toBe('');
   });
 
@@ -363,11 +459,13 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     p.set({ hang: true });
     const r = await run(['--kubeconfig', execKubeconfig(dir, p.command), '--cache-dir', join(dir, 'cache'), '-t', '2']);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/^NODES UNKNOWN - (timed out after 2s while running the exec credential plugin ".*get-token"|exec credential plugin ".*get-token" did not answer before the timeout)/);
+    expect(r.stdout).toMatch(
+      /^NODES UNKNOWN - (timed out after 2s while running the exec credential plugin ".*get-token"|exec credential plugin ".*get-token" did not answer before the timeout)/,
+    );
     expect(r.ms).toBeLessThan(2500 + 1000);
   });
 
-  it('a plugin that is not installed: its name and the kubeconfig\'s installHint', async () => {
+  it("a plugin that is not installed: its name and the kubeconfig's installHint", async () => {
     const dir = tmp();
     const kc = write(dir, 'config', readFileSync(resolve(__dirname, '../fixtures/cluster/kubeconfig/gke-gcloud.yaml'), 'utf8'));
     // The PATH of the monitoring user holds node (the plugins' interpreter) but not the plugin.
@@ -375,7 +473,9 @@ describe('an exec credential plugin (aws eks get-token and friends)', () => {
     mkdirSync(bin);
     symlinkSync(process.execPath, join(bin, 'node'));
     const r = await run(['--kubeconfig', kc, '--cache-dir', join(dir, 'cache')], { PATH: bin });
-    expect(r.stdout).toBe('NODES UNKNOWN - exec credential plugin "gke-gcloud-auth-plugin" not found (not in PATH of the monitoring user), Install gke-gcloud-auth-plugin for use with kubectl by following https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin\n');
+    expect(r.stdout).toBe(
+      'NODES UNKNOWN - exec credential plugin "gke-gcloud-auth-plugin" not found (not in PATH of the monitoring user), Install gke-gcloud-auth-plugin for use with kubectl by following https://cloud.google.com/kubernetes-engine/docs/how-to/cluster-access-for-kubectl#install_plugin\n',
+    );
   });
 });
 
@@ -388,7 +488,12 @@ describe('--context and a KUBECONFIG of two files', () => {
     const second = write(
       dir,
       'monitoring',
-      kubeconfig(certServer.url, [`client-certificate-data: ${b64(pem('client.pem'))}`, `client-key-data: ${b64(pem('client.key'))}`], undefined, 'monitoring').replace('current-context: monitoring', 'current-context: team'),
+      kubeconfig(
+        certServer.url,
+        [`client-certificate-data: ${b64(pem('client.pem'))}`, `client-key-data: ${b64(pem('client.key'))}`],
+        undefined,
+        'monitoring',
+      ).replace('current-context: monitoring', 'current-context: team'),
     );
     const env = { KUBECONFIG: `${first}:${second}` };
     const before = tokenServer.requests.length;
@@ -397,14 +502,22 @@ describe('--context and a KUBECONFIG of two files', () => {
     const beforeCert = certServer.requests.length;
     expect(firstLine(await run(['--context', 'monitoring'], env))).toMatch(OK_LINE);
     expect(certServer.requests.slice(beforeCert).map((q) => q.clientCN)).toEqual(['monitoring']);
-    expect((await run(['--context', 'nope'], env)).stdout).toMatch(/^NODES UNKNOWN - kubeconfig .* has no context named "nope" \(it has team, monitoring\), check --context or the current-context\n$/);
+    expect((await run(['--context', 'nope'], env)).stdout).toMatch(
+      /^NODES UNKNOWN - kubeconfig .* has no context named "nope" \(it has team, monitoring\), check --context or the current-context\n$/,
+    );
   });
 });
 
 describe('-H forms', () => {
   it.each([
-    [['-H', '127.0.0.1:16443'], 'NODES UNKNOWN - invalid -H/--hostname "127.0.0.1:16443": give the port with -p, as -H 127.0.0.1 -p 16443 (or use --url https://127.0.0.1:16443) (see --help)\n'],
-    [['-H', 'https://api.example.com:6443'], 'NODES UNKNOWN - invalid -H/--hostname "https://api.example.com:6443": -H takes a host name, not a URL, use --url https://api.example.com:6443 (see --help)\n'],
+    [
+      ['-H', '127.0.0.1:16443'],
+      'NODES UNKNOWN - invalid -H/--hostname "127.0.0.1:16443": give the port with -p, as -H 127.0.0.1 -p 16443 (or use --url https://127.0.0.1:16443) (see --help)\n',
+    ],
+    [
+      ['-H', 'https://api.example.com:6443'],
+      'NODES UNKNOWN - invalid -H/--hostname "https://api.example.com:6443": -H takes a host name, not a URL, use --url https://api.example.com:6443 (see --help)\n',
+    ],
   ])('%j: a usage error saying what to write', async (argv, line) => {
     const r = await run([...argv, '--token', 'usage-error-token']);
     expect(r.stdout).toBe(line);
@@ -432,7 +545,11 @@ describe('check_cluster_monitoring takes the same kubeconfig credentials', () =>
       const kc = write(
         dir,
         'config',
-        kubeconfig(sim.apis.cluster.httpsUrl, ['exec:', '  apiVersion: client.authentication.k8s.io/v1', `  command: ${p.command}`, '  interactiveMode: Never'], [`certificate-authority-data: ${b64(readFileSync(sim.caFile, 'utf8'))}`]),
+        kubeconfig(
+          sim.apis.cluster.httpsUrl,
+          ['exec:', '  apiVersion: client.authentication.k8s.io/v1', `  command: ${p.command}`, '  interactiveMode: Never'],
+          [`certificate-authority-data: ${b64(readFileSync(sim.caFile, 'utf8'))}`],
+        ),
       );
       const monitoring = resolve(__dirname, '../../dist/check_cluster_monitoring');
       for (let i = 0; i < 2; i++) {

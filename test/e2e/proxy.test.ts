@@ -65,7 +65,9 @@ describe('proxies', () => {
     expect(r.stderr).toBe('');
     expect(seen.connect).toBe(before + 1);
     // The tunnel does not weaken verification: without the CA the server is not trusted.
-    const untrusted = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, '--token-file', sim.apis.cluster.info.tokenFile], { env: env({ HTTPS_PROXY: proxyUrl }) });
+    const untrusted = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, '--token-file', sim.apis.cluster.info.tokenFile], {
+      env: env({ HTTPS_PROXY: proxyUrl }),
+    });
     expect(untrusted.stdout).toMatch(/^NODES UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA/);
     expect(seen.connect).toBe(before + 2);
   });
@@ -79,7 +81,9 @@ describe('proxies', () => {
 
   it('goes direct for hosts in NO_PROXY', async () => {
     const before = seen.connect;
-    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: proxyUrl, NO_PROXY: 'localhost,127.0.0.1' }) });
+    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], {
+      env: env({ HTTPS_PROXY: proxyUrl, NO_PROXY: 'localhost,127.0.0.1' }),
+    });
     expect(r.stdout).toMatch(/^NODES OK/);
     expect(seen.connect).toBe(before);
   });
@@ -93,23 +97,34 @@ describe('proxies', () => {
     const gone = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: 'http://127.0.0.1:1' }) });
     expect(gone.code).toBe(3);
     // A dead proxy is the proxy's failure, not the API server's.
-    expect(gone.stdout).toBe(`NODES UNKNOWN - proxy 127.0.0.1:1 refused the connection on the way to ${new URL(sim.apis.cluster.httpsUrl).host}, check that the proxy is running, or HTTPS_PROXY/HTTP_PROXY and NO_PROXY\n`);
-    const plain = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpUrl, '--allow-http', ...base()], { env: env({ HTTP_PROXY: 'http://127.0.0.1:1' }) });
+    expect(gone.stdout).toBe(
+      `NODES UNKNOWN - proxy 127.0.0.1:1 refused the connection on the way to ${new URL(sim.apis.cluster.httpsUrl).host}, check that the proxy is running, or HTTPS_PROXY/HTTP_PROXY and NO_PROXY\n`,
+    );
+    const plain = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpUrl, '--allow-http', ...base()], {
+      env: env({ HTTP_PROXY: 'http://127.0.0.1:1' }),
+    });
     expect(plain.stdout).toMatch(/^NODES UNKNOWN - proxy 127\.0\.0\.1:1 refused the connection on the way to /);
   });
 
   it('refuses a socks5:// proxy with one clear line instead of speaking HTTP to it', async () => {
     const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: 'socks5://127.0.0.1:1080' }) });
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe('NODES UNKNOWN - HTTPS_PROXY is a socks5:// proxy (127.0.0.1:1080), which is not supported: only http:// proxies (HTTP CONNECT) are, give an HTTP proxy, or list 127.0.0.1 in NO_PROXY to go direct\n');
+    expect(r.stdout).toBe(
+      'NODES UNKNOWN - HTTPS_PROXY is a socks5:// proxy (127.0.0.1:1080), which is not supported: only http:// proxies (HTTP CONNECT) are, give an HTTP proxy, or list 127.0.0.1 in NO_PROXY to go direct\n',
+    );
     expect(r.stderr).toBe('');
   });
 
-  it.each(['127.0.0.0/8', '10.0.0.0/8,127.0.0.1/32', '::1/128,127.0.0.0/8'])('goes direct for an address inside a NO_PROXY CIDR entry (%s)', async (noProxy) => {
-    const before = seen.connect;
-    // The proxy would refuse: success means it was not used.
-    const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], { env: env({ HTTPS_PROXY: 'http://127.0.0.1:1', NO_PROXY: noProxy }) });
-    expect(r.stdout).toMatch(/^NODES OK/);
-    expect(seen.connect).toBe(before);
-  });
+  it.each(['127.0.0.0/8', '10.0.0.0/8,127.0.0.1/32', '::1/128,127.0.0.0/8'])(
+    'goes direct for an address inside a NO_PROXY CIDR entry (%s)',
+    async (noProxy) => {
+      const before = seen.connect;
+      // The proxy would refuse: success means it was not used.
+      const r = await runExecutable(PLUGIN, ['--url', sim.apis.cluster.httpsUrl, ...base()], {
+        env: env({ HTTPS_PROXY: 'http://127.0.0.1:1', NO_PROXY: noProxy }),
+      });
+      expect(r.stdout).toMatch(/^NODES OK/);
+      expect(seen.connect).toBe(before);
+    },
+  );
 });

@@ -71,11 +71,23 @@ describe('plugin runtime, as a monitoring engine sees it', () => {
 
   it('redacts a secret before the output is rewritten (a ; or | in it would change its spelling)', async () => {
     for (const secret of ['S3cr3t;value|xyz', 'pass\u2028word;long']) {
-      for (const args of [['--mode', 'throw'], ['--mode', 'throw', '--output', 'json'], ['--mode', 'ok', '-vvv']]) {
+      for (const args of [
+        ['--mode', 'throw'],
+        ['--mode', 'throw', '--output', 'json'],
+        ['--mode', 'ok', '-vvv'],
+      ]) {
         const r = await runExecutable(plugin, [...args, '--secret', secret]);
         const all = r.stdout + r.stderr;
         expect(all).toContain('<redacted>');
-        for (const spelling of [secret, secret.replace(/;/g, ', '), secret.replace(/\|/g, '/'), secret.replace(/;\s*/g, ', ').replace(/\|/g, '/'), 'S3cr3t', 'value/xyz', 'word, long']) {
+        for (const spelling of [
+          secret,
+          secret.replace(/;/g, ', '),
+          secret.replace(/\|/g, '/'),
+          secret.replace(/;\s*/g, ', ').replace(/\|/g, '/'),
+          'S3cr3t',
+          'value/xyz',
+          'word, long',
+        ]) {
           expect(all).not.toContain(spelling);
         }
       }

@@ -1,5 +1,5 @@
 // Many checks of one vCD start at the same moment with an empty cache (a monitoring engine
-// after a restart): they must make exactly one login between them (SPEC 4.2).
+// after a restart): they must make exactly one login between them.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,24 @@ describe('concurrent checks with a cold cache', () => {
     api.stats.counts = {};
     const runs = Array.from({ length: 50 }, (_, i) => {
       const vm = i % 2 === 0 ? BUSY : HEALTHY;
-      const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', api.info.passwordFile, '--vm', vm, '--cache-dir', cacheDir, '-t', '15'];
+      const argv = [
+        '-u',
+        api.httpsUrl,
+        '--ca-file',
+        sim.caFile,
+        '-U',
+        'monitor',
+        '-o',
+        'acme',
+        '--password-file',
+        api.info.passwordFile,
+        '--vm',
+        vm,
+        '--cache-dir',
+        cacheDir,
+        '-t',
+        '15',
+      ];
       return runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } }).then((r) => ({ ...r, vm }));
     });
     const results = await Promise.all(runs);
@@ -48,16 +65,18 @@ describe('concurrent checks with a cold cache', () => {
 
   // A cache that cannot be written (read-only, or a full disk) must never fail a check. As root
   // a chmod does not stop writes, so real read-only and full filesystems are mounted (tmpfs).
-  const canMount = process.getuid?.() === 0 && (() => {
-    try {
-      const probe = mkdtempSync(join(tmpdir(), 'cc-mount-probe-'));
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', probe], { stdio: 'ignore' });
-      execFileSync('umount', [probe], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
+  const canMount =
+    process.getuid?.() === 0 &&
+    (() => {
+      try {
+        const probe = mkdtempSync(join(tmpdir(), 'cc-mount-probe-'));
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', probe], { stdio: 'ignore' });
+        execFileSync('umount', [probe], { stdio: 'ignore' });
+        return true;
+      } catch {
+        return false;
+      }
+    })();
   if (!canMount) console.warn('\nSKIPPED: read-only and full cache filesystem tests need root and mount(8)\n');
   it.skipIf(!canMount).each([
     ['read-only', 'ro,size=64k'],
@@ -75,7 +94,24 @@ describe('concurrent checks with a cold cache', () => {
           // full now, as intended
         }
       }
-      const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', api.info.passwordFile, '--vm', BUSY, '--cache-dir', join(mnt, 'cache'), '-t', '15'];
+      const argv = [
+        '-u',
+        api.httpsUrl,
+        '--ca-file',
+        sim.caFile,
+        '-U',
+        'monitor',
+        '-o',
+        'acme',
+        '--password-file',
+        api.info.passwordFile,
+        '--vm',
+        BUSY,
+        '--cache-dir',
+        join(mnt, 'cache'),
+        '-t',
+        '15',
+      ];
       const results = await Promise.all(Array.from({ length: 10 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
       for (const r of results) {
         expect(r.code, r.stdout).toBe(1);
@@ -94,20 +130,39 @@ describe('concurrent checks with a cold cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-conc-'));
     writeFileSync(join(dir, 'pw'), 'not-the-password\n', { mode: 0o600 });
     api.stats.counts = {};
-    const argv = ['-u', api.httpsUrl, '--ca-file', sim.caFile, '-U', 'monitor', '-o', 'acme', '--password-file', join(dir, 'pw'), '--vm', BUSY, '--cache-dir', join(dir, 'cache')];
+    const argv = [
+      '-u',
+      api.httpsUrl,
+      '--ca-file',
+      sim.caFile,
+      '-U',
+      'monitor',
+      '-o',
+      'acme',
+      '--password-file',
+      join(dir, 'pw'),
+      '--vm',
+      BUSY,
+      '--cache-dir',
+      join(dir, 'cache'),
+    ];
     const results = await Promise.all(Array.from({ length: 20 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
     for (const r of results) {
       expect(r.code).toBe(3);
-      expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file( \(the same credentials failed [\d.]+s ago, in this or another check, not retried for 10s, to spare the account a lockout\))?\n$/);
+      expect(r.stdout).toMatch(
+        /^VM_CPU UNKNOWN - login to https:\/\/127.0.0.1:\d+ as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password, check --user, --org and --password-file( \(the same credentials failed [\d.]+s ago, in this or another check, not retried for 10s, to spare the account a lockout\))?\n$/,
+      );
     }
     expect(api.stats.counts['login-failed']).toBe(1);
     expect(api.stats.counts.login ?? 0).toBe(0);
 
-    // The admin fixes the password file: the very next run logs in (issue 15), it is not
+    // The admin fixes the password file: the very next run logs in, it is not
     // held back by the failure of the wrong password a moment ago.
     writeFileSync(join(dir, 'pw'), readFileSync(api.info.passwordFile));
     const fixed = await runExecutable(PLUGIN, [...argv, '-v'], { env: { PATH: process.env.PATH } });
-    expect(fixed.stdout).toMatch(/^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d.* \(the last failed login used other credentials: trying these, API version 34\.0 \(.*\)\) \|/);
+    expect(fixed.stdout).toMatch(
+      /^VM_CPU WARNING - cpu usage [\d.]+% \(current\) on vm-8a1d.* \[the last failed login used other credentials: trying these, API version 34\.0 \(.*\)\] \|/,
+    );
     expect(api.stats.counts.login).toBe(1);
   });
 });

@@ -29,7 +29,13 @@ let sim: Simulator;
 /** Plugin output by plugin name: the JSON of a healthy run. */
 const outputs: Record<string, Record<string, unknown>> = {};
 let nodeDiscovery: Array<Record<string, string>> = [];
+let operatorDiscovery: Array<Record<string, string>> = [];
 let vmDiscovery: Array<Record<string, string>> = [];
+let vdcDiscovery: Array<Record<string, string>> = [];
+/** The simulator's VDC with CPU and memory limits. */
+const VDC = 'acme-prod';
+/** The trapper item the fleet's trapper template feeds with check_vm_fleet --submit zabbix. */
+const TRAPPER_MASTERS: Record<string, string> = { 'cloudchecks.fleet.json': 'check_vm_fleet' };
 let vmArgs: string[] = [];
 
 beforeAll(async () => {
@@ -39,12 +45,29 @@ beforeAll(async () => {
   const cluster = ['--url', c.httpsUrl, '--token-file', c.info.tokenFile, '--ca-file', sim.caFile];
   vmArgs = ['--url', v.httpsUrl, '--user', 'monitor', '--org', 'acme', '--password-file', v.info.passwordFile, '--ca-file', sim.caFile];
   const vm = [...vmArgs, '--vm', VM, '--no-cache'];
-  for (const [plugin, args] of [['check_nodes', cluster], ['check_cluster_monitoring', cluster], ['check_vm_cpu', vm], ['check_vm_disk', vm], ['check_vm_mem', vm]] as const) {
+  for (const [plugin, args] of [
+    ['check_nodes', cluster],
+    ['check_cluster_monitoring', cluster],
+    ['check_cluster_operators', cluster],
+    ['check_vm_cpu', vm],
+    ['check_vm_disk', vm],
+    ['check_vm_mem', vm],
+    ['check_vm_fleet', vmArgs],
+  ] as const) {
     const r = await runExecutable(join(REPO, 'dist', plugin), [...args, '--output', 'json']);
     outputs[plugin] = JSON.parse(r.stdout) as Record<string, unknown>;
   }
   nodeDiscovery = JSON.parse((await runExecutable(join(REPO, 'dist/check_nodes'), [...cluster, '--discovery'])).stdout) as typeof nodeDiscovery;
+  operatorDiscovery = JSON.parse(
+    (await runExecutable(join(REPO, 'dist/check_cluster_operators'), [...cluster, '--discovery'])).stdout,
+  ) as typeof operatorDiscovery;
   vmDiscovery = JSON.parse((await runExecutable(join(REPO, 'dist/check_vm_cpu'), [...vmArgs, '--no-cache', '--discovery'])).stdout) as typeof vmDiscovery;
+  vdcDiscovery = JSON.parse((await runExecutable(join(REPO, 'dist/check_vdc'), [...vmArgs, '--no-cache', '--discovery'])).stdout) as typeof vdcDiscovery;
+  // A VDC with limits, so that the percentages exist.
+  const vdc = vdcDiscovery.find((d) => d['{#VDC.NAME}'] === VDC)!['{#VDC.ID}'];
+  outputs.check_vdc = JSON.parse(
+    (await runExecutable(join(REPO, 'dist/check_vdc'), [...vmArgs, '--no-cache', '--vdc', vdc, '--output', 'json'])).stdout,
+  ) as Record<string, unknown>;
 });
 afterAll(() => sim?.close());
 
@@ -54,22 +77,43 @@ function dependentItems(): Array<{ item: Item; plugin: string; proto: boolean }>
   for (const t of TEMPLATE.zabbix_export.templates) {
     const lists = [{ items: t.items ?? [], proto: false }, ...(t.discovery_rules ?? []).map((r) => ({ items: r.item_prototypes ?? [], proto: true }))];
     for (const { items, proto } of lists) {
-      for (const item of items.filter((i) => i.type === 'DEPENDENT')) found.push({ item, plugin: /^check_\w+/.exec(item.master_item!.key)![0], proto });
+      for (const item of items.filter((i) => i.type === 'DEPENDENT'))
+        found.push({ item, plugin: /^check_\w+/.exec(item.master_item!.key)?.[0] ?? TRAPPER_MASTERS[item.master_item!.key], proto });
     }
   }
   return found;
 }
 
-/** The few JSONPath forms the template uses: $.field, and $.list[?(@.key=='v')].field.first(). */
+/**
+ * The JSONPath forms the template uses: member steps (`.name`, `['name']`), filters on a list
+ * (`[?(@.key=='v')]`, `[?(@.key =~ 're')]`) and `.first()`.
+ */
 function evaluate(doc: Record<string, unknown>, path: string, macros: Record<string, string>): unknown {
   const p = path.replace(/\{#[\w.]+\}/g, (m) => macros[m] ?? m);
-  const simple = /^\$\.(\w+)$/.exec(p);
-  if (simple) return doc[simple[1]];
-  const filter = /^\$\.(\w+)\[\?\(@\.(\w+)=='([^']*)'\)\]\.(\w+)\.first\(\)$/.exec(p);
-  if (!filter) throw new Error(`JSONPath form not understood by this test: ${path}`);
-  const [, list, key, value, field] = filter;
-  const hit = (doc[list] as Array<Record<string, unknown>>).find((e) => e[key] === value);
-  return hit?.[field];
+  const step = /^(?:\.(\w+)\(\)|\.(\w+)|\['([^']*)'\]|\[\?\(@\.(\w+) *(==|=~) *'([^']*)'\)\])/;
+  let rest = p.startsWith('$') ? p.slice(1) : p;
+  let value: unknown = doc;
+  let many = false;
+  const member = (v: unknown, name: string) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[name] : undefined);
+  while (rest !== '') {
+    const m = step.exec(rest);
+    if (!m) throw new Error(`JSONPath form not understood by this test: ${path}`);
+    rest = rest.slice(m[0].length);
+    const [, call, name, quoted, key, op, operand] = m;
+    if (call === 'first') {
+      value = (value as unknown[])[0];
+      many = false;
+    } else if (call !== undefined) throw new Error(`JSONPath function not understood by this test: ${path}`);
+    else if (key !== undefined) {
+      const match = (e: unknown) => (op === '==' ? member(e, key) === operand : new RegExp(operand).test(String(member(e, key))));
+      value = ((value as unknown[]) ?? []).filter(match);
+      many = true;
+    } else {
+      const field = name ?? quoted;
+      value = many ? (value as unknown[]).map((e) => member(e, field)) : member(value, field);
+    }
+  }
+  return value;
 }
 
 /** A JAVASCRIPT step as Zabbix runs it: the parameter is a function body of `value`. */
@@ -81,18 +125,46 @@ describe('contrib/zabbix template against real plugin output', () => {
   it('every JSONPath of every dependent item finds a value in what its plugin prints', () => {
     const items = dependentItems();
     expect(items.length).toBeGreaterThan(30);
-    const macros = { '{#NODE}': nodeDiscovery[0]['{#NODE}'], '{#VM.ID}': VM };
+    const macros = {
+      '{#NODE}': nodeDiscovery[0]['{#NODE}'],
+      '{#OPERATOR}': operatorDiscovery[0]['{#OPERATOR}'],
+      '{#VM.ID}': VM,
+      '{#VDC.ID}': vdcDiscovery.find((d) => d['{#VDC.NAME}'] === VDC)!['{#VDC.ID}'],
+    };
     const plugins = new Set<string>();
     for (const { item, plugin } of items) {
       let value: unknown = JSON.stringify(outputs[plugin]);
       for (const step of item.preprocessing ?? []) {
+        if (step.type === 'MATCHES_REGEX') {
+          expect(String(value), `${plugin}: ${item.key}: ${step.parameters[0]}`).toMatch(new RegExp(step.parameters[0]));
+          continue;
+        }
+        if (step.type === 'DISCARD_UNCHANGED_HEARTBEAT') continue;
         value = step.type === 'JSONPATH' ? evaluate(outputs[plugin], step.parameters[0], macros) : runJavascript(step.parameters[0], String(value));
         expect(value, `${plugin}: ${item.key}: ${step.parameters[0]}`).not.toBeUndefined();
         expect(value, `${plugin}: ${item.key}: ${step.parameters[0]}`).not.toBeNull();
       }
       plugins.add(plugin);
     }
-    expect([...plugins].sort()).toEqual(['check_cluster_monitoring', 'check_nodes', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem']);
+    expect([...plugins].sort()).toEqual([
+      'check_cluster_monitoring',
+      'check_cluster_operators',
+      'check_nodes',
+      'check_vdc',
+      'check_vm_cpu',
+      'check_vm_disk',
+      'check_vm_fleet',
+      'check_vm_mem',
+    ]);
+  });
+
+  it('operator discovery names match the items the operator prototypes look up (the cluster version item aside)', () => {
+    const names = (outputs.check_cluster_operators.items as Array<{ name: string }>)
+      .map((i) => i.name)
+      .filter((n) => n !== 'clusterversion')
+      .sort();
+    expect(operatorDiscovery.map((d) => d['{#OPERATOR}']).sort()).toEqual(names);
+    expect(names).toHaveLength(33);
   });
 
   it('node discovery names match the items the node prototypes look up', () => {
@@ -103,7 +175,7 @@ describe('contrib/zabbix template against real plugin output', () => {
   it('VM discovery gives the macros the VM prototypes and the rule filter use', () => {
     const rule = TEMPLATE.zabbix_export.templates.flatMap((t) => t.discovery_rules ?? []).find((r) => r.key.startsWith('check_vm_cpu['))!;
     const used = new Set(JSON.stringify(rule).match(/\{#[\w.]+\}/g));
-    expect([...used].sort()).toEqual(['{#VM.ID}', '{#VM.NAME}', '{#VM.STATUS}', '{#VM.VAPP}']);
+    expect([...used].sort()).toEqual(['{#VM.ID}', '{#VM.NAME}', '{#VM.ORG}', '{#VM.STATUS}', '{#VM.VAPP}']);
     expect(vmDiscovery.length).toBeGreaterThan(3);
     for (const vm of vmDiscovery) {
       for (const m of used) expect(typeof vm[m], `${m} in ${JSON.stringify(vm)}`).toBe('string');

@@ -40,36 +40,92 @@ const vmTarget = (exe: string): Target => ({
   api: 'vcd',
   path: '/metrics/',
   args: (sim, url, transport) => [
-    '--url', url, '--vm', VM_ID, '--user', 'monitor', '--org', 'acme',
-    '--password-file', sim.apis.vcd.info.passwordFile, '--cache-dir', vmCache,
+    '--url',
+    url,
+    '--vm',
+    VM_ID,
+    '--user',
+    'monitor',
+    '--org',
+    'acme',
+    '--password-file',
+    sim.apis.vcd.info.passwordFile,
+    '--cache-dir',
+    vmCache,
     ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http']),
   ],
   secrets: (sim) => [readFileSync(sim.apis.vcd.info.passwordFile, 'utf8').trim()],
 });
 
+/** Cases about the VM metrics document (CurrentUsage, its values, a 400 on current metrics): check_vdc reads none. */
+const METRICS_ONLY = [
+  'XML of the wrong kind',
+  'deeply nested XML',
+  'huge attribute value',
+  'non-numeric metric value',
+  'non-finite metric value',
+  'metric value beyond double range',
+  'HTTP 400 without a body',
+];
+
+/** check_vdc: the VM checks' connection and session cache; faults aim at the query service. */
+const vdcTarget = (): Target => {
+  const vm = vmTarget('check_vdc');
+  return {
+    ...vm,
+    path: '/api/query$',
+    args: (sim, url, transport) => {
+      const args = vm.args(sim, url, transport);
+      args.splice(args.indexOf('--vm'), 2, '--vdc', 'acme-prod');
+      return args;
+    },
+    skip: METRICS_ONLY,
+  };
+};
+
+/** A cluster check: the cluster's URL and token file; faults aim at `path`. */
+const clusterTarget = (exe: string, path: string, skip?: readonly string[]): Target => ({
+  exe,
+  family: 'nodes',
+  api: 'cluster',
+  path,
+  args: (sim, url, transport) => [
+    '--url',
+    url,
+    '--token-file',
+    sim.apis.cluster.info.tokenFile,
+    ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http']),
+  ],
+  secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
+  ...(skip ? { skip } : {}),
+});
+
 export const TARGETS: Target[] = [
-  {
-    exe: 'check_nodes',
-    family: 'nodes',
-    api: 'cluster',
-    path: '/api/v1/nodes',
-    args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http'])],
-    secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
-  },
-  {
-    // Faults aim at the platform pod list: the one read whose every failure must surface
-    // (a 404 of the ClusterOperator or the ConfigMap means "absent", not an error).
-    exe: 'check_cluster_monitoring',
-    family: 'nodes',
-    api: 'cluster',
-    path: '/api/v1/namespaces/openshift-monitoring/pods',
-    args: (sim, url, transport) => ['--url', url, '--token-file', sim.apis.cluster.info.tokenFile, ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http'])],
-    secrets: (sim) => [readFileSync(sim.apis.cluster.info.tokenFile, 'utf8').trim()],
-    skip: ['JSON/XML of the wrong kind'], // a PodList is the right kind here
-  },
+  clusterTarget('check_nodes', '/api/v1/nodes'),
+  // Faults aim at the platform pod list: the one read whose every failure must surface
+  // (a 404 of the ClusterOperator or the ConfigMap means "absent", not an error). A PodList
+  // is the right kind there.
+  clusterTarget('check_cluster_monitoring', '/api/v1/namespaces/openshift-monitoring/pods', ['JSON/XML of the wrong kind']),
+  // Faults aim at the operator list (the ClusterVersion is read beside it). No -w/-c: each
+  // operator is judged by its conditions.
+  clusterTarget('check_cluster_operators', '/apis/config.openshift.io/v1/clusteroperators', ['usage error: malformed threshold']),
   vmTarget('check_vm_cpu'),
   vmTarget('check_vm_disk'),
   vmTarget('check_vm_mem'),
+  // The fleet's own reads are the login and the VM list: faults aim at the query service (a
+  // VM's failing metrics are that VM's result, not the plugin's). Documents shaped for a
+  // metrics reader, -w (it has --cpu-warning and the like) and the refusal of current metrics
+  // are no case of its.
+  {
+    ...vmTarget('check_vm_fleet'),
+    path: '/api/query',
+    args: (sim, url, transport) =>
+      vmTarget('check_vm_fleet')
+        .args(sim, url, transport)
+        .filter((a, i, all) => a !== '--vm' && all[i - 1] !== '--vm'),
+    skip: [...METRICS_ONLY, 'usage error: malformed threshold', "HTTP 400 with the server's error document"],
+  },
+  vdcTarget(),
 ];
 
 /** One fault: what the server does, extra arguments, and the cause the line must name. */
@@ -96,6 +152,10 @@ export interface FaultCase {
   cause: Record<Family, RegExp>;
   /** Exit code other than 3, when the fault has a stated state. */
   code?: number;
+  /** The peak resident memory the run may reach, in MiB (measured with GNU time). */
+  maxRssMb?: number;
+  /** Arguments whose value the case replaces (`--vm` by a name), by option. */
+  setArgs?: Record<string, string>;
 }
 
 const kubeStatus = (code: number, reason: string) =>
@@ -136,17 +196,41 @@ const entityBomb = `<?xml version="1.0"?>
 <CurrentUsage xmlns="http://www.vmware.com/vcloud/v1.5"><Metric name="cpu.usage.average" unit="PERCENT" value="&lol2;"/></CurrentUsage>`;
 const usage = (value: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><CurrentUsage xmlns="http://www.vmware.com/vcloud/v1.5">${[
-    'cpu.usage.average', 'cpu.usage.maximum', 'cpu.usagemhz.average', 'mem.usage.average', 'disk.write.average', 'disk.read.average', 'disk.provisioned.latest', 'disk.used.latest',
-  ].map((n) => `<Metric name="${n}" unit="PERCENT" value="${value}"/>`).join('')}</CurrentUsage>`;
+    'cpu.usage.average',
+    'cpu.usage.maximum',
+    'cpu.usagemhz.average',
+    'mem.usage.average',
+    'disk.write.average',
+    'disk.read.average',
+    'disk.provisioned.latest',
+    'disk.used.latest',
+  ]
+    .map((n) => `<Metric name="${n}" unit="PERCENT" value="${value}"/>`)
+    .join('')}</CurrentUsage>`;
 
 const both = (re: RegExp): Record<Family, RegExp> => ({ nodes: re, vm: re });
 
 export const CASES: FaultCase[] = [
   { id: 'connection refused', url: async (t) => `${t}://127.0.0.1:${await closedPort()}`, cause: both(/connection refused by 127\.0\.0\.1:\d+/) },
   { id: 'DNS failure', url: (t) => `${t}://cluster.invalid:6443`, isolated: true, cause: both(/cannot resolve host "cluster\.invalid"/) },
-  { id: 'TLS hostname mismatch', transport: 'https', sim: 'wrong-host', cause: both(/not valid for the name "127\.0\.0\.1": it carries DNS:wrong\.example, use one of those names in the URL.*-k\/--insecure/) },
-  { id: 'self-signed CA without --ca-file', transport: 'https', noCaFile: true, cause: both(/TLS verification of 127\.0\.0\.1:\d+ failed: .*--ca-file.*-k\/--insecure/) },
-  { id: 'expired certificate', transport: 'https', sim: 'expired', cause: both(/certificate has expired, renew the server's certificate, or check this host's clock/) },
+  {
+    id: 'TLS hostname mismatch',
+    transport: 'https',
+    sim: 'wrong-host',
+    cause: both(/not valid for the name "127\.0\.0\.1": it carries DNS:wrong\.example, use one of those names in the URL.*-k\/--insecure/),
+  },
+  {
+    id: 'self-signed CA without --ca-file',
+    transport: 'https',
+    noCaFile: true,
+    cause: both(/TLS verification of 127\.0\.0\.1:\d+ failed: .*--ca-file.*-k\/--insecure/),
+  },
+  {
+    id: 'expired certificate',
+    transport: 'https',
+    sim: 'expired',
+    cause: both(/certificate has expired, renew the server's certificate, or check this host's clock/),
+  },
   { id: 'delay before headers beyond -t', faults: [{ kind: 'delay', ms: 5000 }], timeoutSeconds: 1, cause: both(/timed out after 1s/) },
   { id: 'delay in the middle of the body beyond -t', faults: [{ kind: 'delay-body', ms: 5000 }], timeoutSeconds: 1, cause: both(/timed out after 1s/) },
   { id: 'server never answers', faults: [{ kind: 'hang' }], timeoutSeconds: 1, cause: both(/timed out after 1s/) },
@@ -155,18 +239,36 @@ export const CASES: FaultCase[] = [
   { id: 'empty body', faults: [{ kind: 'empty' }], cause: { nodes: /empty|not JSON/i, vm: /not XML \(no root element/ } },
   {
     id: '200 with an HTML page',
-    faults: [{ kind: 'body', body: '<!DOCTYPE html>\n<html><head><title>Login</title></head><body><form action="/login"></form></body></html>', contentType: 'text/html' }],
+    faults: [
+      {
+        kind: 'body',
+        body: '<!DOCTYPE html>\n<html><head><title>Login</title></head><body><form action="/login"></form></body></html>',
+        contentType: 'text/html',
+      },
+    ],
     cause: { nodes: /not JSON|HTML/i, vm: /not XML \(DOCTYPE declarations are not accepted/ },
   },
   {
     id: 'JSON/XML of the wrong kind',
-    faults: [{ kind: 'body', contentType: 'application/json', body: JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'p' } }] }) }],
+    faults: [
+      {
+        kind: 'body',
+        contentType: 'application/json',
+        body: JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'p' } }] }),
+      },
+    ],
     only: 'nodes',
     cause: { nodes: /PodList|not a NodeList/, vm: /never/ },
   },
   {
     id: 'XML of the wrong kind',
-    faults: [{ kind: 'body', contentType: 'application/vnd.vmware.vcloud.vm+xml', body: '<?xml version="1.0"?><Vm xmlns="http://www.vmware.com/vcloud/v1.5" name="web-01"/>' }],
+    faults: [
+      {
+        kind: 'body',
+        contentType: 'application/vnd.vmware.vcloud.vm+xml',
+        body: '<?xml version="1.0"?><Vm xmlns="http://www.vmware.com/vcloud/v1.5" name="web-01"/>',
+      },
+    ],
     only: 'vm',
     cause: { nodes: /never/, vm: /not a vCD CurrentUsage document \(root element \{http:\/\/www\.vmware\.com\/vcloud\/v1\.5\}Vm/ },
   },
@@ -177,13 +279,72 @@ export const CASES: FaultCase[] = [
     cause: { nodes: /never/, vm: /not XML/ },
   },
   { id: 'body over --max-bytes', extraArgs: ['--max-bytes', '1000'], cause: both(/larger than --max-bytes 1000/) },
-  { id: 'deeply nested JSON', only: 'nodes', faults: [{ kind: 'body', contentType: 'application/json', body: nestedJson }], cause: { nodes: /JSON|NodeList/, vm: /never/ } },
-  { id: 'deeply nested XML', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: nestedXml }], cause: { nodes: /never/, vm: /not a vCD CurrentUsage document \(root element a/ } },
-  { id: 'XML entity bomb', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: entityBomb }], cause: { nodes: /never/, vm: /DOCTYPE declarations are not accepted/ } },
-  { id: 'huge attribute value', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('9'.repeat(2_000_000)) }], cause: { nodes: /never/, vm: /no valid decimal value|beyond any real measurement/ } },
-  { id: 'non-numeric metric value', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('n/a') }], cause: { nodes: /never/, vm: /no valid decimal value \("n\/a"\)/ } },
-  { id: 'non-finite metric value', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('Infinity') }], cause: { nodes: /never/, vm: /no valid decimal value \("Infinity"\)/ } },
-  { id: 'metric value beyond double range', only: 'vm', faults: [{ kind: 'body', contentType: 'application/xml', body: usage('1e999') }], cause: { nodes: /never/, vm: /no valid decimal value|beyond any real measurement/ } },
+  {
+    id: 'deeply nested JSON',
+    only: 'nodes',
+    faults: [{ kind: 'body', contentType: 'application/json', body: nestedJson }],
+    cause: { nodes: /JSON|NodeList/, vm: /never/ },
+  },
+  {
+    id: 'deeply nested XML',
+    only: 'vm',
+    faults: [{ kind: 'body', contentType: 'application/xml', body: nestedXml }],
+    cause: { nodes: /never/, vm: /not a vCD CurrentUsage document \(root element a/ },
+  },
+  {
+    id: 'XML entity bomb',
+    only: 'vm',
+    faults: [{ kind: 'body', contentType: 'application/xml', body: entityBomb }],
+    cause: { nodes: /never/, vm: /DOCTYPE declarations are not accepted/ },
+  },
+  {
+    id: 'huge attribute value',
+    only: 'vm',
+    faults: [{ kind: 'body', contentType: 'application/xml', body: usage('9'.repeat(2_000_000)) }],
+    cause: { nodes: /never/, vm: /no valid decimal value|beyond any real measurement/ },
+  },
+  {
+    id: 'non-numeric metric value',
+    only: 'vm',
+    faults: [{ kind: 'body', contentType: 'application/xml', body: usage('n/a') }],
+    cause: { nodes: /never/, vm: /no valid decimal value \("n\/a"\)/ },
+  },
+  {
+    id: 'non-finite metric value',
+    only: 'vm',
+    faults: [{ kind: 'body', contentType: 'application/xml', body: usage('Infinity') }],
+    cause: { nodes: /never/, vm: /no valid decimal value \("Infinity"\)/ },
+  },
+  {
+    id: 'metric value beyond double range',
+    only: 'vm',
+    faults: [{ kind: 'body', contentType: 'application/xml', body: usage('1e999') }],
+    cause: { nodes: /never/, vm: /no valid decimal value|beyond any real measurement/ },
+  },
+  {
+    id: 'query answer of the wrong kind',
+    exes: ['check_vdc'],
+    faults: [
+      {
+        kind: 'body',
+        contentType: 'application/vnd.vmware.vcloud.vm+xml',
+        body: '<?xml version="1.0"?><Vm xmlns="http://www.vmware.com/vcloud/v1.5" name="web-01"/>',
+      },
+    ],
+    cause: { nodes: /never/, vm: /unexpected query response from .*: root element <Vm>, expected <QueryResultRecords>/ },
+  },
+  {
+    id: 'VDC figure that is no number',
+    exes: ['check_vdc'],
+    faults: [
+      {
+        kind: 'body',
+        contentType: 'application/vnd.vmware.vcloud.query.records+xml',
+        body: `<QueryResultRecords xmlns="http://www.vmware.com/vcloud/v1.5"><OrgVdcRecord name="acme-prod" orgName="acme" cpuUsedMhz="n/a" cpuLimitMhz="${'9'.repeat(5000)}" memoryUsedMB="1" memoryLimitMB="2" href="https://x/api/vdc/7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f"/></QueryResultRecords>`,
+      },
+    ],
+    cause: { nodes: /never/, vm: /OrgVdcRecord "acme-prod": cpuUsedMhz is "n\/a", not a whole number/ },
+  },
   { id: 'usage error: malformed threshold', extraArgs: ['-w', '10:5'], cause: both(/invalid range "10:5" for -w\/--warning: start is greater than end/) },
   { id: 'usage error: unknown option', extraArgs: ['--frobnicate'], cause: both(/unknown option --frobnicate/) },
   { id: 'usage error: bad timeout', extraArgs: ['-t', 'soon'], cause: both(/invalid -t\/--timeout "soon"/) },
@@ -206,7 +367,10 @@ for (const [code, [reason, minor]] of Object.entries(STATUS_REASONS).map(([c, r]
       { kind: 'status', status: code, body: kubeStatus(code, reason), contentType: 'application/json' },
       { kind: 'status', status: code, body: vcdError(code, minor), contentType: 'application/vnd.vmware.vcloud.error+xml;version=34.0' },
     ],
-    cause: { nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`), vm: new RegExp(`simulated ${code} failure`) },
+    cause: {
+      nodes: new RegExp(`\\b${code}\\b.*simulated ${code} failure|simulated ${code} failure.*\\b${code}\\b`),
+      vm: new RegExp(`simulated ${code} failure`),
+    },
   });
 }
 
@@ -215,7 +379,7 @@ CASES.push(...HOSTILE_CASES);
 /** The faults of a case as the simulator of `target` must hold them (aimed at its path). */
 export function faultsFor(c: FaultCase, target: Target): Fault[] {
   const list = c.faults ?? [];
-  const aimed = list.length === 2 && c.id.includes("error document") ? [list[target.family === 'nodes' ? 0 : 1]] : list;
+  const aimed = list.length === 2 && c.id.includes('error document') ? [list[target.family === 'nodes' ? 0 : 1]] : list;
   return aimed.map((f) => ({ path: target.path, ...f }));
 }
 

@@ -2,10 +2,15 @@ import { expect } from 'vitest';
 import type { RunResult } from '../support/spawn';
 
 /** What every fault must end as: one UNKNOWN line (or the state asked for), fast, no trace. */
-export function expectCleanFailure(r: RunResult, cause: RegExp, options: { timeoutSeconds: number; code?: number; secrets?: string[] }): void {
+export function expectCleanFailure(
+  r: RunResult,
+  cause: RegExp,
+  options: { timeoutSeconds: number; code?: number; secrets?: string[]; maxRssMb?: number },
+): void {
   const code = options.code ?? 3;
   const state = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'][code];
-  const context = `stdout=${JSON.stringify(r.stdout.slice(0, 2000))} stderr=${JSON.stringify(r.stderr.slice(0, 2000))} code=${r.code} ms=${r.ms}`;
+  const context = `stdout=${JSON.stringify(r.stdout.slice(0, 2000))} stderr=${JSON.stringify(r.stderr.slice(0, 2000))} code=${r.code} ms=${r.ms}${r.maxRssKb === undefined ? '' : ` peak=${Math.round(r.maxRssKb / 1024)} MiB`}`;
+  if (options.maxRssMb !== undefined) expect(r.maxRssKb ?? Number.POSITIVE_INFINITY, `peak memory; ${context}`).toBeLessThan(options.maxRssMb * 1024);
   expect(r.code, context).toBe(code);
   const lines = r.stdout.replace(/\n$/, '').split('\n');
   expect(lines, context).toHaveLength(1);

@@ -1,4 +1,4 @@
-// The secrets suite, hostile half (issue 16): a server that echoes the credentials back, a
+// The secrets suite, hostile half: a server that echoes the credentials back, a
 // password that is short, common or the user name, and a cache directory another local user
 // can reach. Nothing leaks, no check hangs, nothing is left behind.
 import { execFileSync } from 'node:child_process';
@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Fault } from '../../sim/faults';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { runExecutable } from '../support/spawn';
@@ -32,7 +33,14 @@ const run = (args: string[]) => runExecutable(join(DIST, 'check_vm_cpu'), args, 
 
 /** A CloudAPI login refusal that quotes what it was sent, as a careless proxy or server might. */
 const echoLogin = (said: string) => [
-  { path: '/cloudapi/1.0.0/sessions', method: 'POST', kind: 'status' as const, status: 401, contentType: 'application/json', body: JSON.stringify({ minorErrorCode: 'UNAUTHORIZED', message: `Bad credentials: ${said}`, stackTrace: null }) },
+  {
+    path: '/cloudapi/1.0.0/sessions',
+    method: 'POST',
+    kind: 'status' as const,
+    status: 401,
+    contentType: 'application/json',
+    body: JSON.stringify({ minorErrorCode: 'UNAUTHORIZED', message: `Bad credentials: ${said}`, stackTrace: null }),
+  },
 ];
 
 describe('a server that echoes the credentials', () => {
@@ -48,9 +56,97 @@ describe('a server that echoes the credentials', () => {
       const r = await run([...base(['--no-cache']), '--password-file', file, ...extra]);
       const all = r.stdout + r.stderr;
       expect(r.code, all).toBe(3);
-      for (const form of [tricky, 'hunter/2', 'hunter|2', JSON.stringify(tricky).slice(1, -1), encodeURIComponent(tricky), 'sec\\ret', 'sec\\\\ret']) expect(all, `${extra.join(' ')}: ${form}`).not.toContain(form);
+      for (const form of [tricky, 'hunter/2', 'hunter|2', JSON.stringify(tricky).slice(1, -1), encodeURIComponent(tricky), 'sec\\ret', 'sec\\\\ret'])
+        expect(all, `${extra.join(' ')}: ${form}`).not.toContain(form);
       expect(r.stdout).toContain('<redacted>');
     }
+  });
+});
+
+/** A legacy (/api/sessions) login refusal whose XML Error message quotes what it was sent. */
+const echoLegacyLogin = (said: string) => [
+  { path: '/cloudapi/1.0.0/sessions', method: 'POST', kind: 'status' as const, status: 404, body: '' },
+  {
+    path: '/api/sessions',
+    method: 'POST',
+    kind: 'status' as const,
+    status: 401,
+    contentType: 'application/vnd.vmware.vcloud.error+xml',
+    body: `<?xml version="1.0" encoding="UTF-8"?><Error xmlns="http://www.vmware.com/vcloud/v1.5" majorErrorCode="401" minorErrorCode="UNAUTHORIZED" message="Bad credentials: ${said}"/>`,
+  },
+];
+const xmlEntities = (s: string) => [...s].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `&#${c.codePointAt(0)};`)).join('');
+
+describe('every form a server may echo the password in, for every kind of password, at every -v', () => {
+  // Letters only and 10 long (never redacted before), symbols, and a long random-looking one.
+  const PASSWORDS = ['Sommerzeit', 'hunter|2-"sec\\ret w&rd', 'Xq7-vR2k9_Lm4wP8zT3n'];
+  const FORMS: [string, (pw: string) => Fault[]][] = [
+    ['as sent', (pw) => echoLogin(`monitor@acme:${pw}`)],
+    ['URL-encoded user@org:password', (pw) => echoLogin(encodeURIComponent(`monitor@acme:${pw}`))],
+    ['JSON-escaped', (pw) => echoLogin(`{"password":"${JSON.stringify(pw).slice(1, -1)}"}`)],
+    ['the Basic credential', (pw) => echoLogin(`Authorization: ${Buffer.from(`monitor@acme:${pw}`).toString('base64')}`)],
+    ['XML numeric entities (legacy login)', (pw) => echoLegacyLogin(xmlEntities(pw))],
+    ['after 1,180 blanks (straddling the excerpt cut)', (pw) => echoLogin(`${' '.repeat(1180)}${pw}`)],
+    ['after 1,190 blanks (straddling the excerpt cut)', (pw) => echoLogin(`${' '.repeat(1190)}${pw} and more`)],
+  ];
+  for (const pw of PASSWORDS) {
+    it(`${JSON.stringify(pw)}: no form of it, nor a part of one, is printed`, { timeout: 120_000 }, async () => {
+      const file = pwFile('echoed', pw);
+      const basic = Buffer.from(`monitor@acme:${pw}`).toString('base64');
+      // Any 5 characters of the password's letters and digits, and the start of its Basic credential.
+      const parts = [...(pw.match(/[A-Za-z0-9]{5,}/g) ?? []).map((run) => run.slice(0, 5)), basic.slice(0, 12)];
+      for (const [name, faults] of FORMS) {
+        sim.apis.vcd.faults.set(faults(pw));
+        for (const level of [['-v'], ['-vv'], ['-vvv'], ['--output', 'json', '-vvv']]) {
+          const r = await run([...base(['--no-cache']), '--password-file', file, ...level]);
+          const all = r.stdout + r.stderr;
+          expect(r.code, `${name} ${level.join(' ')}: ${all}`).toBe(3);
+          expect(r.stdout, `${name} ${level.join(' ')}`).toMatch(/login to .* as monitor@acme rejected/);
+          for (const part of parts) expect(all, `${name} ${level.join(' ')}: ${part}`).not.toContain(part);
+        }
+      }
+    });
+  }
+});
+
+describe('an access_token that cannot be sent is never kept', () => {
+  it('one clear UNKNOWN (no internal error); once the server is mended, the next check is OK', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cc-token-'));
+    const args = [
+      '--url',
+      sim.apis.vcd.httpsUrl,
+      '--ca-file',
+      sim.caFile,
+      '--vm',
+      VM_ID,
+      '--org',
+      'acme',
+      '--api-token-file',
+      sim.apis.vcd.info.apiTokenFile,
+      '--cache-dir',
+      cache,
+    ];
+    sim.apis.vcd.faults.set([
+      {
+        path: '^/oauth/',
+        method: 'POST',
+        kind: 'status',
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ access_token: 'eyJhbGciOiJub25lIn0\nbroken-access-token', token_type: 'Bearer' }),
+      },
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const r = await run(args);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(
+        /^VM_CPU UNKNOWN - login to https:\/\/127\.0\.0\.1:\d+ answered with an access_token that holds spaces or control characters, which cannot be sent back: the server \(or a proxy in between\) is broken, nothing was kept/,
+      );
+      expect(r.stdout).not.toMatch(/internal error|broken-access-token/);
+    }
+    sim.apis.vcd.faults.set([]);
+    const mended = await run(args);
+    expect(mended.code, mended.stdout).toBe(0);
   });
 });
 
@@ -72,7 +168,9 @@ describe('a cache directory another local user can reach', () => {
       sim.apis.vcd.stats.counts = {};
       const r = await run([...base(['--cache-dir', shared]), '--password-file', pwFile('pw', PASSWORD), '-v']);
       expect(r.code, r.stdout).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`session cache ${shared} not used \\(writable by group or others \\(mode ${mode.toString(8).padStart(4, '0')}\\), chmod 700`));
+      expect(r.stdout).toMatch(
+        new RegExp(`session cache ${shared} not used \\(writable by group or others \\(mode ${mode.toString(8).padStart(4, '0')}\\), chmod 700`),
+      );
       expect(readdirSync(shared)).toEqual([]);
       expect(sim.apis.vcd.stats.counts.login).toBe(1);
       expect(sim.apis.vcd.stats.counts.logout).toBe(1);
@@ -136,7 +234,9 @@ describe('an --extra-opts file another local user can change or read', () => {
     sim.apis.vcd.stats.counts = {};
     const r = await run([...base(['--no-cache']), '--extra-opts', `@${p}`]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toBe(`VM_CPU UNKNOWN - --extra-opts: ${p} is writable by others (mode 0666), so anyone could add options to it (an --url that sends the token elsewhere), chmod go-w ${p} (see --help)\n`);
+    expect(r.stdout).toBe(
+      `VM_CPU UNKNOWN - --extra-opts: ${p} is writable by others (mode 0666), so anyone could add options to it (an --url that sends the token elsewhere), chmod go-w ${p} (see --help)\n`,
+    );
     expect(sim.apis.vcd.stats.counts.login ?? 0).toBe(0);
   });
 
@@ -156,7 +256,10 @@ describe('--no-cache and a server that stalls', () => {
   it('still logs out within -t: the session is not left open on vCD', async () => {
     sim.apis.vcd.stats.counts = {};
     sim.apis.vcd.faults.set([{ path: '/metrics/', kind: 'hang' }]);
-    const r = await runExecutable(join(DIST, 'check_vm_cpu'), [...base(['--no-cache']), '--password-file', pwFile('pw', PASSWORD), '-t', '3'], { env: { PATH: process.env.PATH }, killAfterMs: 8000 });
+    const r = await runExecutable(join(DIST, 'check_vm_cpu'), [...base(['--no-cache']), '--password-file', pwFile('pw', PASSWORD), '-t', '3'], {
+      env: { PATH: process.env.PATH },
+      killAfterMs: 8000,
+    });
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^VM_CPU UNKNOWN - timed out after 3s while reading current metrics/);
     expect(r.ms).toBeLessThan(3500);

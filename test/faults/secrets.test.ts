@@ -1,7 +1,7 @@
 // No secret is ever printed: every plugin at -v, -vv and -vvv, succeeding and failing, with
 // token, password and session values that are easy to find; and the session cache keeps its
 // files private and its names free of secrets.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +106,20 @@ describe('check_cluster_monitoring never prints the token', () => {
 });
 
 describe('the VM checks never print the password or a session token', () => {
-  const base = (cacheDir: string) => ['--url', sim.apis.vcd.httpsUrl, '--ca-file', sim.caFile, '--vm', VM_ID, '--user', 'monitor', '--org', 'acme', '--cache-dir', cacheDir];
+  const base = (cacheDir: string) => [
+    '--url',
+    sim.apis.vcd.httpsUrl,
+    '--ca-file',
+    sim.caFile,
+    '--vm',
+    VM_ID,
+    '--user',
+    'monitor',
+    '--org',
+    'acme',
+    '--cache-dir',
+    cacheDir,
+  ];
   for (const exe of ['check_vm_cpu', 'check_vm_disk', 'check_vm_mem']) {
     it(`${exe}: password file, env and --extra-opts; success, wrong password, server failure`, async () => {
       const cache = mkdtempSync(join(tmpdir(), 'cc-secrets-cache-'));
@@ -114,7 +127,9 @@ describe('the VM checks never print the password or a session token', () => {
       await expectNoLeak(exe, [...base(cache), '--window', '1h'], env({ VCD_PASSWORD: PASSWORD }), [PASSWORD], cache);
       const ini = file('p.ini', `[${exe}]\npassword=${PASSWORD}`);
       await expectNoLeak(exe, [...base(cache), '--extra-opts', `@${ini}`, '--no-cache'], env(), [PASSWORD], cache);
-      await expectNoLeak(exe, [...base(mkdtempSync(join(tmpdir(), 'cc-wrong-'))), '--password-file', file('wrong-pw', WRONG_PASSWORD)], env(), [WRONG_PASSWORD]);
+      await expectNoLeak(exe, [...base(mkdtempSync(join(tmpdir(), 'cc-wrong-'))), '--password-file', file('wrong-pw', WRONG_PASSWORD)], env(), [
+        WRONG_PASSWORD,
+      ]);
       sim.apis.vcd.faults.set([{ path: '/metrics/', kind: 'status', status: 503, body: 'down' }]);
       await expectNoLeak(exe, [...base(cache), '--password-file', file('pw', PASSWORD)], env(), [PASSWORD], cache);
       sim.apis.vcd.faults.set([]);
@@ -132,5 +147,86 @@ describe('the VM checks never print the password or a session token', () => {
     const r = await runExecutable(join(DIST, 'check_vm_cpu'), [...base(cache), '--password-file', file('loose-pw', PASSWORD, 0o640), '-v'], { env: env() });
     expect(r.stdout.split('\n')[0]).toMatch(/--password-file .*loose-pw is readable by others \(mode 0640\), chmod 600 it/);
     expect(r.stdout).not.toContain(PASSWORD);
+  });
+});
+
+describe('check_nodes with a kubeconfig: what an exec plugin or a proxy-url could leak', () => {
+  const JWT = 'eyJhbGciOiJSUzI1NiIsImtpZCI6InNpbSJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6bW9uaXRvcmluZyJ9.' + 'U2lnbmF0dXJl'.repeat(12);
+  const ENV_SECRET = 'Sommerzeit';
+  /** A kubeconfig for the simulator's cluster whose user runs `plugin` (a node script). */
+  const kubeconfig = (name: string, plugin: string, proxyUrl?: string) => {
+    const command = file(`${name}-plugin`, `#!${process.execPath}\n${plugin}`, 0o700);
+    return file(
+      `${name}-kubeconfig`,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'current-context: sim',
+        'contexts: [{name: sim, context: {cluster: sim, user: sim}}]',
+        `clusters: [{name: sim, cluster: {server: ${JSON.stringify(sim.apis.cluster.httpsUrl)}, certificate-authority: ${JSON.stringify(sim.caFile)}${proxyUrl ? `, proxy-url: ${JSON.stringify(proxyUrl)}` : ''}}}]`,
+        `users: [{name: sim, user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ${JSON.stringify(command)}, env: [{name: AZURE_CLIENT_SECRET, value: ${ENV_SECRET}}], interactiveMode: Never}}}]`,
+      ].join('\n'),
+    );
+  };
+
+  it('a failing plugin: its klog header dropped, the useful part kept, a JWT and the env secret redacted, at every -v', async () => {
+    const said = [
+      `I1123 10:00:00.000001   4242 cred.go:98] token cache: ${JWT}`,
+      `F1123 10:00:00.000002   4242 cred.go:145] print credential failed with error: token ${JWT} rejected with client secret ${ENV_SECRET}: You do not currently have an active account selected.`,
+      'Please run:',
+      '  $ gcloud auth login',
+    ].join('\n');
+    const kc = kubeconfig('failing', `process.stderr.write(${JSON.stringify(said)} + '\\n'); process.exit(1);`);
+    for (const level of LEVELS) {
+      const r = await runExecutable(join(DIST, 'check_nodes'), ['--kubeconfig', kc, '--no-cache', ...level], { env: env() });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(
+        /^NODES UNKNOWN - exec credential plugin ".*failing-plugin" failed \(exit 1\): print credential failed with error: token <redacted> rejected with client secret <redacted>: You do not currently have an active account selected\. Please run: \$ gcloud auth login, run it by hand/,
+      );
+      const all = r.stdout + r.stderr;
+      for (const leak of ['eyJhbGci', 'U2lnbmF0dXJl', ENV_SECRET, 'F1123', 'cred.go', 'token cache'])
+        expect(all, `${level.join(' ')}: ${leak}`).not.toContain(leak);
+    }
+  });
+
+  it('a plugin whose token cannot be sent: one clear line, nothing kept; mended, the next check works', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cc-exec-cache-'));
+    const broken = join(dir, 'exec-broken');
+    writeFileSync(broken, '');
+    const expires = new Date(Date.now() + 3600_000).toISOString();
+    const kc = kubeconfig(
+      'newline',
+      `const fs = require('fs'); const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
+       const token = fs.existsSync(${JSON.stringify(broken)}) ? ${JSON.stringify(`${TOKEN}\nX-Injected: 1`)} : ${JSON.stringify(TOKEN)};
+       process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: info.apiVersion, status: { token, expirationTimestamp: ${JSON.stringify(expires)} } }));`,
+    );
+    for (let i = 0; i < 2; i++) {
+      const r = await runExecutable(join(DIST, 'check_nodes'), ['--kubeconfig', kc, '--cache-dir', cache], { env: env() });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(
+        /^NODES UNKNOWN - exec credential plugin ".*newline-plugin" returned a token that holds spaces or control characters, check the plugin \(nothing was kept\)/,
+      );
+      expect(r.stdout).not.toContain(TOKEN);
+    }
+    expect(readdirSync(cache).filter((f) => f.startsWith('kube-exec'))).toEqual([]);
+    unlinkSync(broken);
+    const mended = await runExecutable(join(DIST, 'check_nodes'), ['--kubeconfig', kc, '--cache-dir', cache], { env: env() });
+    expect(mended.code, mended.stdout).toBe(2); // the sick cluster: CRITICAL, as with --token-file
+  });
+
+  it('an invalid proxy-url is named without its user and password, as HTTPS_PROXY is', async () => {
+    const kc = kubeconfig('proxy', 'process.exit(1);', 'http://monitor:Pr0xy-Passw0rd@proxy.example.com:99999');
+    for (const level of LEVELS) {
+      const r = await runExecutable(join(DIST, 'check_nodes'), ['--kubeconfig', kc, ...level], { env: env() });
+      expect(r.stdout).toMatch(/^NODES UNKNOWN - proxy-url of cluster "sim" in kubeconfig .* "http:\/\/<user>@proxy\.example\.com:99999" is not a URL/);
+      expect(r.stdout + r.stderr).not.toMatch(/Pr0xy-Passw0rd|monitor:/);
+    }
+    const env2 = env({ HTTPS_PROXY: 'http://monitor:Pr0xy-Passw0rd@proxy.example.com:99999' });
+    const r = await runExecutable(
+      join(DIST, 'check_nodes'),
+      ['--url', sim.apis.cluster.httpsUrl, '--ca-file', sim.caFile, '--token-file', file('token', TOKEN)],
+      { env: env2 },
+    );
+    expect(r.stdout).toMatch(/^NODES UNKNOWN - HTTPS_PROXY "http:\/\/<user>@proxy\.example\.com:99999" is not a valid proxy URL/);
   });
 });

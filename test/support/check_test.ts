@@ -10,7 +10,14 @@ void runPlugin({
   description: 'Runtime test plugin.',
   usage: 'check_test --mode MODE',
   options: [
-    { long: 'mode', type: 'string', arg: 'MODE', default: 'ok', choices: ['ok', 'hang', 'busy', 'late', 'throw', 'crash', 'reject', 'warn'], description: 'What the probe does.' },
+    {
+      long: 'mode',
+      type: 'string',
+      arg: 'MODE',
+      default: 'ok',
+      choices: ['ok', 'hang', 'busy', 'late', 'throw', 'crash', 'reject', 'warn'],
+      description: 'What the probe does.',
+    },
     { long: 'label', type: 'list', arg: 'TEXT', description: 'Echoed back in the summary.' },
     { long: 'secret', type: 'string', arg: 'TEXT', secret: true, description: 'A secret that must never be printed.' },
   ],
@@ -44,7 +51,7 @@ void runPlugin({
       default:
         return {
           state: State.OK,
-          summary: `labels ${((options.label as string[]) ?? []).join(',')} secret ${options.secret}`,
+          summary: `labels ${options.label.join(',')} secret ${options.secret}`,
           metrics: [{ label: 'value', value: 1.5, uom: 's' }],
           items: [{ name: 'a', state: State.OK, text: 'item a' }],
         };

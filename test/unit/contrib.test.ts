@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import PLUGINS from '../../plugins/registry.json';
 
 const REPO = resolve(__dirname, '../..');
 const DIST = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(REPO, 'dist');
-const PLUGINS = ['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_disk', 'check_vm_mem'];
 
 /** Options the Icinga 2 CheckCommands leave out on purpose, and why. */
 const NOT_IN_ICINGA: Record<string, string> = {
@@ -20,9 +20,17 @@ const NOT_IN_ICINGA: Record<string, string> = {
   '--discovery': 'Zabbix low-level discovery, not a check',
   '--max-nodes': 'a bound against broken or hostile servers; its default is far above any real cluster',
   '--max-pods': 'a bound against broken or hostile servers; its default is far above any monitoring namespace',
+  '--max-operators': 'a bound against broken or hostile servers; its default is far above any cluster',
+  '--max-vms': 'a bound against broken or hostile servers; its default is far above any organisation',
+  '--icinga2-password': 'a secret on the command line: cloudchecks_icinga_password_file gives it as a file',
+  '--nagios-command-file': "check_vm_fleet's submission to Nagios, not Icinga",
+  '--zabbix-server': "check_vm_fleet's submission to Zabbix, not Icinga",
+  '--zabbix-port': "check_vm_fleet's submission to Zabbix, not Icinga",
+  '--zabbix-host': "check_vm_fleet's submission to Zabbix, not Icinga",
+  '--zabbix-key': "check_vm_fleet's submission to Zabbix, not Icinga",
 };
-/** Options of the VM checks that only shape --discovery output (generated config, not a check). */
-const VM_DISCOVERY_ONLY = ['--discovery-format', '--include', '--exclude'];
+/** Options of the Cloud Director checks that only shape --discovery output (generated config, not a check). */
+const VM_DISCOVERY_ONLY = ['--discovery-format', '--include', '--exclude', '--discovery-file', '--allow-shrink'];
 
 /** The options a plugin's --help lists, long (--x) and short (-x). */
 const helpCache = new Map<string, Set<string>>();
@@ -36,7 +44,7 @@ function helpOptions(plugin: string): Set<string> {
     text = (e as { stdout?: string }).stdout ?? ''; // --help exits 3, per the guidelines
   }
   names = new Set<string>();
-  for (const m of text.matchAll(/^ {2}(?:-(\w), )?\s*--([\w-]+)/gm)) {
+  for (const m of text.matchAll(/^ {2}(?:-(\w), | {4})--([\w-]+)/gm)) {
     names.add(`--${m[2]}`);
     if (m[1]) names.add(`-${m[1]}`);
   }
@@ -116,7 +124,9 @@ describe('contrib/ matches the plugins', () => {
       for (const key of args.keys()) expect(help, `${command.name} passes ${key}`).toContain(key);
       const longs = [...help].filter((o) => o.startsWith('--'));
       const offered = new Set(args.keys());
-      const missing = longs.filter((o) => !offered.has(o) && !(o in NOT_IN_ICINGA) && !(plugin.startsWith('check_vm_') && VM_DISCOVERY_ONLY.includes(o)));
+      const missing = longs.filter(
+        (o) => !offered.has(o) && !(o in NOT_IN_ICINGA) && !((plugin.startsWith('check_vm_') || plugin === 'check_vdc') && VM_DISCOVERY_ONLY.includes(o)),
+      );
       expect(missing, `${command.name} lacks options of ${plugin} --help (add them, or list them in NOT_IN_ICINGA with the reason)`).toEqual([]);
     });
 
@@ -181,7 +191,11 @@ describe('contrib/ matches the plugins', () => {
       for (const [name, ...args] of uses) {
         const plugin = commandPlugins.get(name);
         expect(plugin, `check_command ${name}`).toBeDefined();
-        for (const o of args.join(' ').split(/\s+/).filter((t) => /^--?[a-zA-Z]/.test(t))) expect(helpOptions(plugin!), `${name}: ${o}`).toContain(o);
+        for (const o of args
+          .join(' ')
+          .split(/\s+/)
+          .filter((t) => /^--?[a-zA-Z]/.test(t)))
+          expect(helpOptions(plugin!), `${name}: ${o}`).toContain(o);
       }
     });
   });
@@ -199,7 +213,7 @@ describe('contrib/ matches the plugins', () => {
       let keys = 0;
       for (const f of files) {
         const text = readFileSync(join(dir, f), 'utf8');
-        for (const m of text.matchAll(/\b(check_(?:nodes|vm_cpu|vm_disk|vm_mem))\[([^\]\n]*)\]/g)) {
+        for (const m of text.matchAll(/\b(check_(?:nodes|vm_cpu|vm_disk|vm_mem|vm_fleet|vdc))\[([^\]\n]*)\]/g)) {
           keys++;
           const params = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g)].map((p) => (p[1] ?? p[2]).trim());
           for (const o of params.filter((p) => /^--?[a-zA-Z]/.test(p))) expect(helpOptions(m[1]), `${f}: ${m[1]} ${o}`).toContain(o);
@@ -219,8 +233,12 @@ describe('docs/ use only options the plugins have', () => {
     // Shell lines joined across trailing backslashes; each plugin call's options up to the end
     // of its command (a pipe, ;, &&, a redirection or a comment).
     const text = readFileSync(join(docsDir, page), 'utf8').replace(/\\\n\s*/g, ' ');
-    for (const m of text.matchAll(/(?:^|[\s/`])(check_(?:nodes|cluster_monitoring|vm_cpu|vm_disk|vm_mem))((?: +[^\s|;&>#`]+)+)/gm)) {
-      const options = m[2].trim().split(/\s+/).filter((t) => /^--?[a-zA-Z]/.test(t)).map((t) => t.replace(/=.*$/, ''));
+    for (const m of text.matchAll(/(?:^|[\s/`])(check_(?:nodes|cluster_monitoring|vm_cpu|vm_disk|vm_mem|vdc))((?: +[^\s|;&>#`]+)+)/gm)) {
+      const options = m[2]
+        .trim()
+        .split(/\s+/)
+        .filter((t) => /^--?[a-zA-Z]/.test(t))
+        .map((t) => t.replace(/=.*$/, ''));
       for (const o of options) expect(helpOptions(m[1]), `${page}: ${m[1]} ${o}`).toContain(o);
     }
   });

@@ -86,7 +86,18 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
         }
       }
     }
-    expect(new Set(checked)).toEqual(new Set(['check_nodes', 'check_cluster_monitoring', 'check_vm_cpu', 'check_vm_mem', 'check_vm_disk']));
+    expect(new Set(checked)).toEqual(
+      new Set([
+        'check_nodes',
+        'check_cluster_monitoring',
+        'check_cluster_operators',
+        'check_vm_cpu',
+        'check_vm_mem',
+        'check_vm_disk',
+        'check_vm_fleet',
+        'check_vdc',
+      ]),
+    );
   });
 
   it('holds nothing that Zabbix 7.0 converts differently on import (C64ImportConverter)', () => {
@@ -105,8 +116,16 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
     for (const t of templates) {
       const keys = new Set<string>();
       const triggers: Trigger[] = [];
-      for (const i of t.items ?? []) keys.add(i.key), triggers.push(...(i.triggers ?? []));
-      for (const r of t.discovery_rules ?? []) for (const i of r.item_prototypes ?? []) keys.add(i.key), triggers.push(...(i.trigger_prototypes ?? []));
+      for (const i of t.items ?? []) {
+        keys.add(i.key);
+        triggers.push(...(i.triggers ?? []));
+      }
+      for (const r of t.discovery_rules ?? []) {
+        for (const i of r.item_prototypes ?? []) {
+          keys.add(i.key);
+          triggers.push(...(i.trigger_prototypes ?? []));
+        }
+      }
       for (const tr of triggers) {
         for (const m of tr.expression.matchAll(/\/([^/]+)\/([^)]+?)(?:,[^)]*)?\)/g)) {
           expect(m[1], tr.name).toBe(t.template);

@@ -14,9 +14,13 @@ export function* largeNodes(count: number): Generator<Record<string, unknown>> {
       // nodes do (up to 15 KB): about 43 MB for 5000 nodes.
       images: rand() < 0.1 ? 22 + Math.floor(rand() * 20) : 12 + Math.floor(rand() * 3),
     };
-    if (!master && i % 997 === 500) spec.conditions = { Ready: { status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m10s ago; threshold is 3m0s' } };
+    if (!master && i % 997 === 500)
+      spec.conditions = {
+        Ready: { status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy: pleg was last seen active 3m10s ago; threshold is 3m0s' },
+      };
     if (!master && i % 1499 === 700) spec.conditions = KUBELET_STOPPED;
-    if (!master && i % 1999 === 900) spec.conditions = { MemoryPressure: { status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' } };
+    if (!master && i % 1999 === 900)
+      spec.conditions = { MemoryPressure: { status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' } };
     if (!master && i % 1201 === 60) spec.unschedulable = true;
     yield makeNode(spec, rand);
   }

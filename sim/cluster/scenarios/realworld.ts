@@ -1,5 +1,5 @@
 // Node shapes seen on real clusters that the OpenShift-on-AWS nodes of the other scenarios
-// never have (issue 16). Each node says where its shape comes from. Served in pages of at
+// never have. Each node says where its shape comes from. Served in pages of at
 // most two nodes whatever the limit (module.ts), with continue tokens and remainingItemCount,
 // as an API server does when it filters a page or caps its size.
 import type { NodeCondition } from '../../../lib/cluster/node';
@@ -20,7 +20,15 @@ export function* realworldNodes(): Generator<Record<string, unknown>> {
   const rand = seededRandom(16);
   // k3s/RKE2 server with embedded etcd: k3s's etcd controller adds EtcdIsVoter, whose good
   // status is True (reason MemberNotLearner) — healthy only with --condition EtcdIsVoter=True.
-  yield makeNode({ name: 'k3s-server-1', role: 'master', images: 8, conditionList: [condition('EtcdIsVoter', 'True', 'MemberNotLearner', 'Node is a voting member of the etcd cluster'), ...kubelet()] }, rand);
+  yield makeNode(
+    {
+      name: 'k3s-server-1',
+      role: 'master',
+      images: 8,
+      conditionList: [condition('EtcdIsVoter', 'True', 'MemberNotLearner', 'Node is a voting member of the etcd cluster'), ...kubelet()],
+    },
+    rand,
+  );
   // GKE: the route controller's NetworkUnavailable=False and node-problem-detector's conditions.
   yield makeNode(
     {
@@ -42,7 +50,15 @@ export function* realworldNodes(): Generator<Record<string, unknown>> {
     rand,
   );
   // AKS (or any cluster) with Calico: Calico sets NetworkUnavailable=False itself.
-  yield makeNode({ name: 'aks-nodepool1-12345678-vmss000000', role: 'worker', images: 12, conditionList: [condition('NetworkUnavailable', 'False', 'CalicoIsUp', 'Calico is running on this node'), ...kubelet()] }, rand);
+  yield makeNode(
+    {
+      name: 'aks-nodepool1-12345678-vmss000000',
+      role: 'worker',
+      images: 12,
+      conditionList: [condition('NetworkUnavailable', 'False', 'CalicoIsUp', 'Calico is running on this node'), ...kubelet()],
+    },
+    rand,
+  );
   // OpenShift 3.7 (Kubernetes 1.7): OutOfDisk, and no PIDPressure yet.
   yield makeNode(
     {
@@ -68,7 +84,13 @@ export function* realworldNodes(): Generator<Record<string, unknown>> {
       role: 'worker',
       images: 0,
       noAddresses: true,
-      conditionList: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', ...never })),
+      conditionList: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({
+        type,
+        status: 'Unknown',
+        reason: 'NodeStatusNeverUpdated',
+        message: 'Kubelet never posted node status.',
+        ...never,
+      })),
     },
     rand,
   );

@@ -13,7 +13,13 @@ function problemDetector(deadlock: boolean): NodeCondition[] {
     fine('FrequentContainerdRestart', 'NoFrequentContainerdRestart', 'containerd is functioning properly'),
     fine('ReadonlyFilesystem', 'FilesystemIsNotReadOnly', 'Filesystem is not read-only'),
     deadlock
-      ? { type: 'KernelDeadlock', status: 'True', reason: 'DockerHung', message: 'kernel: INFO: task docker:20744 blocked for more than 120 seconds.', ...SINCE }
+      ? {
+          type: 'KernelDeadlock',
+          status: 'True',
+          reason: 'DockerHung',
+          message: 'kernel: INFO: task docker:20744 blocked for more than 120 seconds.',
+          ...SINCE,
+        }
       : fine('KernelDeadlock', 'KernelHasNoDeadlock', 'kernel has no deadlock'),
   ];
 }
@@ -30,11 +36,27 @@ export function* sickNodes(): Generator<Record<string, unknown>> {
       name: `worker-3.${DOMAIN}`,
       role: 'worker',
       images: 30,
-      conditions: { Ready: { status: 'False', reason: 'KubeletNotReady', message: 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/kubernetes/cni/net.d/.', ...SINCE } },
+      conditions: {
+        Ready: {
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message:
+            'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/kubernetes/cni/net.d/.',
+          ...SINCE,
+        },
+      },
     },
     rand,
   );
-  yield makeNode({ name: `worker-4.${DOMAIN}`, role: 'worker', images: 30, conditions: { DiskPressure: { status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure', ...SINCE } } }, rand);
+  yield makeNode(
+    {
+      name: `worker-4.${DOMAIN}`,
+      role: 'worker',
+      images: 30,
+      conditions: { DiskPressure: { status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure', ...SINCE } },
+    },
+    rand,
+  );
   yield makeNode({ name: `worker-5.${DOMAIN}`, role: 'worker', images: 30, extraConditions: problemDetector(true) }, rand);
   yield makeNode({ name: `worker-6.${DOMAIN}`, role: 'worker', images: 30, unschedulable: true, extraConditions: problemDetector(false) }, rand);
 }

@@ -50,7 +50,7 @@ function expectSameAsJsonParse(text: string): void {
 const list = (items: unknown[], metadata: object = { resourceVersion: '1' }) => JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata, items });
 
 describe('scanNodeList reads what JSON.parse reads', () => {
-  it('on the simulator\'s sick and large scenarios', () => {
+  it("on the simulator's sick and large scenarios", () => {
     expectSameAsJsonParse(list([...sickNodes()], { resourceVersion: '5', continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ', remainingItemCount: 3 }));
     expectSameAsJsonParse(list([...largeNodes(40)]));
   });
@@ -66,20 +66,38 @@ describe('scanNodeList reads what JSON.parse reads', () => {
         nodeInfo: { bootID: '', x: null, y: true, z: -0.25 },
       },
     };
-    expectSameAsJsonParse(JSON.stringify({ kind: 'NodeList', items: [tricky, { metadata: { name: 'bare' } }, { metadata: { name: 'x' }, spec: null, status: { conditions: null, addresses: [] } }] }, null, 2));
+    expectSameAsJsonParse(
+      JSON.stringify(
+        {
+          kind: 'NodeList',
+          items: [tricky, { metadata: { name: 'bare' } }, { metadata: { name: 'x' }, spec: null, status: { conditions: null, addresses: [] } }],
+        },
+        null,
+        2,
+      ),
+    );
   });
 
   it('with escaped key names and members in any order (metadata after the items)', () => {
-    const text = '{"items":[{"status":{"conditions":[{"type":"Ready","status":"True"}]},"meta\\u0064ata":{"n\\u0061me":"w1"}}],"metadata":{"continue":"abc"},"kind":"NodeList"}';
+    const text =
+      '{"items":[{"status":{"conditions":[{"type":"Ready","status":"True"}]},"meta\\u0064ata":{"n\\u0061me":"w1"}}],"metadata":{"continue":"abc"},"kind":"NodeList"}';
     expectSameAsJsonParse(text);
     const heads: unknown[] = [];
-    scanNodeList(Buffer.from(text), () => undefined, (h) => heads.push({ ...h }));
+    scanNodeList(
+      Buffer.from(text),
+      () => undefined,
+      (h) => heads.push({ ...h }),
+    );
     expect(heads).toEqual([{ items: -1 }]); // no continue token yet: the caller pages sequentially
   });
 
   it('hands the continue token over before the items when the metadata comes first', () => {
     const seen: string[] = [];
-    scanNodeList(Buffer.from(list([{ metadata: { name: 'a' } }], { continue: 'tok' })), () => seen.push('node'), (h) => seen.push(`head:${h.continue}`));
+    scanNodeList(
+      Buffer.from(list([{ metadata: { name: 'a' } }], { continue: 'tok' })),
+      () => seen.push('node'),
+      (h) => seen.push(`head:${h.continue}`),
+    );
     expect(seen).toEqual(['head:tok', 'node']);
   });
 
@@ -89,12 +107,18 @@ describe('scanNodeList reads what JSON.parse reads', () => {
     // Every shape the API allows (what it does not allow is refused, see below); the values
     // the check prints are free of control characters, as the API server's validation keeps them.
     const shown = text.filter((t) => t.length <= 253 && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(t));
-    const condition = fc.record({ type: shown, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), shown), message: text, lastHeartbeatTime: text, extra: json }, { requiredKeys: ['type', 'status'] });
+    const condition = fc.record(
+      { type: shown, status: fc.oneof(fc.constantFrom('True', 'False', 'Unknown'), shown), message: text, lastHeartbeatTime: text, extra: json },
+      { requiredKeys: ['type', 'status'] },
+    );
     const node = fc.record(
       {
         metadata: fc.record({ name: shown.filter((t) => t.length > 0), labels: fc.dictionary(text, text), extra: json }, { requiredKeys: ['name'] }),
         spec: fc.record({ unschedulable: fc.boolean(), taints: json }, { requiredKeys: [] }),
-        status: fc.record({ conditions: fc.array(condition), addresses: fc.array(fc.record({ type: shown, address: shown })), images: json }, { requiredKeys: [] }),
+        status: fc.record(
+          { conditions: fc.array(condition), addresses: fc.array(fc.record({ type: shown, address: shown })), images: json },
+          { requiredKeys: [] },
+        ),
         other: json,
       },
       { requiredKeys: ['metadata'] },
@@ -139,7 +163,10 @@ describe('scanNodeList refuses what is not a well-formed document', () => {
 // A body that is JSON but whose items break the API's own shape (a broken proxy, another
 // API, a hostile server) gets no verdict: the first bad field is named.
 describe('scanNodeList refuses items that are not nodes, naming the first bad field', () => {
-  const ok = { metadata: { name: 'worker-1' }, status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'Hostname', address: 'worker-1' }] } };
+  const ok = {
+    metadata: { name: 'worker-1' },
+    status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'Hostname', address: 'worker-1' }] },
+  };
   it.each([
     ['a number as item', [ok, 1], 'items[1] is a number, not an object (a node)'],
     ['an array as item', [[ok]], 'items[0] is an array, not an object (a node)'],
@@ -151,10 +178,18 @@ describe('scanNodeList refuses items that are not nodes, naming the first bad fi
     ['metadata a string', [{ metadata: 'worker-1' }], 'items[0].metadata is a string, not an object'],
     ['conditions an object', [{ ...ok, status: { conditions: { Ready: 'True' } } }], 'items[0].status.conditions is an object, not an array'],
     ['conditions a string', [{ ...ok, status: { conditions: 'Ready' } }], 'items[0].status.conditions is a string, not an array'],
-    ['a condition not an object', [{ ...ok, status: { conditions: [{ type: 'Ready', status: 'True' }, 'MemoryPressure'] } }], 'items[0].status.conditions[1] is a string, not an object'],
+    [
+      'a condition not an object',
+      [{ ...ok, status: { conditions: [{ type: 'Ready', status: 'True' }, 'MemoryPressure'] } }],
+      'items[0].status.conditions[1] is a string, not an object',
+    ],
     ['a condition without type', [{ ...ok, status: { conditions: [{ status: 'True' }] } }], 'items[0].status.conditions[0].type is missing'],
     ['a condition without status', [{ ...ok, status: { conditions: [{ type: 'Ready' }] } }], 'items[0].status.conditions[0].status is missing'],
-    ['a boolean status', [{ ...ok, status: { conditions: [{ type: 'Ready', status: true }] } }], 'items[0].status.conditions[0].status is a boolean, not a string'],
+    [
+      'a boolean status',
+      [{ ...ok, status: { conditions: [{ type: 'Ready', status: true }] } }],
+      'items[0].status.conditions[0].status is a boolean, not a string',
+    ],
     ['a numeric type', [{ ...ok, status: { conditions: [{ type: 1, status: 'True' }] } }], 'items[0].status.conditions[0].type is a number, not a string'],
     ['addresses an object', [{ ...ok, status: { addresses: { Hostname: 'w' } } }], 'items[0].status.addresses is an object, not an array'],
     ['an address without address', [{ ...ok, status: { addresses: [{ type: 'Hostname' }] } }], 'items[0].status.addresses[0].address is missing'],
@@ -163,8 +198,16 @@ describe('scanNodeList refuses items that are not nodes, naming the first bad fi
     ['unschedulable a string', [{ ...ok, spec: { unschedulable: 'true' } }], 'items[0].spec.unschedulable is a string, not a boolean'],
     // Values the check prints: a newline or U+2028 would forge a line of the output.
     ['a name with a newline', [{ metadata: { name: 'w1\n[OK] fake: healthy' } }], 'items[0].metadata.name holds control or line-separator characters'],
-    ['a condition type with U+2028', [{ ...ok, status: { conditions: [{ type: 'Ready\u2028x', status: 'True' }] } }], 'items[0].status.conditions[0].type holds control or line-separator characters'],
-    ['an address with NUL', [{ ...ok, status: { addresses: [{ type: 'Hostname', address: 'w\u0000' }] } }], 'items[0].status.addresses[0].address holds control or line-separator characters'],
+    [
+      'a condition type with U+2028',
+      [{ ...ok, status: { conditions: [{ type: 'Ready\u2028x', status: 'True' }] } }],
+      'items[0].status.conditions[0].type holds control or line-separator characters',
+    ],
+    [
+      'an address with NUL',
+      [{ ...ok, status: { addresses: [{ type: 'Hostname', address: 'w\u0000' }] } }],
+      'items[0].status.addresses[0].address holds control or line-separator characters',
+    ],
     ['a 300-character name', [{ metadata: { name: 'w'.repeat(300) } }], 'items[0].metadata.name is 300 characters long, more than the API allows (253)'],
   ])('%s', (_, items, message) => {
     const error = (() => {
@@ -185,7 +228,7 @@ describe('scanNodeList refuses items that are not nodes, naming the first bad fi
 
   it('takes null for an absent list or object, as Go encodes a nil one', () => {
     const { nodes } = scan(list([{ metadata: { name: 'w' }, spec: null, status: { conditions: null, addresses: null } }]));
-    expect(nodes).toEqual([{ metadata: { name: 'w' } , status: {} }]);
+    expect(nodes).toEqual([{ metadata: { name: 'w' }, status: {} }]);
   });
 
   it('still reports a truncated value as a syntax error', () => {

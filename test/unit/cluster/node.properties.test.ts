@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { classifyNode, parseHealthRule, type Node } from '../../../lib/cluster/node';
 import { NodeListShapeError, NodeListSyntaxError, scanNodeList } from '../../../lib/cluster/node-list-scan';
 
-const TYPES = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable', 'KernelDeadlock', 'storage.kubernetes.io/CSIReady', 'FrequentKubeletRestart'];
+const TYPES = [
+  'Ready',
+  'MemoryPressure',
+  'DiskPressure',
+  'PIDPressure',
+  'NetworkUnavailable',
+  'KernelDeadlock',
+  'storage.kubernetes.io/CSIReady',
+  'FrequentKubeletRestart',
+];
 const status = fc.constantFrom('True', 'False', 'Unknown', '', 'true', 'yes');
 const conditions = fc.array(fc.record({ type: fc.constantFrom(...TYPES), status }), { maxLength: 10 });
 
@@ -29,7 +38,10 @@ describe('classifyNode properties', () => {
   it('Unknown is never healthy, whatever the overrides', () => {
     fc.assert(
       fc.property(conditions, fc.subarray(TYPES.slice(1)), fc.subarray(TYPES.slice(1)), (conds, asTrue, ignored) => {
-        const rule = parseHealthRule(asTrue.map((t) => `${t}=True`), ignored);
+        const rule = parseHealthRule(
+          asTrue.map((t) => `${t}=True`),
+          ignored,
+        );
         const health = classifyNode({ status: { conditions: conds } }, rule);
         const counted = conds.filter((c) => !rule.ignored.has(c.type));
         if (counted.some((c) => c.status === 'Unknown')) expect(health.healthy).toBe(false);

@@ -10,13 +10,18 @@ const kubelet = (ready: string, memory = 'False', disk = 'False', pid = 'False')
   cond('Ready', ready),
 ];
 
-describe('classifyNode: the health rule of SPEC 3.1 / seed 2.2', () => {
+describe('classifyNode: the health rule: Ready True, every other condition False', () => {
   // [case, conditions, healthy, broken]
   const table: Array<[string, NodeCondition[], boolean, string[]]> = [
     ['all fine', kubelet('True'), true, []],
     ['Ready=False', kubelet('False'), false, ['Ready=False']],
     ['Ready=Unknown', kubelet('Unknown'), false, ['Ready=Unknown']],
-    ['kubelet stopped: all Unknown, Ready listed first', kubelet('Unknown', 'Unknown', 'Unknown', 'Unknown'), false, ['Ready=Unknown', 'MemoryPressure=Unknown', 'DiskPressure=Unknown', 'PIDPressure=Unknown']],
+    [
+      'kubelet stopped: all Unknown, Ready listed first',
+      kubelet('Unknown', 'Unknown', 'Unknown', 'Unknown'),
+      false,
+      ['Ready=Unknown', 'MemoryPressure=Unknown', 'DiskPressure=Unknown', 'PIDPressure=Unknown'],
+    ],
     ['MemoryPressure=True', kubelet('True', 'True'), false, ['MemoryPressure=True']],
     ['DiskPressure=True', kubelet('True', 'False', 'True'), false, ['DiskPressure=True']],
     ['PIDPressure=True', kubelet('True', 'False', 'False', 'True'), false, ['PIDPressure=True']],
@@ -58,7 +63,9 @@ describe('--condition and --ignore-condition', () => {
   it('--condition TYPE=True makes True the healthy status of that type only', () => {
     const rule = parseHealthRule(['storage.kubernetes.io/CSIReady=True']);
     expect(classifyNode(node(...csi), rule).healthy).toBe(true);
-    expect(classifyNode(node(...kubelet('True'), cond('storage.kubernetes.io/CSIReady', 'False')), rule).broken).toEqual(['storage.kubernetes.io/CSIReady=False']);
+    expect(classifyNode(node(...kubelet('True'), cond('storage.kubernetes.io/CSIReady', 'False')), rule).broken).toEqual([
+      'storage.kubernetes.io/CSIReady=False',
+    ]);
     expect(classifyNode(node(...kubelet('True'), cond('storage.kubernetes.io/CSIReady', 'Unknown')), rule).healthy).toBe(false);
     // The default rule is unchanged for every other type.
     expect(classifyNode(node(...kubelet('False'), cond('storage.kubernetes.io/CSIReady', 'True')), rule).broken).toEqual(['Ready=False']);
@@ -95,9 +102,18 @@ describe('--condition and --ignore-condition', () => {
   });
 });
 
-describe('nodeName (SPEC 3.2)', () => {
+describe('nodeName', () => {
   it('is metadata.name, what kubectl shows, with the Hostname address beside it where it differs', () => {
-    const n: Node = { metadata: { name: 'ip-10-0-1-2.ec2.internal' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.1.2' }, { type: 'Hostname', address: 'worker-2' }], conditions: [{ type: 'Ready', status: 'True' }] } };
+    const n: Node = {
+      metadata: { name: 'ip-10-0-1-2.ec2.internal' },
+      status: {
+        addresses: [
+          { type: 'InternalIP', address: '10.0.1.2' },
+          { type: 'Hostname', address: 'worker-2' },
+        ],
+        conditions: [{ type: 'Ready', status: 'True' }],
+      },
+    };
     expect(nodeName(n)).toBe('ip-10-0-1-2.ec2.internal');
     expect(nodeHostname(n)).toBe('worker-2');
     expect(displayName(classifyNode(n))).toBe('ip-10-0-1-2.ec2.internal (host worker-2)');
@@ -111,5 +127,13 @@ describe('nodeName (SPEC 3.2)', () => {
   });
   it('names a node without a name', () => {
     expect(nodeName({})).toBe('(unnamed)');
+  });
+});
+
+describe('classifyNode keeps the whole condition message', () => {
+  it('past 80 characters, to its last words, redacted', () => {
+    const message = `kubelet said Bearer abcdefghijklmnop1234 and then: ${'x '.repeat(60)}No CNI configuration file in /etc/kubernetes/cni/net.d/`;
+    const h = classifyNode(node({ type: 'Ready', status: 'False', message }));
+    expect(h.problems[0].message).toMatch(/^kubelet said Bearer <redacted> and then: (x ){60}No CNI configuration file in \/etc\/kubernetes\/cni\/net\.d\/$/);
   });
 });

@@ -2,8 +2,10 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clusterTargetFrom, readTokenFile, urlFromHost } from '../../../lib/cluster/target';
-import type { ParsedOptions } from '../../../lib/plugin/options';
+import { CLUSTER_OPTIONS, clusterTargetFrom, readTokenFile, urlFromHost, type ClusterOptions } from '../../../lib/cluster/target';
+import { HTTP_OPTIONS } from '../../../lib/http/options';
+import { parseOptions } from '../../../lib/plugin/options';
+import { Notes } from '../../../lib/plugin/notes';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiIsImtpZCI6Im1vbml0b3JpbmcifQ.payload.signature';
 const KC = join(__dirname, '../../fixtures/cluster/kubeconfig');
@@ -20,11 +22,15 @@ function tokenFile(text = `${TOKEN}\n`, mode = 0o600): string {
   return f;
 }
 
-async function resolve(options: ParsedOptions, env: NodeJS.ProcessEnv = {}, saDir = '/nonexistent') {
+/** The options as parsed from no arguments (every default), with the given ones on top. */
+const NO_OPTIONS: ClusterOptions = parseOptions([], [...CLUSTER_OPTIONS, ...HTTP_OPTIONS]);
+
+async function resolve(given: Partial<ClusterOptions>, env: NodeJS.ProcessEnv = {}, saDir = '/nonexistent') {
   const secrets: string[] = [];
-  const warnings: string[] = [];
-  const target = await clusterTargetFrom(options, { addSecret: (s) => s && secrets.push(s) }, warnings, env, saDir);
-  return { target, secrets, warnings };
+  const notes = new Notes();
+  const options = { ...NO_OPTIONS, ...given };
+  const target = await clusterTargetFrom(options, { addSecret: (s) => s && secrets.push(s) }, notes, env, saDir);
+  return { target, secrets, notes };
 }
 
 describe('urlFromHost: -H/-p', () => {
@@ -48,7 +54,10 @@ describe('urlFromHost: -H/-p', () => {
   });
 
   it.each([
-    ['127.0.0.1:16443', /^invalid -H\/--hostname "127\.0\.0\.1:16443": give the port with -p, as -H 127\.0\.0\.1 -p 16443 \(or use --url https:\/\/127\.0\.0\.1:16443\) \(see --help\)$/],
+    [
+      '127.0.0.1:16443',
+      /^invalid -H\/--hostname "127\.0\.0\.1:16443": give the port with -p, as -H 127\.0\.0\.1 -p 16443 \(or use --url https:\/\/127\.0\.0\.1:16443\) \(see --help\)$/,
+    ],
     ['api.x:6443', /as -H api\.x -p 6443 \(or use --url https:\/\/api\.x:6443\)/],
     ['[::1]:6443', /as -H ::1 -p 6443 \(or use --url https:\/\/\[::1\]:6443\)/],
     ['https://api.x:6443', /^invalid -H\/--hostname "https:\/\/api\.x:6443": -H takes a host name, not a URL; use --url https:\/\/api\.x:6443/],
@@ -66,24 +75,26 @@ describe('urlFromHost: -H/-p', () => {
 
 describe('readTokenFile', () => {
   it('strips the trailing newline', () => {
-    expect(readTokenFile(tokenFile(), '--token-file', [])).toBe(TOKEN);
-    expect(readTokenFile(tokenFile(`${TOKEN}\r\n\n`), '--token-file', [])).toBe(TOKEN);
+    expect(readTokenFile(tokenFile(), '--token-file', new Notes())).toBe(TOKEN);
+    expect(readTokenFile(tokenFile(`${TOKEN}\r\n\n`), '--token-file', new Notes())).toBe(TOKEN);
   });
 
   it('refuses a missing, unreadable or empty file with the path and a fix', () => {
-    expect(() => readTokenFile('/nonexistent/token', '--token-file', [])).toThrow('cannot read --token-file /nonexistent/token (ENOENT); check the path and that the monitoring user may read it');
-    expect(() => readTokenFile(tmp(), '--token-file', [])).toThrow(/cannot read --token-file .* \(EISDIR\)/);
-    expect(() => readTokenFile(tokenFile('\n'), '--token-file', [])).toThrow(/--token-file .* is empty; put the service account's token in it/);
+    expect(() => readTokenFile('/nonexistent/token', '--token-file', new Notes())).toThrow(
+      'cannot read --token-file /nonexistent/token (ENOENT); check the path and that the monitoring user may read it',
+    );
+    expect(() => readTokenFile(tmp(), '--token-file', new Notes())).toThrow(/cannot read --token-file .* \(EISDIR\)/);
+    expect(() => readTokenFile(tokenFile('\n'), '--token-file', new Notes())).toThrow(/--token-file .* is empty; put the service account's token in it/);
   });
 
   it('warns when others may read the file', () => {
-    const warnings: string[] = [];
+    const notes = new Notes();
     const f = tokenFile(TOKEN, 0o644);
-    readTokenFile(f, '--token-file', warnings);
-    expect(warnings).toEqual([`--token-file ${f} is readable by others (mode 0644); chmod 600 it`]);
-    const quiet: string[] = [];
+    readTokenFile(f, '--token-file', notes);
+    expect(notes.all).toEqual([`--token-file ${f} is readable by others (mode 0644); chmod 600 it`]);
+    const quiet = new Notes();
     readTokenFile(tokenFile(TOKEN, 0o600), '--token-file', quiet);
-    expect(quiet).toEqual([]);
+    expect(quiet.all).toEqual([]);
   });
 });
 
@@ -109,11 +120,16 @@ describe('clusterTargetFrom', () => {
     const { target, secrets } = await resolve({ kubeconfig: join(KC, 'oc-login.yaml') });
     expect(target.url.href).toBe('https://api.prod-eu1.example.com:6443/');
     expect(target.tls).toMatchObject({ ca: expect.stringContaining('BEGIN CERTIFICATE'), caOnly: true });
-    expect(target.tokenSource).toMatch(/^the token of user "system:serviceaccount:openshift-infra:monitoring\/.*" of context "openshift-infra\/.*" in .*oc-login.yaml$/);
+    expect(target.tokenSource).toMatch(
+      /^the token of user "system:serviceaccount:openshift-infra:monitoring\/.*" of context "openshift-infra\/.*" in .*oc-login.yaml$/,
+    );
     expect(secrets).toContain(target.token);
     expect((await resolve({ kubeconfig: join(KC, 'oc-login.yaml'), insecure: true })).target.tls).toEqual({ insecure: true });
     const caFile = join(KC, 'ca/prod-ca.pem');
-    expect((await resolve({ kubeconfig: join(KC, 'oc-login.yaml'), 'ca-file': caFile })).target).toMatchObject({ tls: { caOnly: true }, trustSource: `only --ca-file ${caFile}` });
+    expect((await resolve({ kubeconfig: join(KC, 'oc-login.yaml'), 'ca-file': caFile })).target).toMatchObject({
+      tls: { caOnly: true },
+      trustSource: `only --ca-file ${caFile}`,
+    });
     expect((await resolve({ kubeconfig: join(KC, 'kubeconfig.json') })).target.tls).toEqual({ insecure: true });
     const viaUrl = await resolve({ kubeconfig: join(KC, 'kubeconfig.json'), url: 'https://other:6443' });
     expect(viaUrl.target.url.host).toBe('other:6443');
@@ -165,6 +181,53 @@ describe('clusterTargetFrom', () => {
     expect(target.tokenSource).toMatch(/^the tokenFile .*monitoring\.token of user "monitoring" of context "lab"/);
   });
 
+  it("an exec plugin's env: values under a secret's name are secrets at any length, others only when they cannot be words", async () => {
+    const file = join(tmp(), 'config');
+    const env = [
+      ['AWS_PROFILE', 'default'],
+      ['AWS_STS_REGIONAL_ENDPOINTS', 'regional'],
+      ['VERBOSE', '1'],
+      ['AZURE_CLIENT_SECRET', 'Mai'],
+      ['VAULT_TOKEN', 'hvs1'],
+      ['AWS_REGION', 'eu-central-1'],
+    ];
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'current-context: c',
+        'contexts: [{name: c, context: {cluster: k, user: u}}]',
+        'clusters: [{name: k, cluster: {server: "https://api.k.example.com:6443"}}]',
+        `users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: /nonexistent/get-token, env: [${env.map(([n, v]) => `{name: ${n}, value: "${v}"}`).join(', ')}]}}}]`,
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+    const secrets: string[] = [];
+    await expect(
+      clusterTargetFrom({ ...NO_OPTIONS, kubeconfig: file, 'no-cache': true }, { addSecret: (s) => s && secrets.push(s) }, new Notes(), {}, '/nonexistent'),
+    ).rejects.toThrow(/not found/);
+    expect(secrets.sort()).toEqual(['Mai', 'eu-central-1', 'hvs1']);
+  });
+
+  it('an invalid proxy-url is named without its user and password, as an invalid HTTPS_PROXY is', async () => {
+    const file = join(tmp(), 'config');
+    const kubeconfig = (proxy: string) =>
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'current-context: c',
+        'contexts: [{name: c, context: {cluster: k, user: u}}]',
+        `clusters: [{name: k, cluster: {server: "https://api.k.example.com:6443", proxy-url: ${JSON.stringify(proxy)}}}]`,
+        `users: [{name: u, user: {token: ${TOKEN}}}]`,
+      ].join('\n');
+    for (const proxy of ['http://monitor:pr0xy-s3cret@[bad', 'http://monitor:p@ss:pr0xy-s3cret@proxy:99999']) {
+      writeFileSync(file, kubeconfig(proxy), { mode: 0o600 });
+      const error = String(await resolve({ kubeconfig: file }).catch((e: Error) => e));
+      expect(error).toMatch(/proxy-url of cluster "k" in .* "http:\/\/<user>@.*" is not a URL; check the kubeconfig/);
+      expect(error).not.toMatch(/s3cret|monitor/);
+    }
+  });
+
   it('--client-cert and --client-key: the pair, the key a secret, a warning when others may read the key', async () => {
     const dir = tmp();
     const cert = join(dir, 'client.pem');
@@ -172,17 +235,17 @@ describe('clusterTargetFrom', () => {
     writeFileSync(cert, readFileSync(join(TLS, 'client.pem')));
     writeFileSync(key, readFileSync(join(TLS, 'client.key')));
     chmodSync(key, 0o644);
-    const { target, secrets, warnings } = await resolve({ url: 'https://api.x:6443', 'client-cert': cert, 'client-key': key });
+    const { target, secrets, notes } = await resolve({ url: 'https://api.x:6443', 'client-cert': cert, 'client-key': key });
     expect(target).toMatchObject({ credential: 'client certificate', tokenSource: `--client-cert ${cert} and --client-key ${key}` });
     expect(target.token).toBeUndefined();
     expect(secrets).toContain(readFileSync(key, 'utf8'));
-    expect(warnings).toEqual([`--client-key ${key} is readable by others (mode 0644); chmod 600 it`]);
+    expect(notes.all).toEqual([`--client-key ${key} is readable by others (mode 0644); chmod 600 it`]);
     await expect(resolve({ url: 'https://a', 'client-cert': cert })).rejects.toThrow(/--client-cert and --client-key go together/);
     await expect(resolve({ url: 'https://a', 'client-cert': key, 'client-key': key })).rejects.toThrow(/--client-cert .* holds no PEM certificate/);
     await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': cert })).rejects.toThrow(/--client-key .* holds no PEM private key/);
   });
 
-  it('a key that is not the certificate\'s, a broken key or CA: one message naming where they came from', async () => {
+  it("a key that is not the certificate's, a broken key or CA: one message naming where they came from", async () => {
     const dir = tmp();
     const cert = join(dir, 'client.pem');
     writeFileSync(cert, readFileSync(join(TLS, 'client.pem')));
@@ -195,20 +258,32 @@ describe('clusterTargetFrom', () => {
     const broken = join(dir, 'broken.key');
     writeFileSync(broken, '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n');
     chmodSync(broken, 0o600);
-    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': broken })).rejects.toThrow(/^cannot use the client certificate and key of --client-cert .*; check that the key is the PEM private key of that certificate$/);
+    await expect(resolve({ url: 'https://a', 'client-cert': cert, 'client-key': broken })).rejects.toThrow(
+      /^cannot use the client certificate and key of --client-cert .*; check that the key is the PEM private key of that certificate$/,
+    );
     const kc = join(dir, 'config');
-    writeFileSync(kc, readFileSync(join(KC, 'kind.yaml'), 'utf8').replace(/certificate-authority-data: \S+/, `certificate-authority-data: ${Buffer.from('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA\n-----END CERTIFICATE-----\n').toString('base64')}`));
+    writeFileSync(
+      kc,
+      readFileSync(join(KC, 'kind.yaml'), 'utf8').replace(
+        /certificate-authority-data: \S+/,
+        `certificate-authority-data: ${Buffer.from('-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA\n-----END CERTIFICATE-----\n').toString('base64')}`,
+      ),
+    );
     chmodSync(kc, 0o600);
-    await expect(resolve({ kubeconfig: kc })).rejects.toThrow(/^cannot use the CA \(only the certificate-authority-data of cluster "kind-kind"\): .*; check that it is a PEM certificate$/);
-    await expect(resolve({ url: 'https://a', token: 't0ken', 'ca-file': cert.replace('client.pem', 'other.key') })).rejects.toThrow(/--ca-file .* holds no PEM certificate/);
+    await expect(resolve({ kubeconfig: kc })).rejects.toThrow(
+      /^cannot use the CA \(only the certificate-authority-data of cluster "kind-kind"\): .*; check that it is a PEM certificate$/,
+    );
+    await expect(resolve({ url: 'https://a', token: 't0ken', 'ca-file': cert.replace('client.pem', 'other.key') })).rejects.toThrow(
+      /--ca-file .* holds no PEM certificate/,
+    );
   });
 
   it('names a kubeconfig that holds a secret and that others may read', async () => {
     const f = join(tmp(), 'config');
     writeFileSync(f, readFileSync(join(KC, 'kind.yaml')));
     chmodSync(f, 0o644);
-    const { warnings } = await resolve({ kubeconfig: f });
-    expect(warnings).toEqual([`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`]);
+    const { notes } = await resolve({ kubeconfig: f });
+    expect(notes.all).toEqual([`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`]);
   });
 
   it('an exec plugin that is not installed: its name and the installHint', async () => {
@@ -239,6 +314,6 @@ describe('clusterTargetFrom', () => {
     [{ url: 'https://a' }, /no credentials given: use --token-file PATH, \$KUBE_TOKEN, --token, --client-cert with --client-key, or --kubeconfig/],
     [{ url: 'https://a', token: 'two words' }, /holds spaces or control characters/],
   ])('refuses %j', async (options, message) => {
-    await expect(resolve(options as ParsedOptions)).rejects.toThrow(message);
+    await expect(resolve(options)).rejects.toThrow(message);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bypassesProxy, proxyFor } from '../../../lib/http/proxy';
+import { bypassesProxy, maskedProxyUrl, proxyAuthorization, proxyFor } from '../../../lib/http/proxy';
+import { runRedactor } from '../../../lib/plugin/redact';
 import { CheckError } from '../../../lib/plugin/errors';
 
 describe('proxyFor', () => {
@@ -19,17 +20,51 @@ describe('proxyFor', () => {
   });
   it('refuses a proxy URL it cannot read, naming the variable', () => {
     expect(() => proxyFor(https, { HTTPS_PROXY: 'http://[bad' })).toThrow(CheckError);
-    expect(() => proxyFor(https, { HTTPS_PROXY: 'http://[bad' })).toThrow(/^HTTPS_PROXY "http:\/\/\[bad" is not a valid proxy URL; expected http:\/\/host:port$/);
+    expect(() => proxyFor(https, { HTTPS_PROXY: 'http://[bad' })).toThrow(
+      /^HTTPS_PROXY "http:\/\/\[bad" is not a valid proxy URL; expected http:\/\/host:port$/,
+    );
   });
-  it.each(['socks5://127.0.0.1:1080', 'socks5h://proxy.corp:1080', 'socks4://p:1080', 'https://proxy.corp:3129'])('refuses the non-HTTP proxy %s instead of speaking HTTP to it', (raw) => {
-    expect(() => proxyFor(https, { HTTPS_PROXY: raw })).toThrow(/^HTTPS_PROXY is a \w+:\/\/ proxy \(.+\), which is not supported: only http:\/\/ proxies \(HTTP CONNECT\) are; give an HTTP proxy, or list api\.cluster\.example\.com in NO_PROXY to go direct$/);
-    expect(() => proxyFor(https, { all_proxy: raw })).toThrow(/^all_proxy is a /);
-    // NO_PROXY still wins: a host that goes direct never looks at the proxy.
-    expect(proxyFor(https, { HTTPS_PROXY: raw, NO_PROXY: '.example.com' })).toBeUndefined();
-  });
+  it.each(['socks5://127.0.0.1:1080', 'socks5h://proxy.corp:1080', 'socks4://p:1080', 'https://proxy.corp:3129'])(
+    'refuses the non-HTTP proxy %s instead of speaking HTTP to it',
+    (raw) => {
+      expect(() => proxyFor(https, { HTTPS_PROXY: raw })).toThrow(
+        /^HTTPS_PROXY is a \w+:\/\/ proxy \(.+\), which is not supported: only http:\/\/ proxies \(HTTP CONNECT\) are; give an HTTP proxy, or list api\.cluster\.example\.com in NO_PROXY to go direct$/,
+      );
+      expect(() => proxyFor(https, { all_proxy: raw })).toThrow(/^all_proxy is a /);
+      // NO_PROXY still wins: a host that goes direct never looks at the proxy.
+      expect(proxyFor(https, { HTTPS_PROXY: raw, NO_PROXY: '.example.com' })).toBeUndefined();
+    },
+  );
   it('never prints proxy credentials of an unreadable URL', () => {
     expect(() => proxyFor(https, { HTTPS_PROXY: 'http://user:s3cret@[bad' })).toThrow(/<user>@/);
     expect(() => proxyFor(https, { HTTPS_PROXY: 'http://user:s3cret@[bad' })).not.toThrow(/s3cret/);
+  });
+  it.each([
+    ['a password with @', 'http://monitor:p@ss-s3cret@[bad'],
+    ['a password with /', 'http://monitor:pa/ss-s3cret@[bad'],
+    ['a password with : and %', 'http://monitor:pa:ss%zz-s3cret@[bad'],
+    ['no scheme', 'monitor:ss-s3cret@[bad]x'],
+  ])('masks everything before the last @, %s', (_, raw) => {
+    const error = (() => {
+      try {
+        proxyFor(https, { HTTPS_PROXY: raw });
+      } catch (e) {
+        return String(e);
+      }
+      return '';
+    })();
+    expect(error).toMatch(/<user>@/);
+    expect(error).not.toMatch(/s3cret|monitor/);
+  });
+  it('maskedProxyUrl: one rule for HTTPS_PROXY and a kubeconfig proxy-url', () => {
+    expect(maskedProxyUrl('http://u:p@ss@proxy:3128')).toBe('http://<user>@proxy:3128');
+    expect(maskedProxyUrl('proxy.example.com:3128')).toBe('proxy.example.com:3128');
+  });
+  it('proxyAuthorization registers the password, as given and decoded, and the Basic value as secrets', () => {
+    const value = proxyAuthorization(new URL('http://monitor:Sommer%40zeit@proxy:3128'))!;
+    expect(value).toBe(`Basic ${Buffer.from('monitor:Sommer@zeit').toString('base64')}`);
+    expect(runRedactor.redact(`proxy said: Sommer@zeit / Sommer%40zeit / ${value.slice(6)}`)).toBe('proxy said: <redacted> / <redacted> / <redacted>');
+    expect(proxyAuthorization(new URL('http://proxy:3128'))).toBeUndefined();
   });
 });
 

@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandExtraOpts, parseIni, takeExtraOpts } from '../../../lib/plugin/extra-opts';
+import { Notes } from '../../../lib/plugin/notes';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-ini-'));
 const file = join(dir, 'plugins.ini');
 writeFileSync(
   file,
-  ['# comment', '; comment', '[check_nodes]', 'url = https://api.example:6443', 'insecure', 'token-file="/etc/x token"', '', '[other]', 'url=https://b'].join('\n'),
+  ['# comment', '; comment', '[check_nodes]', 'url = https://api.example:6443', 'insecure', 'token-file="/etc/x token"', '', '[other]', 'url=https://b'].join(
+    '\n',
+  ),
 );
 
 describe('extra-opts', () => {
@@ -35,7 +38,7 @@ describe('extra-opts', () => {
   });
 });
 
-describe('extra-opts against a hostile local user (issue 16)', () => {
+describe('extra-opts against a hostile local user', () => {
   const ini = (name: string, text: string, mode: number) => {
     const p = join(dir, name);
     writeFileSync(p, text, { mode });
@@ -46,7 +49,9 @@ describe('extra-opts against a hostile local user (issue 16)', () => {
   it('refuses an ini file that others may write, naming the file and the fix', () => {
     for (const mode of [0o666, 0o620, 0o602]) {
       const p = ini(`open-${mode.toString(8)}.ini`, '[check_nodes]\nurl=https://attacker.example\n', mode);
-      expect(() => expandExtraOpts(`@${p}`, 'check_nodes')).toThrow(`--extra-opts: ${p} is writable by others (mode 0${mode.toString(8)}), so anyone could add options to it (an --url that sends the token elsewhere); chmod go-w ${p}`);
+      expect(() => expandExtraOpts(`@${p}`, 'check_nodes')).toThrow(
+        `--extra-opts: ${p} is writable by others (mode 0${mode.toString(8)}), so anyone could add options to it (an --url that sends the token elsewhere); chmod go-w ${p}`,
+      );
     }
   });
 
@@ -57,20 +62,24 @@ describe('extra-opts against a hostile local user (issue 16)', () => {
   });
 
   it('warns when others may read an ini file that holds a password or token', () => {
-    const warnings: string[] = [];
+    const notes = new Notes();
     const p = ini('secret.ini', '[check_vm_cpu]\npassword=sEcReT-pw-1\n[check_nodes]\ntoken-file=/etc/t\n', 0o644);
-    expect(expandExtraOpts(`check_vm_cpu@${p}`, 'x', {}, warnings)).toEqual(['--password=sEcReT-pw-1']);
-    expect(warnings).toEqual([`--extra-opts ${p} holds password= and is readable by others (mode 0644); chmod 600 it`]);
-    const none: string[] = [];
+    expect(expandExtraOpts(`check_vm_cpu@${p}`, 'x', {}, notes)).toEqual(['--password=sEcReT-pw-1']);
+    expect(notes.all).toEqual([`--extra-opts ${p} holds password= and is readable by others (mode 0644); chmod 600 it`]);
+    const none = new Notes();
     expandExtraOpts(`check_nodes@${p}`, 'x', {}, none); // a path to a token file is no secret
     expandExtraOpts(`check_vm_cpu@${ini('private.ini', '[check_vm_cpu]\npassword=x1234567\n', 0o600)}`, 'x', {}, none);
-    expect(none).toEqual([]);
+    expect(none.all).toEqual([]);
   });
 
   it('reads a section header in linear time ([ and 4,000 spaces once took 9 s)', () => {
     const started = Date.now();
     expect(() => parseIni(`[s]\n[${' '.repeat(400_000)}x`, 'f.ini')).toThrow(/line 2: bad option name/);
     expect(() => parseIni(`[s]\n[${' '.repeat(400_000)}]x`, 'f.ini')).toThrow(/line 2: bad option name/);
+    // A line that is no option may be a secret put there by mistake: it is not quoted.
+    expect(() => parseIni('[s]\npassword: Sommerzeit-42', 'f.ini')).toThrow(
+      'f.ini line 2: bad option name (expected long-option-name=value, without the leading --)',
+    );
     expect(parseIni(`[  check_nodes  ]\nurl=x\n[${' '.repeat(100_000)}a]\nk=v`, 'f.ini').get('a')).toEqual([['k', 'v']]);
     expect(Date.now() - started).toBeLessThan(500);
   });

@@ -8,7 +8,11 @@ describe('countJsonContainers', () => {
   });
 
   it('stops counting past the limit, in one linear pass over 63 MiB', () => {
-    const body = Buffer.from(`{"items":[${Array(Math.floor((63 * 1024 * 1024) / 3)).fill('{}').join(',')}]}`);
+    const body = Buffer.from(
+      `{"items":[${Array(Math.floor((63 * 1024 * 1024) / 3))
+        .fill('{}')
+        .join(',')}]}`,
+    );
     const started = Date.now();
     expect(countJsonContainers(body, 1000)).toBe(1001);
     expect(countJsonContainers(body)).toBe(1_000_001);

@@ -10,7 +10,7 @@ describe('compileLinearRegExp', () => {
     expect(compileLinearRegExp('infra|master', '--exclude').test('master-0')).toBe(true);
   });
 
-  it('takes linear time on a catastrophic pattern (issue 16: past -t before)', () => {
+  it('takes linear time on a catastrophic pattern (it ran past -t before)', () => {
     const re = compileLinearRegExp('^(\\w+-?)+\\.infra$', '--exclude');
     const started = Date.now();
     for (const n of [30, 1000, 100_000]) expect(re.test(`${'a'.repeat(n)}-b.example.com`)).toBe(false);

@@ -5,9 +5,18 @@ import { parseRange } from '../../../lib/plugin/range';
 
 describe('formatDecimal', () => {
   it.each([
-    [0, '0'], [-0, '0'], [1, '1'], [-3.5, '-3.5'], [33.7, '33.7'], [0.1 + 0.2, '0.3'],
-    [999999999999999900000, '999999999999999868928'], [123456789012345680000, '123456789012345683968'],
-    [1e-7, '0'], [0.000001, '0.000001'],  [-1e20, '-100000000000000000000'], [2 ** 53, '9007199254740992'],
+    [0, '0'],
+    [-0, '0'],
+    [1, '1'],
+    [-3.5, '-3.5'],
+    [33.7, '33.7'],
+    [0.1 + 0.2, '0.3'],
+    [999999999999999900000, '999999999999999868928'],
+    [123456789012345680000, '123456789012345683968'],
+    [1e-7, '0'],
+    [0.000001, '0.000001'],
+    [-1e20, '-100000000000000000000'],
+    [2 ** 53, '9007199254740992'],
   ])('%d -> %s', (n, s) => {
     expect(formatDecimal(n)).toBe(s);
     expect(s).not.toMatch(/e/i);
@@ -27,7 +36,11 @@ describe('formatDecimal', () => {
 
 describe('formatLabel', () => {
   it.each([
-    ['nodes', 'nodes'], ['disk_read_kBps', 'disk_read_kBps'], ['my label', "'my label'"], ["it's", "'it''s'"], ['a=b', "'a=b'"],
+    ['nodes', 'nodes'],
+    ['disk_read_kBps', 'disk_read_kBps'],
+    ['my label', "'my label'"],
+    ["it's", "'it''s'"],
+    ['a=b', "'a=b'"],
   ])('%s -> %s', (l, out) => expect(formatLabel(l)).toBe(out));
 });
 
@@ -54,6 +67,11 @@ describe('formatMetric', () => {
     expect(formatMetric({ label: 'tiny', value: 0.0000042, uom: 's' })).toBe('tiny=0.000004s');
   });
   it('joins items with spaces', () => {
-    expect(formatPerfdata([{ label: 'a', value: 1 }, { label: 'b c', value: 2, uom: 'c' }])).toBe("a=1 'b c'=2c");
+    expect(
+      formatPerfdata([
+        { label: 'a', value: 1 },
+        { label: 'b c', value: 2, uom: 'c' },
+      ]),
+    ).toBe("a=1 'b c'=2c");
   });
 });

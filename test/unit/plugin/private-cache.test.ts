@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { entryName, PrivateCache } from '../../../lib/plugin/private-cache';
 
 // The attacks below are those of another local user sharing a cache directory such as
-// /tmp/cloudchecks (issue 16): renamed entries, planted symlinks, FIFOs, /dev/zero.
+// /tmp/cloudchecks: renamed entries, planted symlinks, FIFOs, /dev/zero.
 const scratch = () => mkdtempSync(join(tmpdir(), 'cc-private-'));
 const A = { url: 'https://vcd-a.example.com', user: 'monitor', org: 'acme' };
 const B = { url: 'https://vcd-b.example.com', user: 'monitor', org: 'acme' };
@@ -200,6 +200,39 @@ describe('PrivateCache: the entries', () => {
     expect(other.tryLock('e2.lock')).toBe(false);
     expect(other.usable).toBe(true);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
+  });
+
+  it('produceOnce: a check that waited for a holder who left nothing to read makes its own at once, not one after another under the lock', async () => {
+    const { dir } = fresh();
+    const holder = new PrivateCache(dir);
+    expect(holder.tryLock('v.lock')).toBe(true);
+    const waiter = new PrivateCache(dir);
+    const made: string[] = [];
+    const deadline = Date.now() + 10_000;
+    const steps = { cached: () => undefined, produce: async () => (made.push('locked'), 'v'), produceUnlocked: async () => (made.push('unlocked'), 'v') };
+    const waiting = waiter.produceOnce('v.lock', { deadline, lockTimeoutMs: 60_000, waitingFor: 'log in' }, steps);
+    await new Promise((r) => setTimeout(r, 120));
+    holder.unlock('v.lock'); // its value could not be written (a full file system)
+    expect(await waiting).toBe('v');
+    expect(made).toEqual(['unlocked']);
+    expect(existsSync(join(dir, 'v.lock'))).toBe(false);
+    // A shared failure read after the wait ends it, and leaves no lock behind.
+    expect(holder.tryLock('w.lock')).toBe(true);
+    const failing = waiter.produceOnce(
+      'w.lock',
+      { deadline, lockTimeoutMs: 60_000, waitingFor: 'log in' },
+      {
+        cached: () => {
+          if (!existsSync(join(dir, 'w.lock'))) throw new Error('the same credentials failed a moment ago');
+          return undefined;
+        },
+        produce: async () => 'never',
+      },
+    );
+    await new Promise((r) => setTimeout(r, 120));
+    holder.unlock('w.lock');
+    await expect(failing).rejects.toThrow(/failed a moment ago/);
+    expect(existsSync(join(dir, 'w.lock'))).toBe(false);
   });
 
   it('refuses names that are not plain file names', () => {

@@ -35,23 +35,28 @@ describe('render', () => {
 
 describe('what reaches the monitoring engine from server text', () => {
   it('says `;` otherwise: Nagios rewrites it to `:` in the status line', () => {
-    expect(renderNagios('X', { state: State.UNKNOWN, summary: 'connection refused by h:1; check the port' })).toBe('X UNKNOWN - connection refused by h:1, check the port\n');
+    expect(renderNagios('X', { state: State.UNKNOWN, summary: 'connection refused by h:1; check the port' })).toBe(
+      'X UNKNOWN - connection refused by h:1, check the port\n',
+    );
     expect(renderNagios('X', { state: State.OK, summary: 'ok', items: [{ name: 'a', state: State.OK, text: 'a; b' }] })).toBe('X OK - ok\n[OK] a, b\n');
   });
   it('keeps perfdata separators', () => {
     expect(renderNagios('X', { state: State.OK, summary: 'a;b', metrics: [{ label: 'v', value: 1, min: 0, max: 2 }] })).toBe('X OK - a, b | v=1;;;0;2\n');
   });
   it.each([
-    ['NUL', 'a\u0000b', 'ab'],
+    ['NUL', 'a\u0000b', 'a b'],
     ['VT', 'a\u000bb', 'a b'],
     ['FF', 'a\u000cb', 'a b'],
     ['NEL', 'a\u0085b', 'a b'],
     ['LINE SEPARATOR', 'a\u2028b', 'a b'],
     ['PARAGRAPH SEPARATOR', 'a\u2029b', 'a b'],
-    ['ESC (terminal escapes)', 'a\u001b[31mb', 'a[31mb'],
+    ['ESC (terminal escapes)', 'a\u001b[31mb', 'a [31mb'],
+    ['DEL and a C1 control', 'a\u007f\u009bb', 'a b'],
     ['CR LF', 'a\r\nb', 'a b'],
-  ])('strips %s from server text', (_, text, want) => {
-    expect(renderNagios('X', { state: State.UNKNOWN, summary: text, items: [{ name: 'n', state: State.OK, text }] })).toBe(`X UNKNOWN - ${want}\n[OK] ${want}\n`);
+  ])('makes %s in server text a space', (_, text, want) => {
+    expect(renderNagios('X', { state: State.UNKNOWN, summary: text, items: [{ name: 'n', state: State.OK, text }] })).toBe(
+      `X UNKNOWN - ${want}\n[OK] ${want}\n`,
+    );
     const doc = JSON.parse(renderJson('X', { state: State.UNKNOWN, summary: text, items: [{ name: 'n', state: State.OK, text }] }));
     expect(doc.summary).toBe(want);
     expect(doc.items[0].text).toBe(want);

@@ -59,7 +59,15 @@ describe('fetchMetrics follow', () => {
       .reply(200, fixture('current-usage.xml'))
       .delete('/cloudapi/1.0.0/sessions/current')
       .reply(204);
-    const req = { conn, creds: { kind: 'password' as const, user: 'monitor', org: 'acme', password: 'x-secret-2' }, vm: { kind: 'id' as const, id: VM }, forcedVersion: '34.0', which: 'current' as const, deadline: Date.now() + 10_000, log: () => undefined };
+    const req = {
+      conn,
+      creds: { kind: 'password' as const, user: 'monitor', org: 'acme', password: 'x-secret-2' },
+      vm: { kind: 'id' as const, id: VM },
+      forcedVersion: '34.0',
+      which: 'current' as const,
+      deadline: Date.now() + 10_000,
+      log: () => undefined,
+    };
     await expect(fetchMetrics({ ...req, follow: async () => Promise.reject(new Error('judged badly')) })).rejects.toThrow('judged badly');
   });
 });

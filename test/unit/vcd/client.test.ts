@@ -24,7 +24,16 @@ function connection(secrets: string[] = [], apiVersion = '34.0'): VcdConnection 
 }
 function request(overrides: Partial<MetricsRequest> = {}): MetricsRequest {
   // The version is forced: these cases are about login and sessions (negotiation: fleet-client.test.ts).
-  return { conn: connection(), creds, vm: { kind: 'id', id: VM }, forcedVersion: '34.0', which: 'current', deadline: Date.now() + 10_000, log: () => undefined, ...overrides };
+  return {
+    conn: connection(),
+    creds,
+    vm: { kind: 'id', id: VM },
+    forcedVersion: '34.0',
+    which: 'current',
+    deadline: Date.now() + 10_000,
+    log: () => undefined,
+    ...overrides,
+  };
 }
 const cacheIn = () => new SessionCache(mkdtempSync(join(tmpdir(), 'cc-nock-')), cacheKey(new URL(HOST), creds), 10_000);
 
@@ -53,7 +62,10 @@ describe('login', () => {
   });
 
   it('uses /sessions/provider for org System', async () => {
-    nock(HOST).post('/cloudapi/1.0.0/sessions/provider').matchHeader('authorization', 'Basic ' + Buffer.from(`admin@System:${PASSWORD}`).toString('base64')).reply(200, '{}', { 'x-vmware-vcloud-access-token': 'p-token' });
+    nock(HOST)
+      .post('/cloudapi/1.0.0/sessions/provider')
+      .matchHeader('authorization', 'Basic ' + Buffer.from(`admin@System:${PASSWORD}`).toString('base64'))
+      .reply(200, '{}', { 'x-vmware-vcloud-access-token': 'p-token' });
     expect(await login(connection(), { kind: 'password', user: 'admin', org: 'System', password: PASSWORD })).toEqual({ auth: 'bearer', token: 'p-token' });
   });
 
@@ -105,8 +117,13 @@ describe('login', () => {
       .post('/cloudapi/1.0.0/sessions')
       .reply(404)
       .post('/api/sessions')
-      .reply(401, '<Error xmlns="http://www.vmware.com/vcloud/v1.5" majorErrorCode="401" minorErrorCode="UNAUTHORIZED" message="[ x-1 ] Invalid credentials"/>');
-    await expect(login(connection(), creds)).rejects.toThrow(/as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password/);
+      .reply(
+        401,
+        '<Error xmlns="http://www.vmware.com/vcloud/v1.5" majorErrorCode="401" minorErrorCode="UNAUTHORIZED" message="[ x-1 ] Invalid credentials"/>',
+      );
+    await expect(login(connection(), creds)).rejects.toThrow(
+      /as monitor@acme rejected \(HTTP 401: Invalid credentials \(UNAUTHORIZED\)\): wrong user, org or password/,
+    );
   });
 
   it('says a revoked API token is not accepted', async () => {
@@ -116,6 +133,25 @@ describe('login', () => {
     );
   });
 
+  it.each([
+    ['a line break', 'acc\nrest-of-token'],
+    ['a space', 'acc rest-of-token'],
+    ['a control character', 'acc\u0007rest-of-token'],
+    ['a character beyond ASCII', 'acc\u00e9rest-of-token'],
+  ])('refuses an OAuth access_token with %s: one clear line, never the token', async (_, token) => {
+    nock(HOST).post('/oauth/tenant/acme/token').reply(200, { access_token: token, token_type: 'Bearer' });
+    const error = (await login(connection(), { kind: 'api-token', org: 'acme', refreshToken: 'x' }).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(
+      /^login to https:\/\/vcd\.example\.com answered with an access_token that holds .*, which cannot be sent back: the server \(or a proxy in between\) is broken; nothing was kept/,
+    );
+    expect(error.message).not.toContain('rest-of-token');
+  });
+
+  it('refuses a legacy session token that cannot be sent back (a cookie with a tab)', async () => {
+    nock(HOST).post('/cloudapi/1.0.0/sessions').reply(404).post('/api/sessions').reply(200, '<Session/>', { 'set-cookie': 'vcloud-token=abc\tdef; Secure' });
+    await expect(login(connection(), creds)).rejects.toThrow(/answered with a session token that holds spaces or control characters/);
+  });
+
   it('refuses a success without a token header', async () => {
     nock(HOST).post('/cloudapi/1.0.0/sessions').reply(200, '{}');
     await expect(login(connection(), creds)).rejects.toThrow(/without an X-VMWARE-VCLOUD-ACCESS-TOKEN header/);
@@ -123,6 +159,27 @@ describe('login', () => {
 });
 
 describe('fetchMetrics with the session cache', () => {
+  it('an unsendable access_token is never kept: once the server is mended, the next check works', async () => {
+    const cache = new SessionCache(
+      mkdtempSync(join(tmpdir(), 'cc-nock-')),
+      cacheKey(new URL(HOST), { kind: 'api-token', org: 'acme', refreshToken: 'r' }),
+      10_000,
+    );
+    const apiToken = (): Partial<MetricsRequest> => ({ creds: { kind: 'api-token', org: 'acme', refreshToken: 'r' }, cache });
+    nock(HOST).post('/oauth/tenant/acme/token').reply(200, { access_token: 'broken\ntoken' });
+    await expect(fetchMetrics(request(apiToken()))).rejects.toThrow(/cannot be sent back/);
+    expect(cache.read()).toBeUndefined();
+    // Mended: no "failed a moment ago" hold, a new exchange, the metrics.
+    nock(HOST)
+      .post('/oauth/tenant/acme/token')
+      .reply(200, { access_token: 'good-token' })
+      .get(`/api/vApp/${VM}/metrics/current`)
+      .matchHeader('authorization', 'Bearer good-token')
+      .reply(200, CURRENT);
+    expect((await fetchMetrics(request(apiToken()))).kind).toBe('document');
+    expect(cache.read()?.token).toBe('good-token');
+  });
+
   it('reuses the cached session: one GET, no login', async () => {
     const cache = cacheIn();
     cache.write({ auth: 'bearer', token: 'cached-1' });
@@ -156,7 +213,9 @@ describe('fetchMetrics with the session cache', () => {
       .post('/cloudapi/1.0.0/sessions')
       .once()
       .reply(200, '{}', { 'x-vmware-vcloud-access-token': 'fresh-2' });
-    await expect(fetchMetrics(request({ cache }))).rejects.toThrow(/session of monitor@acme was rejected by https:\/\/vcd.example.com \(HTTP 401\) right after login/);
+    await expect(fetchMetrics(request({ cache }))).rejects.toThrow(
+      /session of monitor@acme was rejected by https:\/\/vcd.example.com \(HTTP 401\) right after login/,
+    );
   });
 });
 
@@ -170,7 +229,18 @@ describe('fetchMetrics errors', () => {
   it('403: VM not found or not visible', async () => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(403, FORBIDDEN);
     await expect(fetchMetrics(request({ cache: withSession() }))).rejects.toThrow(
-      new RegExp(`^${VM}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .* \\(ACCESS_TO_RESOURCE_IS_FORBIDDEN\\)\\)[;,] check --vm`),
+      new RegExp(
+        `^${VM}: VM not found or not visible to this user monitor@acme \\(HTTP 403: Either you need .* \\(ACCESS_TO_RESOURCE_IS_FORBIDDEN\\)\\): deleted\\? run discovery again \\(a discovered host outlives its VM\\)[;,] else check --vm`,
+      ),
+    );
+  });
+
+  it('404 on the VM: deleted? run discovery again, before the URL', async () => {
+    nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(404, '');
+    await expect(fetchMetrics(request({ cache: withSession() }))).rejects.toThrow(
+      new RegExp(
+        `^${VM}: VM not found at https://vcd\\.example\\.com/api/vApp/${VM}/metrics/current \\(HTTP 404[^)]*\\): deleted\\? run discovery again .*[;,] else check that --url is the vCD API host`,
+      ),
     );
   });
 
@@ -184,8 +254,11 @@ describe('fetchMetrics errors', () => {
   });
 
   it.each([
-    [404, '', /\/metrics\/current not found \(HTTP 404\)[;,] check that --url is the vCD API host/],
-    [406, '<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="NOT_ACCEPTABLE" message="Invalid API version requested"/>', /does not accept --api-version 34.0 \(HTTP 406: Invalid API version requested \(NOT_ACCEPTABLE\)\): its list of versions could not be read \(.*HTTP 404/],
+    [
+      406,
+      '<Error xmlns="http://www.vmware.com/vcloud/v1.5" minorErrorCode="NOT_ACCEPTABLE" message="Invalid API version requested"/>',
+      /does not accept --api-version 34.0 \(HTTP 406: Invalid API version requested \(NOT_ACCEPTABLE\)\): its list of versions could not be read \(.*HTTP 404/,
+    ],
     [503, '<html>Service Unavailable</html>', /answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later/],
   ])('HTTP %d', async (status, body, message) => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(status, body);

@@ -6,11 +6,16 @@ import { CheckError } from '../../../lib/plugin/errors';
 import { parseCurrentUsage, parseHistoricUsage, parseVcdError } from '../../../lib/vcd/metrics';
 
 const NS = 'http://www.vmware.com/vcloud/v1.5';
-const attr = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('cpu.usage.average', 'disk.used.latest', '12.5', '-1', 'NaN', '1e400', '2026-11-22T00:00:00.000Z', ''));
+const attr = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('cpu.usage.average', 'disk.used.latest', '12.5', '-1', 'NaN', '1e400', '2026-11-22T00:00:00.000Z', ''),
+);
 const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 const metric = fc.tuple(attr, attr, attr).map(([n, u, v]) => `<Metric name="${esc(n)}" unit="${esc(u)}" value="${esc(v)}"/>`);
 const sample = fc.tuple(attr, attr).map(([t, v]) => `<Sample timestamp="${esc(t)}" value="${esc(v)}"/>`);
-const series = fc.tuple(attr, attr, fc.array(sample, { maxLength: 4 })).map(([n, i, s]) => `<MetricSeries name="${esc(n)}" unit="PERCENT" expectedInterval="${esc(i)}">${s.join('')}</MetricSeries>`);
+const series = fc
+  .tuple(attr, attr, fc.array(sample, { maxLength: 4 }))
+  .map(([n, i, s]) => `<MetricSeries name="${esc(n)}" unit="PERCENT" expectedInterval="${esc(i)}">${s.join('')}</MetricSeries>`);
 
 function onlyCheckErrors(fn: () => unknown): void {
   try {
@@ -37,7 +42,9 @@ describe('vCD readers on arbitrary documents', () => {
   it('a value that is not a finite decimal is refused, naming the metric', () => {
     fc.assert(
       fc.property(fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e400', 'abc', '', '0x10', '1,5'), (value) => {
-        expect(() => parseCurrentUsage(`<CurrentUsage xmlns="${NS}"><Metric name="cpu.usage.average" unit="PERCENT" value="${value}"/></CurrentUsage>`)).toThrow(/cpu\.usage\.average/);
+        expect(() =>
+          parseCurrentUsage(`<CurrentUsage xmlns="${NS}"><Metric name="cpu.usage.average" unit="PERCENT" value="${value}"/></CurrentUsage>`),
+        ).toThrow(/cpu\.usage\.average/);
       }),
     );
   });

@@ -1,6 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -36,9 +49,28 @@ describe('cacheKey and defaultCacheDir', () => {
     expect(JSON.stringify(cacheKey(base, creds))).not.toContain(creds.password);
     expect(cacheKey(base, token).stem).not.toBe(cacheKey(base, { ...token, refreshToken: 'another-token' }).stem);
   });
-  it('follows XDG_CACHE_HOME, else ~/.cache', () => {
-    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/nagios' })).toBe('/var/cache/nagios/cloudchecks');
-    expect(defaultCacheDir({})).toMatch(/\/\.cache\/cloudchecks$/);
+  it("follows XDG_CACHE_HOME when it is ours (or not there yet), else .cache in the running user's own home, never $HOME", () => {
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/nagios-none-such' })).toBe('/var/cache/nagios-none-such/cloudchecks');
+    const own = join(userInfo().homedir, '.cache', 'cloudchecks');
+    expect(defaultCacheDir({})).toBe(own);
+    // An engine started from another user's shell inherits its HOME: the cache does not follow it.
+    const saved = process.env.HOME;
+    process.env.HOME = '/root-of-someone-else';
+    try {
+      expect(defaultCacheDir({ HOME: '/root-of-someone-else' })).toBe(own);
+    } finally {
+      process.env.HOME = saved;
+    }
+    const mine = mkdtempSync(join(tmpdir(), 'cc-xdg-'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: mine })).toBe(join(mine, 'cloudchecks'));
+    // An inherited XDG_CACHE_HOME of another user is not ours: the own home instead.
+    const theirs = mkdtempSync(join(tmpdir(), 'cc-xdg-'));
+    const other = process.getuid?.() === 0 ? 65534 : undefined;
+    if (other !== undefined) {
+      chownSync(theirs, other, other);
+      expect(defaultCacheDir({ XDG_CACHE_HOME: theirs })).toBe(own);
+    }
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/etc/passwd' })).toBe(own);
   });
 });
 
@@ -187,7 +219,10 @@ describe('SessionCache', () => {
     expect(results.map((r) => r.status)).toEqual(Array(8).fill('rejected'));
     const messages = results.map((r) => (r as PromiseRejectedResult).reason.message as string);
     expect(messages.filter((m) => m.endsWith('rejected (HTTP 401)'))).toHaveLength(1);
-    for (const m of messages) expect(m).toMatch(/rejected \(HTTP 401\)( \(the same credentials failed 0\.\ds ago, in this or another check; not retried for 0s, to spare the account a lockout\))?$/);
+    for (const m of messages)
+      expect(m).toMatch(
+        /rejected \(HTTP 401\)( \(the same credentials failed 0\.\ds ago, in this or another check; not retried for 0s, to spare the account a lockout\))?$/,
+      );
     await new Promise((r) => setTimeout(r, 320));
     const later = counter();
     expect((await new SessionCache(dir, KEY, 300).obtain(later.login, { deadline: deadline() })).token).toBe('token-new');
@@ -195,7 +230,7 @@ describe('SessionCache', () => {
     expect(existsSync(join(dir, `${KEY.stem}.failed`))).toBe(false);
   });
 
-  it('holds back only the same credentials: a fixed password logs in at once (issue 15)', async () => {
+  it('holds back only the same credentials: a fixed password logs in at once', async () => {
     const dir = newDir();
     const wrong = cacheKey(base, { ...creds, password: 'wrong-password-1' });
     const failing = async (): Promise<VcdSession> => {
@@ -228,7 +263,9 @@ describe('SessionCache', () => {
     expect(record).not.toContain(basic);
     expect(record.length).toBeLessThan(2000);
     const error = await new SessionCache(dir, KEY, 10_000).obtain(counter().login, { deadline: deadline() }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(/^login rejected \(HTTP 401: bad password <redacted> in <redacted>\) injected x+… \(\d+ more characters\) \(the same credentials/);
+    expect((error as Error).message).toMatch(
+      /^login rejected \(HTTP 401: bad password <redacted> in <redacted>\) injected x+… \(\d+ more characters\) \(the same credentials/,
+    );
     expect((error as Error).message.length).toBeLessThan(500);
     expect((error as Error).message).not.toMatch(/[\u0000-\u001f\u2028]/);
   });
@@ -270,5 +307,21 @@ describe('SessionCache', () => {
     expect(cache.keepsSessions).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
     expect(cache.notes).toEqual([`session cache ${dir} not used (writable by group or others (mode 1777); chmod 700 ${dir}); logging in without it`]);
+  });
+});
+
+describe('SessionCache: a session that cannot be sent is never kept', () => {
+  it('refuses to write one, and ignores one found (older version, written by hand)', () => {
+    const dir = newDir();
+    const cache = new SessionCache(dir, KEY, 10_000);
+    for (const token of ['a\nb', 'a b', 'a\u0000b', 'x'.repeat(20_000)]) {
+      cache.write({ auth: 'bearer', token });
+      expect(cache.read()).toBeUndefined();
+    }
+    cache.write({ auth: 'bearer', token: 'good' });
+    const doc = JSON.parse(readFileSync(cache.file, 'utf8'));
+    doc.data.token = 'line\nbreak';
+    writeFileSync(cache.file, JSON.stringify(doc), { mode: 0o600 });
+    expect(cache.read()).toBeUndefined();
   });
 });

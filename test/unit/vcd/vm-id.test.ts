@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../../lib/vcd/duration';
+import { formatDuration, parseDuration } from '../../../lib/plugin/duration';
 import { parseVmId, parseVmTarget } from '../../../lib/vcd/vm-id';
 
 const ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -15,7 +15,7 @@ describe('parseVmId', () => {
     [`https://vcd.example.com/tenant/acme/vdcs/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/vm/${ID}/general`],
     [`https://vcd.example.com/provider/vms/4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70?tab=general`],
     [`https://vcd.example.com/cloud/org/acme/#/vm/${ID}/general`],
-    // The CloudAPI's and the API explorer's form (issue 15).
+    // The CloudAPI's and the API explorer's form.
     ['urn:vcloud:vm:4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70'],
     ['URN:VCLOUD:VM:4F2C1A9E-0B7D-4C1E-9A55-2D8E6F1B3C70'],
   ])('accepts %j', (text) => {
@@ -30,7 +30,9 @@ describe('parseVmId', () => {
     ['ftp://x/vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70'],
     [''],
   ])('refuses %j as a usage error', (text) => {
-    expect(() => parseVmId(text)).toThrow(/^invalid --vm ".*": expected vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, or the URL of the VM's page in the vCD web console \(see --help\)$/);
+    expect(() => parseVmId(text)).toThrow(
+      /^invalid --vm ".*": expected vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, or the URL of the VM's page in the vCD web console \(see --help\)$/,
+    );
   });
 });
 

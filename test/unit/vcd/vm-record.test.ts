@@ -25,11 +25,15 @@ describe('parseVmRecord', () => {
     expect(notRunning(record)).toBe(words);
   });
   it('refuses what is not a Vm record, naming it', () => {
-    expect(() => parseVmRecord(fixture('current-usage.xml'))).toThrow(/the server|not a vCD Vm document \(root element \{http:\/\/www.vmware.com\/vcloud\/v1.5\}CurrentUsage\)/);
+    expect(() => parseVmRecord(fixture('current-usage.xml'))).toThrow(
+      /the server|not a vCD Vm document \(root element \{http:\/\/www.vmware.com\/vcloud\/v1.5\}CurrentUsage\)/,
+    );
     expect(() => parseVmRecord('<html><body>login</body></html>')).toThrow(/not a vCD Vm document \(root element html\)/);
     expect(() => parseVmRecord('maintenance')).toThrow(/VM record is not XML/);
     expect(() => parseVmRecord(withStatus('on'))).toThrow('VM record has no valid status ("on")');
-    expect(() => parseVmRecord(fixture('error-forbidden.xml'))).toThrow(/VM record: the server answered with an error: Either you need .* \(ACCESS_TO_RESOURCE_IS_FORBIDDEN\)/);
+    expect(() => parseVmRecord(fixture('error-forbidden.xml'))).toThrow(
+      /VM record: the server answered with an error: Either you need .* \(ACCESS_TO_RESOURCE_IS_FORBIDDEN\)/,
+    );
   });
 });
 
@@ -41,7 +45,9 @@ describe('readVmRecord', () => {
     expect(asked).toEqual(['/api/vApp/vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e']);
     expect(record.statusName).toBe('POWERED_OFF');
   });
-  it('reports a refusal with the server\'s words', async () => {
-    await expect(readVmRecord(async () => response(403, fixture('error-forbidden.xml')), 'vm-1')).rejects.toThrow(/^GET \/api\/vApp\/vm-1 answered HTTP 403: Either you need .*\(ACCESS_TO_RESOURCE_IS_FORBIDDEN\)$/);
+  it("reports a refusal with the server's words", async () => {
+    await expect(readVmRecord(async () => response(403, fixture('error-forbidden.xml')), 'vm-1')).rejects.toThrow(
+      /^GET \/api\/vApp\/vm-1 answered HTTP 403: Either you need .*\(ACCESS_TO_RESOURCE_IS_FORBIDDEN\)$/,
+    );
   });
 });

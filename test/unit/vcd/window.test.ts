@@ -41,7 +41,16 @@ describe('aggregateWindow', () => {
   });
 
   it('uses the newest sample when the window is shorter than the interval', () => {
-    const disk: MetricSeries = { name: 'disk.used.latest', base: 'disk.used.latest', unit: 'KILOBYTE', expectedInterval: 1800, samples: [{ time: T0 - 30 * min, value: 1 }, { time: T0 - 20 * min, value: 2 }] };
+    const disk: MetricSeries = {
+      name: 'disk.used.latest',
+      base: 'disk.used.latest',
+      unit: 'KILOBYTE',
+      expectedInterval: 1800,
+      samples: [
+        { time: T0 - 30 * min, value: 1 },
+        { time: T0 - 20 * min, value: 2 },
+      ],
+    };
     expect(aggregateWindow(disk, 15 * 60, 'avg', now)).toEqual({ value: 2, count: 1, newest: T0 - 20 * min, fellBack: true });
   });
 
@@ -110,15 +119,24 @@ describe('seriesInterval', () => {
     samples: Array.from({ length: n }, (_, i) => ({ time: T0 + i * gapMs + (i % 2) * 3_000, value: 1 })),
   });
   it('reads 300 as seconds when the samples are 5 minutes apart (schema reference)', () => {
-    expect(seriesInterval(spaced(300, 300_000))).toEqual({ seconds: 300, note: 'expectedInterval 300 of cpu.usage.average read as seconds (5m): its samples are 5m apart' });
+    expect(seriesInterval(spaced(300, 300_000))).toEqual({
+      seconds: 300,
+      note: 'expectedInterval 300 of cpu.usage.average read as seconds (5m): its samples are 5m apart',
+    });
   });
   it('reads 300000 as milliseconds when the samples are 5 minutes apart (programming guide)', () => {
-    expect(seriesInterval(spaced(300000, 300_000))).toEqual({ seconds: 300, note: 'expectedInterval 300000 of cpu.usage.average read as milliseconds (5m): its samples are 5m apart' });
+    expect(seriesInterval(spaced(300000, 300_000))).toEqual({
+      seconds: 300,
+      note: 'expectedInterval 300000 of cpu.usage.average read as milliseconds (5m): its samples are 5m apart',
+    });
     expect(seriesInterval(spaced(1800000, 1_800_000)).seconds).toBe(1800);
   });
   it('with one sample: seconds, unless that would exceed the 24 h of history', () => {
     expect(seriesInterval(spaced(300, 0, 1)).seconds).toBe(300);
-    expect(seriesInterval(spaced(300000, 0, 1))).toMatchObject({ seconds: 300, note: expect.stringMatching(/read as milliseconds \(5m\): more than the 24h of history/) });
+    expect(seriesInterval(spaced(300000, 0, 1))).toMatchObject({
+      seconds: 300,
+      note: expect.stringMatching(/read as milliseconds \(5m\): more than the 24h of history/),
+    });
   });
   it('measures the spacing when the server announces none', () => {
     expect(seriesInterval(spaced(undefined, 1_800_000)).seconds).toBe(1800);

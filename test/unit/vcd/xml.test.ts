@@ -18,20 +18,26 @@ interface RawElement {
 function reference(text: string): XmlElement | { error: true } {
   let out: XmlElement | { error: true } = { error: true };
   let done = false;
-  new Parser({ xmlns: true, explicitArray: true, explicitRoot: true, async: false, strict: true, explicitChildren: true, preserveChildrenOrder: true }).parseString(
-    text,
-    (error: Error | null, result: Record<string, RawElement> | null) => {
-      if (done) return;
-      done = true;
-      if (!error && result) out = convert(Object.values(result)[0]);
-    },
-  );
+  new Parser({
+    xmlns: true,
+    explicitArray: true,
+    explicitRoot: true,
+    async: false,
+    strict: true,
+    explicitChildren: true,
+    preserveChildrenOrder: true,
+  }).parseString(text, (error: Error | null, result: Record<string, RawElement> | null) => {
+    if (done) return;
+    done = true;
+    if (!error && result) out = convert(Object.values(result)[0]);
+  });
   return out;
 }
 
 function convert(raw: RawElement): XmlElement {
   const attributes: Record<string, string> = {};
-  for (const a of Object.values(raw.$ ?? {})) if (a.uri !== 'http://www.w3.org/2000/xmlns/' && !(a.local === 'xmlns' && a.uri === '')) attributes[a.local] = a.value;
+  for (const a of Object.values(raw.$ ?? {}))
+    if (a.uri !== 'http://www.w3.org/2000/xmlns/' && !(a.local === 'xmlns' && a.uri === '')) attributes[a.local] = a.value;
   const children = ((raw.$$ as RawElement[] | undefined) ?? []).filter((c) => c && typeof c === 'object' && c.$ns).map(convert);
   return { local: raw.$ns?.local ?? '', uri: raw.$ns?.uri ?? '', attributes, children };
 }
@@ -83,7 +89,11 @@ describe('parseXml', () => {
 
   it('parses a 24-hour history quickly', () => {
     const series = Array.from({ length: 18 }, (_, s) => {
-      const samples = Array.from({ length: 288 }, (_, k) => `<Sample timestamp="2026-11-21T${String(Math.floor(k / 12)).padStart(2, '0')}:${String((k % 12) * 5).padStart(2, '0')}:03.120Z" value="${(k % 97) + 0.25}"/>`).join('\n');
+      const samples = Array.from(
+        { length: 288 },
+        (_, k) =>
+          `<Sample timestamp="2026-11-21T${String(Math.floor(k / 12)).padStart(2, '0')}:${String((k % 12) * 5).padStart(2, '0')}:03.120Z" value="${(k % 97) + 0.25}"/>`,
+      ).join('\n');
       return `<MetricSeries name="m${s}" unit="PERCENT" expectedInterval="300">${samples}</MetricSeries>`;
     });
     const doc = `<HistoricUsage xmlns="http://www.vmware.com/vcloud/v1.5">${series.join('\n')}</HistoricUsage>`;
@@ -135,7 +145,7 @@ describe('parseXml', () => {
 });
 
 // A hostile or broken server must not make parsing cost more than the body's size allows,
-// nor outlast -t (issue 16).
+// nor outlast -t.
 describe('parseXml stays bounded', () => {
   const attrs = (n: number, name = (i: number) => `a${i}`) => Array.from({ length: n }, (_, i) => ` ${name(i)}="v"`).join('');
 
@@ -169,6 +179,23 @@ describe('parseXml stays bounded', () => {
     } finally {
       setRunDeadline(Number.POSITIVE_INFINITY);
     }
+  });
+
+  it('keeps character data only when asked, within its bound; attribute values within theirs', () => {
+    const doc = '<r>\n  <v> 34.0 </v>\n  <w>a &amp; <!-- c --><![CDATA[<b>]]></w>\n</r>';
+    expect((parseXml(doc) as XmlElement).children[0].text).toBeUndefined();
+    const kept = parseXml(doc, { maxTextChars: 10 }) as XmlElement;
+    expect(kept.text).toBeUndefined(); // indentation between elements is no text
+    expect(kept.children.map((c) => c.text)).toEqual([' 34.0 ', 'a & <b>']);
+    expect(parseXml(`<r><v>${'x'.repeat(11)}</v></r>`, { maxTextChars: 10 })).toEqual({ error: 'more than 10 characters of text in <v> at line 1' });
+    expect(parseXml(`<r><v>${'x'.repeat(6)}<!---->${'x'.repeat(6)}</v></r>`, { maxTextChars: 10 })).toEqual({
+      error: 'more than 10 characters of text in <v> at line 1',
+    });
+    expect(parseXml('<r><v>&lol;</v></r>', { maxTextChars: 10 })).toEqual({ error: 'unknown entity in text at line 1' });
+    expect(parseXml(`<r a="${'x'.repeat(11)}"/>`, { maxAttributeChars: 10 })).toEqual({
+      error: 'attribute a of <r> is 11 characters long, more than 10 at line 1',
+    });
+    expect(parseXml(`<r a="${'x'.repeat(10)}"/>`, { maxAttributeChars: 10 })).toHaveProperty('attributes.a', 'x'.repeat(10));
   });
 
   it('counts the line of an error without splitting the body', () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { listNodes, nodesUrl, type ClusterTarget } from '../../../lib/cluster/client';
+import type { ClusterTarget } from '../../../lib/cluster/client';
+import { listNodes, nodesUrl } from '../../../lib/cluster/node-list';
 import { NodeTally } from '../../../lib/cluster/node-tally';
 import { checkErrorMessage, useNockBoundary } from '../../support/nock-boundary';
 
@@ -60,7 +61,9 @@ describe('listNodes', () => {
   });
 
   it('keeps a path prefix of the URL (an API behind a proxy)', () => {
-    expect(nodesUrl(new URL('https://rancher.example.com/k8s/clusters/c-m-x7k2p/'), { limit: 500 }).href).toBe('https://rancher.example.com/k8s/clusters/c-m-x7k2p/api/v1/nodes?limit=500');
+    expect(nodesUrl(new URL('https://rancher.example.com/k8s/clusters/c-m-x7k2p/'), { limit: 500 }).href).toBe(
+      'https://rancher.example.com/k8s/clusters/c-m-x7k2p/api/v1/nodes?limit=500',
+    );
   });
 
   it('restarts the list once when the continue token expired (410 Gone)', async () => {
@@ -92,7 +95,9 @@ describe('listNodes', () => {
       .query({ limit: '500', continue: CONTINUE })
       .twice()
       .reply(410, fixture('status-410.json'), json);
-    expect(await failure()).toMatch(/^HTTP 410 from https:\/\/api.prod-eu1.example.com:6443\/api\/v1\/nodes: the node list changed faster than it could be paged \(continue token expired twice\) \(server says: The provided continue parameter is too old/);
+    expect(await failure()).toMatch(
+      /^HTTP 410 from https:\/\/api.prod-eu1.example.com:6443\/api\/v1\/nodes: the node list changed faster than it could be paged \(continue token expired twice\) \(server says: The provided continue parameter is too old/,
+    );
   });
 
   it('refuses a server that hands back the same continue token', async () => {
@@ -102,24 +107,46 @@ describe('listNodes', () => {
   });
 });
 
-describe('listNodes errors: one line naming cause and fix, with the server\'s message', () => {
-  const reply = (status: number, body: string, headers: Record<string, string> = json) => nock(API).get('/api/v1/nodes').query(true).reply(status, body, headers);
+describe("listNodes errors: one line naming cause and fix, with the server's message", () => {
+  const reply = (status: number, body: string, headers: Record<string, string> = json) =>
+    nock(API).get('/api/v1/nodes').query(true).reply(status, body, headers);
 
   it('401: token rejected; check the token source', async () => {
     reply(401, fixture('status-401.json'));
-    expect(await failure()).toBe('HTTP 401 from https://api.prod-eu1.example.com:6443/api/v1/nodes: token rejected (expired or revoked?) (server says: Unauthorized); check --token-file /etc/nagios/cluster.token');
+    expect(await failure()).toBe(
+      'HTTP 401 from https://api.prod-eu1.example.com:6443/api/v1/nodes: token rejected (expired or revoked?) (server says: Unauthorized); check --token-file /etc/nagios/cluster.token',
+    );
   });
 
-  it('403: the account lacks cluster-reader, with the server\'s message', async () => {
+  it("403: the account lacks cluster-reader, with the server's message", async () => {
     reply(403, fixture('status-403.json'));
     const m = await failure();
-    expect(m).toContain('the account may not list nodes (server says: nodes is forbidden: User "system:serviceaccount:openshift-infra:monitoring" cannot list resource "nodes" in API group "" at the cluster scope)');
-    expect(m).toContain('grant it the cluster-reader role');
+    expect(m).toContain(
+      'the account may not list nodes (server says: nodes is forbidden: User "system:serviceaccount:openshift-infra:monitoring" cannot list resource "nodes" in API group "" at the cluster scope)',
+    );
+    // The account the server named, not a placeholder.
+    expect(m).toContain(
+      'grant it the cluster-reader role (oc adm policy add-cluster-role-to-user cluster-reader system:serviceaccount:openshift-infra:monitoring)',
+    );
+  });
+
+  it('403: a placeholder when the server named no account; no role for an anonymous request', async () => {
+    reply(403, JSON.stringify({ kind: 'Status', message: 'forbidden', code: 403 }));
+    expect(await failure()).toContain('cluster-reader system:serviceaccount:<namespace>:<account>)');
+    reply(403, JSON.stringify({ kind: 'Status', message: 'nodes is forbidden: User "system:anonymous" cannot list resource "nodes"', code: 403 }));
+    const m = await failure();
+    expect(m).toMatch(/; the server saw no credential \(system:anonymous\): check /);
+    expect(m).not.toContain('grant');
+    // Server text that is no account name stays out of the command line.
+    reply(403, JSON.stringify({ kind: 'Status', message: 'User "a b;rm -rf /" cannot list', code: 403 }));
+    expect(await failure()).toContain('cluster-reader system:serviceaccount:<namespace>:<account>)');
   });
 
   it('404: not a Kubernetes API at that URL', async () => {
     reply(404, fixture('status-404.json'));
-    expect(await failure()).toMatch(/^HTTP 404 from .*: not a Kubernetes API at that URL \(server says: the server could not find the requested resource\); check --url/);
+    expect(await failure()).toMatch(
+      /^HTTP 404 from .*: not a Kubernetes API at that URL \(server says: the server could not find the requested resource\); check --url/,
+    );
   });
 
   it('404 with an HTML page says so without quoting the page', async () => {
@@ -129,12 +156,16 @@ describe('listNodes errors: one line naming cause and fix, with the server\'s me
 
   it('5xx: API server error with the Status message', async () => {
     reply(500, fixture('status-500-etcd.json'));
-    expect(await failure()).toMatch(/^HTTP 500 from .*: API server error \(server says: etcdserver: request timed out\); the control plane is unhealthy or overloaded, retry later$/);
+    expect(await failure()).toMatch(
+      /^HTTP 500 from .*: API server error \(server says: etcdserver: request timed out\); the control plane is unhealthy or overloaded, retry later$/,
+    );
   });
 
   it('503 from a load balancer with a plain-text body', async () => {
     reply(503, 'upstream connect error or disconnect/reset before headers. reset reason: connection failure\n', { 'content-type': 'text/plain' });
-    expect(await failure()).toMatch(/^HTTP 503 from .*: API server error \(server says: upstream connect error or disconnect\/reset before headers\. reset reason: connection failure\)/);
+    expect(await failure()).toMatch(
+      /^HTTP 503 from .*: API server error \(server says: upstream connect error or disconnect\/reset before headers\. reset reason: connection failure\)/,
+    );
   });
 
   it('429: rate limited', async () => {
@@ -144,12 +175,16 @@ describe('listNodes errors: one line naming cause and fix, with the server\'s me
 
   it('a redirect (login proxy) names the target', async () => {
     reply(302, '', { location: 'https://oauth-openshift.apps.example.com/oauth/authorize' });
-    expect(await failure()).toMatch(/^HTTP 302 from .*: redirected to https:\/\/oauth-openshift\.apps\.example\.com\/oauth\/authorize; use the API server URL itself/);
+    expect(await failure()).toMatch(
+      /^HTTP 302 from .*: redirected to https:\/\/oauth-openshift\.apps\.example\.com\/oauth\/authorize; use the API server URL itself/,
+    );
   });
 
   it('a 200 that is not JSON (the web console)', async () => {
     reply(200, fixture('console-login.html'), { 'content-type': 'text/html; charset=utf-8' });
-    expect(await failure()).toMatch(/^response from https:\/\/api.prod-eu1.example.com:6443\/api\/v1\/nodes is not JSON \(text\/html; charset=utf-8, \d+ bytes, starts "<!DOCTYPE html>.*"\); check that --url is the API server/);
+    expect(await failure()).toMatch(
+      /^response from https:\/\/api.prod-eu1.example.com:6443\/api\/v1\/nodes is not JSON \(text\/html; charset=utf-8, \d+ bytes, starts "<!DOCTYPE html>.*"\); check that --url is the API server/,
+    );
   });
 
   it('a 200 with JSON that is not a NodeList', async () => {
@@ -167,11 +202,22 @@ describe('listNodes errors: one line naming cause and fix, with the server\'s me
   });
 
   it('an item that is not a node: UNKNOWN naming the first bad field, never a verdict', async () => {
-    reply(200, JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'w1' } }, { metadata: { name: 7 }, status: { conditions: 'Ready' } }] }));
+    reply(
+      200,
+      JSON.stringify({
+        kind: 'NodeList',
+        apiVersion: 'v1',
+        metadata: {},
+        items: [{ metadata: { name: 'w1' } }, { metadata: { name: 7 }, status: { conditions: 'Ready' } }],
+      }),
+    );
     expect(await failure()).toBe(
       'unexpected response from https://api.prod-eu1.example.com:6443/api/v1/nodes: items[1].metadata.name is a number, not a string (not a node as the Kubernetes API sends it); check that --url is the API server and that nothing in between rewrites its answers',
     );
-    reply(200, JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'w1' }, status: { conditions: { Ready: 'True' } } }] }));
+    reply(
+      200,
+      JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [{ metadata: { name: 'w1' }, status: { conditions: { Ready: 'True' } } }] }),
+    );
     expect(await failure()).toMatch(/: items\[0\]\.status\.conditions is an object, not an array \(/);
   });
 });
@@ -182,16 +228,24 @@ describe('listNodes stays bounded whatever the server sends', () => {
 
   it('refuses more nodes than --max-nodes, in one page or in all', async () => {
     reply(JSON.stringify({ kind: 'NodeList', metadata: {}, items: nodes(11) }));
-    expect(await failure({ maxNodes: 10 })).toBe('https://api.prod-eu1.example.com:6443/api/v1/nodes listed more than 10 nodes; raise --max-nodes if the cluster is really that large');
+    expect(await failure({ maxNodes: 10 })).toBe(
+      'https://api.prod-eu1.example.com:6443/api/v1/nodes listed more than 10 nodes; raise --max-nodes if the cluster is really that large',
+    );
     reply(JSON.stringify({ kind: 'NodeList', metadata: { continue: 'c1' }, items: nodes(6) }));
     reply(JSON.stringify({ kind: 'NodeList', metadata: {}, items: nodes(6, 6) }));
     expect(await failure({ maxNodes: 10 })).toMatch(/listed more than 10 nodes/);
   });
 
   it('stops a list whose pages never end (a new continue token each time, no items)', async () => {
-    nock(API).persist().get('/api/v1/nodes').query(true).reply(200, () => JSON.stringify({ kind: 'NodeList', metadata: { continue: `c${Math.random()}` }, items: [] }), json);
+    nock(API)
+      .persist()
+      .get('/api/v1/nodes')
+      .query(true)
+      .reply(200, () => JSON.stringify({ kind: 'NodeList', metadata: { continue: `c${Math.random()}` }, items: [] }), json);
     // 10 nodes at 5 per page: 2 pages, with slack for short pages: 14.
-    expect(await failure({ maxNodes: 10, limit: 5 })).toBe('https://api.prod-eu1.example.com:6443/api/v1/nodes sent more than 14 pages of nodes (0 nodes) and the list still goes on; a broken proxy or API server? (raise --max-nodes if the cluster is really that large)');
+    expect(await failure({ maxNodes: 10, limit: 5 })).toBe(
+      'https://api.prod-eu1.example.com:6443/api/v1/nodes sent more than 14 pages of nodes (0 nodes) and the list still goes on; a broken proxy or API server? (raise --max-nodes if the cluster is really that large)',
+    );
     nock.cleanAll();
   });
 

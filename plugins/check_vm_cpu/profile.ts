@@ -1,7 +1,9 @@
-import { formatDecimal } from '../../plugin/number-format';
-import { evaluateThresholds } from '../../plugin/threshold';
-import { percentMetric, type VmCheckProfile } from '../vm-check';
-import type { MetricName } from '../metrics';
+import { formatDecimal } from '../../lib/plugin/number-format';
+import { defineOptions } from '../../lib/plugin/options';
+import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
+import type { MetricName } from '../../lib/vcd/metrics';
+import type { VmCheckProfile } from '../../lib/vcd/vm-check';
+import { metricOption } from '../../lib/vcd/vm-options';
 
 const SELECTED: Record<string, MetricName> = {
   average: 'cpu.usage.average',
@@ -9,30 +11,37 @@ const SELECTED: Record<string, MetricName> = {
   mhz: 'cpu.usagemhz.average',
 };
 
-/** check_vm_cpu: cpu.usage.average % by default (SPEC 4.5). */
+const METRICS = ['average', 'maximum', 'mhz'] as const;
+const METRIC_HELP = 'Threshold metric: average (cpu.usage.average %), maximum (cpu.usage.maximum %) or mhz (cpu.usagemhz.average).';
+
+/** check_vm_cpu's own option: the metric -w/-c judge. */
+export const CPU_OPTIONS = defineOptions([metricOption(METRICS, METRIC_HELP)]);
+
+/** check_vm_cpu: cpu.usage.average % by default. */
 export const CPU_PROFILE: VmCheckProfile = {
   name: 'VM_CPU',
   command: 'check_vm_cpu',
   description: 'Checks the CPU usage of a VMware Cloud Director VM (current value, or aggregated over a window of the historic series).',
-  metrics: ['average', 'maximum', 'mhz'],
-  metricHelp: 'Threshold metric: average (cpu.usage.average %), maximum (cpu.usage.maximum %) or mhz (cpu.usagemhz.average).',
+  metrics: METRICS,
   needs: (metric) => [SELECTED[metric]],
   reads: ['cpu.usage.average', 'cpu.usage.maximum', 'cpu.usagemhz.average'],
+  zeroWhenOff: ['cpu.usage.average', 'cpu.usage.maximum', 'cpu.usagemhz.average'],
   defaultThresholds: (metric) => (metric === 'mhz' ? {} : { warning: '80', critical: '90' }),
   thresholdHelp: 'Warning range (default 80 for the percentages; none for mhz).',
   evaluate({ values, metric, thresholds, vm, mode }) {
     const selected = SELECTED[metric];
     const value = values.get(selected) as number;
-    const on = (m: string) => (m === metric ? thresholds : undefined);
+    const judged = ScalarContext.of(thresholds);
+    const on = (m: string) => (m === metric ? judged : ScalarContext.NONE);
     const shown = metric === 'mhz' ? `${formatDecimal(value, 0)} MHz` : `${formatDecimal(value, 1)}%`;
     const what = metric === 'maximum' ? 'cpu usage maximum' : 'cpu usage';
     return {
-      state: evaluateThresholds(value, thresholds),
+      state: judged.evaluate(value),
       summary: `${what} ${shown} (${mode}) on ${vm}`,
       metrics: [
-        percentMetric('cpu_usage', values.get('cpu.usage.average'), on('average')),
-        percentMetric('cpu_usage_max', values.get('cpu.usage.maximum'), on('maximum')),
-        { label: 'cpu_mhz', value: values.get('cpu.usagemhz.average') ?? null, ...on('mhz'), min: 0 },
+        on('average').perfdata('cpu_usage', values.get('cpu.usage.average'), PERCENT),
+        on('maximum').perfdata('cpu_usage_max', values.get('cpu.usage.maximum'), PERCENT),
+        on('mhz').perfdata('cpu_mhz', values.get('cpu.usagemhz.average'), { min: 0 }),
       ],
     };
   },

@@ -1,23 +1,26 @@
-import { formatDecimal } from '../../plugin/number-format';
-import { evaluateThresholds } from '../../plugin/threshold';
-import { percentMetric, type VmCheckProfile } from '../vm-check';
+import { formatDecimal } from '../../lib/plugin/number-format';
+import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
+import type { VmCheckProfile } from '../../lib/vcd/vm-check';
 
-/** check_vm_mem: mem.usage.average % (SPEC 4.5). */
+/** check_vm_mem: mem.usage.average %. */
 export const MEM_PROFILE: VmCheckProfile = {
   name: 'VM_MEM',
   command: 'check_vm_mem',
   description: 'Checks the memory usage of a VMware Cloud Director VM (current value, or aggregated over a window of the historic series).',
   needs: () => ['mem.usage.average'],
   reads: ['mem.usage.average'],
+  zeroWhenOff: ['mem.usage.average'],
   defaultThresholds: () => ({ warning: '80', critical: '90' }),
   // vCD has the guest's memory figures from VMware Tools; without Tools running it sends none.
-  missingHint: (name) => (name === 'mem.usage.average' ? 'memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)' : undefined),
+  missingHint: (name) =>
+    name === 'mem.usage.average' ? 'memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)' : undefined,
   evaluate({ values, thresholds, vm, mode }) {
     const value = values.get('mem.usage.average') as number;
+    const judged = ScalarContext.of(thresholds);
     return {
-      state: evaluateThresholds(value, thresholds),
+      state: judged.evaluate(value),
       summary: `memory usage ${formatDecimal(value, 1)}% (${mode}) on ${vm}`,
-      metrics: [percentMetric('mem_usage', value, thresholds)],
+      metrics: [judged.perfdata('mem_usage', value, PERCENT)],
     };
   },
   examples: [
