@@ -232,6 +232,9 @@ def bench_version(version, bindir, sims, runs, workdir):
         # keep-alive connection, keeping no byte (peak RSS: Node, TLS and socket chunks only).
         ("bare https.get, 5000 nodes (10 pages, kept nothing)", ["node", pages_js, cluster_l["httpsUrl"], ca, f"Bearer {token_l}"]),
         ("check_nodes, 6 nodes", nodes(cluster_s, token_file)),
+        # The healthy scenario's 33 ClusterOperators and its ClusterVersion (two requests).
+        ("check_cluster_operators, 33 operators", [os.path.join(DIST, "check_cluster_operators"), "--url", cluster_s["httpsUrl"],
+                                                   "--token-file", token_file, "--ca-file", ca]),
         ("check_nodes, 5000 nodes", nodes(cluster_l, token_file_l)),
         ("check_vm_cpu current, warm cache", vm_base + ["--cache-dir", cache]),
         ("check_vm_cpu --window 1h, warm cache", vm_base + ["--cache-dir", cache, "--window", "1h"]),
@@ -323,12 +326,86 @@ def bench_version(version, bindir, sims, runs, workdir):
     return lines, {name: med(name) for name in samples}
 
 
+FLEET_VMS = 2000
+
+
+def bench_fleet(env, workdir, runs):
+    """check_vm_fleet over the 2,000-VM scenario: as the simulator answers, and at real latencies."""
+    lines = ["### check_vm_fleet: 2,000 VMs in one process", ""]
+    sims, procs = {}, []
+    try:
+        for latency in (0, 100, 300):
+            proc, info = start_sim(["--vcd-scenario", "fleet", "--vcd-latency", str(latency)], workdir, f"fleet-{latency}")
+            procs.append(proc)
+            sims[latency] = info
+        ca = sims[0]["caFile"]
+
+        def fleet(latency, *extra, cache=None):
+            vcd = sims[latency]["apis"]["vcd"]
+            return [os.path.join(DIST, "check_vm_fleet"), "--url", vcd["httpsUrl"], "--user", vcd["user"], "--org", vcd["org"],
+                    "--password-file", vcd["passwordFile"], "--ca-file", sims[latency]["caFile"],
+                    "--cache-dir", cache or os.path.join(workdir, f"fleet-cache-{latency}"), "-t", "120"] + list(extra)
+
+        single_vcd = sims[0]["apis"]["vcd"]
+        single = [os.path.join(DIST, "check_vm_cpu"), "--url", single_vcd["httpsUrl"], "--vm", single_vcd["healthyVm"],
+                  "--user", single_vcd["user"], "--org", single_vcd["org"], "--password-file", single_vcd["passwordFile"],
+                  "--ca-file", ca, "--cache-dir", os.path.join(workdir, "fleet-cache-0")]
+        commands = [
+            ("check_vm_cpu current, one VM, warm cache", single, runs * 3),
+            ("check_vm_fleet current, 2,000 VMs", fleet(0), runs),
+            # The simulator builds each 24-hour history as it is asked: these runs are long, one each.
+            ("check_vm_fleet --window 1h, 2,000 VMs", fleet(0, "--window", "1h"), 1),
+            ("check_vm_fleet current, 100 ms latency", fleet(100), runs),
+            ("check_vm_fleet --window 1h, 100 ms latency", fleet(100, "--window", "1h"), 1),
+            ("check_vm_fleet current, 300 ms latency", fleet(300), runs),
+            ("check_vm_fleet --window 1h, 300 ms latency", fleet(300, "--window", "1h"), 1),
+            ("check_vm_fleet current, 100 ms latency, --concurrency 8", fleet(100, "--concurrency", "8"), 1),
+            ("check_vm_fleet current, 100 ms latency, --concurrency 32", fleet(100, "--concurrency", "32"), 1),
+        ]
+        # Warm-up: the session cache of each simulator (one login each), the page cache.
+        for name, argv, _ in commands[:2] + [commands[3], commands[5]]:
+            code, *_ = measure(argv, env)
+            if code not in (0, 1, 2):
+                sys.exit(f"fleet warm-up of '{name}' exited {code}: {' '.join(argv)}")
+        samples = {name: [measure(argv, env)[1:] for _ in range(n)] for name, argv, n in commands}
+        # Logins of one cold run (a cache of its own): the whole fleet in one session.
+        http("DELETE", sims[0]["apis"]["vcd"]["httpsUrl"] + "/_sim/stats", ca)
+        measure(fleet(0, cache=os.path.join(workdir, "fleet-cold")), env)
+        _, stats = http("GET", sims[0]["apis"]["vcd"]["httpsUrl"] + "/_sim/stats", ca)
+        logins = (stats or {}).get("login", 0)
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=5)
+    med = lambda name, i=0: statistics.median(s[i] for s in samples[name])
+    lines += ["| command | runs | wall s | CPU s | CPU ms per VM | peak RSS MiB |", "|---|---|---|---|---|---|"]
+    for name, _, n in commands:
+        per_vm = med(name, 1) * 1000 / (1 if name.startswith("check_vm_cpu") else FLEET_VMS)
+        lines.append(f"| {name} | {n} | {med(name):.2f} | {med(name, 1):.2f} | {per_vm:.2f} | {med(name, 2):.1f} |")
+    lines += ["", "A run that ends WARNING (some VMs not read within -t 120) says so in its wall time: -t bounds it."]
+    single_ms = med("check_vm_cpu current, one VM, warm cache", 1) * 1000
+    fleet_ms = med("check_vm_fleet current, 2,000 VMs", 1) * 1000 / FLEET_VMS
+    targets = [
+        ("CPU per VM, check_vm_fleet current <= 3 ms", f"{fleet_ms:.2f} ms ({single_ms / fleet_ms:.0f} x less than one check_vm_cpu run, {single_ms:.0f} ms)", fleet_ms <= 3),
+        ("one login for the whole fleet (cold cache)", f"{logins} login(s)", logins == 1),
+        ("peak RSS <= 120 MiB", f"{med('check_vm_fleet current, 2,000 VMs', 2):.1f} MiB", med("check_vm_fleet current, 2,000 VMs", 2) <= 120),
+        ("peak RSS with --window 1h <= 120 MiB", f"{med('check_vm_fleet --window 1h, 2,000 VMs', 2):.1f} MiB", med("check_vm_fleet --window 1h, 2,000 VMs", 2) <= 120),
+        ("wall <= 10 s against the simulator as it is", f"{med('check_vm_fleet current, 2,000 VMs'):.1f} s", med("check_vm_fleet current, 2,000 VMs") <= 10),
+    ]
+    lines += ["", "| target | measured | met |", "|---|---|---|"]
+    lines += [f"| {label} | {figure} | {'yes' if ok else 'NO'} |" for label, figure, ok in targets]
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20, help="runs of each command (default 20)")
     ap.add_argument("--node", default="", help="comma-separated majors (default: every tested version)")
     ap.add_argument("--no-write", action="store_true", help="print only, do not update bench/RESULTS.md")
+    ap.add_argument("--only-fleet", action="store_true", help="only the check_vm_fleet table, on the host's node (updates its section)")
     opts = ap.parse_args()
+    if opts.only_fleet:
+        return fleet_only(opts)
     runs = max(1, min(opts.runs, 200))
     for tool in ("node", "curl", "jq"):
         if not shutil.which(tool):
@@ -354,6 +431,8 @@ def main():
             lines, figures[version] = bench_version(version, bindir, sims, runs, workdir)
             sections.append("\n".join(lines))
             print(sections[-1] + "\n", flush=True)
+        fleet_lines = bench_fleet({k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}, workdir, min(runs, 5))
+        print("\n".join(fleet_lines) + "\n", flush=True)
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
@@ -380,7 +459,43 @@ def main():
     print("\n".join(summary))
     if not opts.no_write:
         write_results(table)
+        write_fleet_results(head + "\n\n" + "\n".join(fleet_lines))
     return 0
+
+
+FLEET_BEGIN, FLEET_END = "<!-- bench-fleet:begin -->", "<!-- bench-fleet:end -->"
+
+
+def fleet_only(opts):
+    """The check_vm_fleet table alone, on the host's node, written between its own markers."""
+    workdir = tempfile.mkdtemp(prefix="cloudchecks-bench-fleet-")
+    started = time.time()
+    try:
+        env = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
+        lines = bench_fleet(env, workdir, max(1, min(opts.runs, 20)))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    load = os.getloadavg()
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    head = (f"Measured {datetime.date.today().isoformat()} on {platform.machine()} {os.cpu_count()} cores ({cpu_model()}), "
+            f"Node {node}, the simulator on the same host and Node; medians; {(time.time() - started) / 60:.0f} min in all; "
+            f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on a machine shared with other jobs.")
+    table = head + "\n\n" + "\n".join(lines)
+    print(table)
+    if not opts.no_write:
+        write_fleet_results(table)
+    return 0
+
+
+def write_fleet_results(table):
+    """The check_vm_fleet table, between its own markers after the per-version tables."""
+    text = open(RESULTS).read()
+    if FLEET_BEGIN not in text:
+        text += f"\n{FLEET_BEGIN}\n{FLEET_END}\n"
+    before, rest = text.split(FLEET_BEGIN, 1)
+    after = rest.split(FLEET_END, 1)[1]
+    with open(RESULTS, "w") as f:
+        f.write(f"{before}{FLEET_BEGIN}\n{table}\n{FLEET_END}{after}")
 
 
 def cpu_model():
