@@ -13,6 +13,12 @@ import { HOSTILE_CASES } from './hostile';
 
 export const DIST = resolve(__dirname, '../../dist');
 
+/**
+ * Set by scripts/run-tests on the tested Node.js versions other than the host's: there the
+ * fault suites take a sample (each file says which), the host's run takes everything.
+ */
+export const SAMPLED = process.env.CLOUDCHECKS_FAULT_SAMPLE === '1';
+
 export type Family = 'nodes' | 'vm';
 export type Transport = 'http' | 'https';
 

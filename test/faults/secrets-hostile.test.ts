@@ -10,7 +10,7 @@ import type { Fault } from '../../sim/faults';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { runExecutable } from '../support/spawn';
-import { DIST, VM_ID } from './matrix';
+import { DIST, SAMPLED, VM_ID } from './matrix';
 
 const PASSWORD = 'sEcReT-vcd-password-42';
 let sim: Simulator;
@@ -89,7 +89,9 @@ describe('every form a server may echo the password in, for every kind of passwo
     ['after 1,180 blanks (straddling the excerpt cut)', (pw) => echoLogin(`${' '.repeat(1180)}${pw}`)],
     ['after 1,190 blanks (straddling the excerpt cut)', (pw) => echoLogin(`${' '.repeat(1190)}${pw} and more`)],
   ];
-  for (const pw of PASSWORDS) {
+  // On the other tested Node.js versions (SAMPLED) the one with symbols, which every encoding
+  // changes; the host's run takes all three.
+  for (const pw of SAMPLED ? PASSWORDS.slice(1, 2) : PASSWORDS) {
     it(`${JSON.stringify(pw)}: no form of it, nor a part of one, is printed`, { timeout: 120_000 }, async () => {
       const file = pwFile('echoed', pw);
       const basic = Buffer.from(`monitor@acme:${pw}`).toString('base64');
