@@ -4,6 +4,7 @@ import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/discov
 import { isProvider } from '../../lib/vcd/login';
 import type { VdcThresholds } from '../../lib/vcd/vdc-report';
 import { baseUrl } from '../../lib/vcd/vm-config';
+import { checkTenantOrg } from '../../lib/vcd/vm-listing';
 import type { VdcOptions } from './options';
 
 /** The VDC of --vdc: by its UUID, or by name. */
@@ -55,12 +56,8 @@ export function configureVdc(options: VdcOptions): VdcConfig {
     return slip === undefined ? [] : [`${r}: ${slip}`];
   });
   const admin = options.org !== undefined && isProvider(options.org);
-  const tenantOrg = options['tenant-org'];
-  if (tenantOrg !== undefined && !admin)
-    throw new UsageError(
-      `--tenant-org ${JSON.stringify(tenantOrg)} needs a provider account (--org System): a tenant account of org ${JSON.stringify(options.org ?? '')} sees only its own VDCs; drop --tenant-org`,
-    );
-  if (tenantOrg !== undefined && tenantOrg.trim() === '') throw new UsageError('--tenant-org is empty: give the name of an organisation');
+  const account = options.user !== undefined && options.org !== undefined ? `${options.user}@${options.org}` : 'the account';
+  const tenantOrg = checkTenantOrg(options.org, account, options['tenant-org']);
   return {
     base: baseUrl(options.url),
     vdc: options.vdc === undefined ? undefined : parseVdcTarget(options.vdc),

@@ -87,7 +87,7 @@ describe('check_vdc as a tenant', () => {
     const org = await run(tenant, ['--tenant-org', 'globex']);
     expect(org.code).toBe(3);
     expect(org.stdout).toBe(
-      'VDC UNKNOWN - --tenant-org "globex" needs a provider account (--org System): a tenant account of org "acme" sees only its own VDCs, drop --tenant-org (see --help)\n',
+      'VDC UNKNOWN - --tenant-org "globex" needs a provider account: monitor@acme sees only its own organisation, drop --tenant-org, or log in as a System user (--org System) (see --help)\n',
     );
     const none = await run(tenant, ['--vdc', 'nope']);
     expect(none.code).toBe(3);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../../../lib/http/request';
 import { CheckError, UsageError } from '../../../lib/plugin/errors';
 import type { Credentials } from '../../../lib/vcd/login';
-import { listScopedVms, vmScope, type VmScope } from '../../../lib/vcd/vm-listing';
+import { checkTenantOrg, listScopedVms, vmScope, type VmScope } from '../../../lib/vcd/vm-listing';
 import { pickVmByName } from '../../../lib/vcd/vm-name';
 import { parseOrgRecords, parseVmRecords } from '../../../lib/vcd/vm-query';
 import { testConnection } from '../../support/vcd-connection';
@@ -77,6 +77,12 @@ describe('vmScope: the account decides, --tenant-org only narrows a provider', (
       /needs a provider account: monitor@acme sees only its own organisation, drop --tenant-org, or log in as a System user/,
     );
     expect(() => vmScope(provider, ' ')).toThrow(/invalid --tenant-org/);
+  });
+  it('checkTenantOrg, as check_vdc calls it from its options: no org given is no provider', () => {
+    expect(checkTenantOrg('System', 'ops@System', 'acme')).toBe('acme');
+    expect(checkTenantOrg('acme', 'monitor@acme', undefined)).toBeUndefined();
+    expect(() => checkTenantOrg(undefined, 'the account', 'acme')).toThrow(/needs a provider account: the account sees only its own organisation/);
+    expect(() => checkTenantOrg('System', 'ops@System', 'x'.repeat(100_000))).toThrow(/^invalid --tenant-org "x{60}": give the name/);
   });
 });
 
