@@ -88,13 +88,13 @@ function characterPattern(c: string): { pattern: string; longest: number } {
   return { pattern: `(?:${forms.join('|')})`, longest };
 }
 
-/** A secret in all its forms, as a whole token (and without the boundaries, for a quick test); the longest text it can match. */
-function secretPattern(secret: string): { pattern: string; core: string; longest: number } {
+/** A secret in all its forms, as a whole token; the longest text it can match. */
+function secretPattern(secret: string): { pattern: string; longest: number } {
   const chars = [...secret].map(characterPattern);
   const start = TOKEN_CHAR.test(secret[0]) ? TOKEN_START : '';
   const end = TOKEN_CHAR.test(secret[secret.length - 1]) ? TOKEN_END : '';
   const core = chars.map((c) => c.pattern).join('');
-  return { pattern: start + core + end, core, longest: chars.reduce((n, c) => n + c.longest, 0) };
+  return { pattern: start + core + end, longest: chars.reduce((n, c) => n + c.longest, 0) };
 }
 
 /** True when a value could be an ordinary word (short, or letters alone under 12). */
@@ -102,20 +102,35 @@ export function couldBeWord(secret: string): boolean {
   return secret.length < MIN_SECRET_LENGTH || WORDLIKE.test(secret);
 }
 
+/** A secret kept for redaction, with what a quick test looks for. */
+interface Known {
+  secret: string;
+  /**
+   * Its longest run of letters and digits ('' when it has none). No encoding above escapes a
+   * letter or a digit, so every form of the secret holds this run as it is: text without it
+   * cannot hold the secret, and needs no regular expression.
+   */
+  run: string;
+  /** Could be an ordinary word: left out of the last pass (see the rule above). */
+  wordlike: boolean;
+}
+
 interface Compiled {
   /** Every secret: for text from outside. */
   all: RegExp | null;
   /** The secrets that cannot be words: for the last pass over the plugin's own text. */
   distinct: RegExp | null;
-  /** Matches wherever `all` or a shape might (a quick test; not for replacing). */
-  any: RegExp;
   longest: number;
 }
+
+const SHAPE_TEST = new RegExp(SHAPE_HINT);
+const longestRun = (s: string) => (s.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
 
 /** Remembers secret values and replaces them wherever they would be written (see the rule above). */
 export class Redactor {
   private readonly secrets = new Set<string>();
   private readonly publicValues = new Set<string>();
+  private knownList: Known[] | undefined;
   private compiled: Compiled | undefined;
 
   /** How far a secret in any of its forms may reach past a cut. */
@@ -128,7 +143,7 @@ export class Redactor {
     const v = value?.trim();
     if (!v || this.secrets.has(v)) return;
     this.secrets.add(v);
-    this.compiled = undefined;
+    this.forget();
   }
 
   /** A value printed on purpose (user, org): a "secret" equal to it is not redacted. */
@@ -136,7 +151,7 @@ export class Redactor {
     const v = value?.trim();
     if (!v || this.publicValues.has(v)) return;
     this.publicValues.add(v);
-    this.compiled = undefined;
+    this.forget();
   }
 
   /** Text from outside (a server's message, an exec plugin's stderr) with every secret and every credential-shaped value replaced. */
@@ -154,12 +169,14 @@ export class Redactor {
 
   /** `text` up to `end` with every match that starts before `end` replaced whole. */
   private replaced(text: string, end: number): string {
-    const { all, any } = this.compile();
-    // The common case (a node condition's message, thousands a run) in one scan.
-    if (!any.test(text)) return end < text.length ? text.slice(0, end) : text;
+    // The common case (a node condition's message, thousands a run): a few substring tests.
+    const secrets = this.mayHold(text, false);
+    const shapes = SHAPE_TEST.test(text);
+    if (!secrets && !shapes) return end < text.length ? text.slice(0, end) : text;
     const spans: [number, number][] = [];
+    const { all } = secrets ? this.compile() : { all: null };
     if (all) for (const m of text.matchAll(all)) spans.push([m.index!, m.index! + m[0].length]);
-    for (const shape of SHAPES) for (const m of text.matchAll(shape)) spans.push([m.index! + m[1].length, m.index! + m[0].length]);
+    if (shapes) for (const shape of SHAPES) for (const m of text.matchAll(shape)) spans.push([m.index! + m[1].length, m.index! + m[0].length]);
     spans.sort((a, b) => a[0] - b[0]);
     let out = '';
     let at = 0;
@@ -174,21 +191,38 @@ export class Redactor {
 
   /** The last pass over everything written: the secrets that cannot be ordinary words (see the rule above). */
   sweep(text: string): string {
+    if (!this.mayHold(text, true)) return text;
     const { distinct } = this.compile();
     return distinct ? text.replace(distinct, MARK) : text;
   }
 
+  /** Whether `text` may hold a secret (only those that cannot be words, with `distinctOnly`) in some form. */
+  private mayHold(text: string, distinctOnly: boolean): boolean {
+    return this.known().some((k) => !(distinctOnly && k.wordlike) && (k.run === '' || text.includes(k.run)));
+  }
+
+  private forget(): void {
+    this.knownList = undefined;
+    this.compiled = undefined;
+  }
+
+  /** The secrets to redact, longest first, so that a secret inside a longer one does not cut the longer one apart. */
+  private known(): Known[] {
+    this.knownList ??= [...this.secrets]
+      .filter((s) => !this.publicValues.has(s))
+      .sort((a, b) => b.length - a.length)
+      .map((secret) => ({ secret, run: longestRun(secret), wordlike: couldBeWord(secret) }));
+    return this.knownList;
+  }
+
+  /** The patterns of every form, made only when a text may hold a secret (or a cut asks how far one reaches). */
   private compile(): Compiled {
     if (this.compiled) return this.compiled;
-    const kept = [...this.secrets].filter((s) => !this.publicValues.has(s));
-    // Longest first, so that a secret inside a longer one does not cut the longer one apart.
-    const patterns = kept.sort((a, b) => b.length - a.length).map((s) => ({ secret: s, ...secretPattern(s) }));
+    const patterns = this.known().map((k) => ({ ...k, ...secretPattern(k.secret) }));
     const join = (list: typeof patterns) => (list.length === 0 ? null : new RegExp(list.map((p) => p.pattern).join('|'), 'g'));
-    const all = join(patterns);
     this.compiled = {
-      all,
-      any: new RegExp([...patterns.map((p) => p.core), SHAPE_HINT].join('|')),
-      distinct: join(patterns.filter((p) => !couldBeWord(p.secret))),
+      all: join(patterns),
+      distinct: join(patterns.filter((p) => !p.wordlike)),
       longest: Math.max(0, ...patterns.map((p) => p.longest)),
     };
     return this.compiled;
