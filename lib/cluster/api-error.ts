@@ -54,28 +54,6 @@ function grantFix(message: string | undefined, target: Pick<ClusterTarget, 'toke
   return `grant it the cluster-reader role${which} (oc adm policy add-cluster-role-to-user cluster-reader ${account})`;
 }
 
-/** Turns a non-200 answer into a CheckError naming the cause and the fix. */
-export function httpError(res: HttpResponse, target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>): CheckError {
-  const message = serverMessage(res);
-  const said = message ? ` (server says: ${message})` : '';
-  const where = `HTTP ${res.status} from ${endpoint(res.url)}`;
-  const s = res.status;
-  let text: string;
-  if (s === 401) text = `${where}: ${target.credential ?? 'token'} rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
-  else if (s === 403) text = `${where}: the account may not list nodes${said}; ${grantFix(message, target)}`;
-  else if (s === 404)
-    text = `${where}: not a Kubernetes API at that URL${said}; check --url/-H/-p point at the API server (e.g. https://api.cluster.example.com:6443), not the web console`;
-  else if (s === 406) text = `${where}: the server will not send JSON${said}; check --url points at the Kubernetes API server`;
-  else if (s === 410) text = `${where}: the node list changed faster than it could be paged (continue token expired twice)${said}; retry`;
-  else if (s === 400) text = `${where}: request refused${said}; check -l/--selector`;
-  else if (s === 429) text = `${where}: rate limited by the API server${said}; check less often or raise the account's priority`;
-  else if (s >= 500) text = `${where}: API server error${said}; the control plane is unhealthy or overloaded, retry later`;
-  else if (s >= 300 && s < 400)
-    text = `${where}: redirected to ${String(res.headers.location ?? '?')}${said}; use the API server URL itself (a login proxy or the web console redirects)`;
-  else text = `${where}: unexpected status${said}`;
-  return new HttpStatusError(text, s);
-}
-
 /** What a request needs the account to be allowed, named in the fix of a 403. */
 export interface Permission {
   verb: 'get' | 'list';
@@ -96,20 +74,36 @@ export function describePermission(p: Permission): string {
 }
 
 /**
- * Turns a non-200 answer to a request for `permission` into a CheckError: a 403 names the
- * permission and the role that grants it; other statuses are worded as for the node list.
+ * Turns a non-200 answer into a CheckError naming the cause and the fix. `permission` is what
+ * the request needed (a 403 names it and the role that grants it); without it, the request
+ * was the node list, whose words these are.
  */
-export function resourceError(
+export function httpError(
   res: HttpResponse,
   target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>,
-  permission: Permission,
+  permission?: Permission,
 ): CheckError {
   const message = serverMessage(res);
   const said = message ? ` (server says: ${message})` : '';
-  // The node list's 400 points at -l/--selector, which these requests do not send.
-  if (res.status === 400) return new CheckError(`HTTP 400 from ${endpoint(res.url)}: request refused${said}; check that --url is the Kubernetes API server`);
-  if (res.status !== 403) return httpError(res, target);
-  return new CheckError(
-    `HTTP 403 from ${endpoint(res.url)}: the account may not ${describePermission(permission)}${said}; ${grantFix(message, target, ', which may read this')}`,
-  );
+  const where = `HTTP ${res.status} from ${endpoint(res.url)}`;
+  const s = res.status;
+  let text: string;
+  if (s === 401) text = `${where}: ${target.credential ?? 'token'} rejected (expired or revoked?)${said}; check ${target.tokenSource}`;
+  else if (s === 403)
+    text = permission
+      ? `${where}: the account may not ${describePermission(permission)}${said}; ${grantFix(message, target, ', which may read this')}`
+      : `${where}: the account may not list nodes${said}; ${grantFix(message, target)}`;
+  else if (s === 404)
+    text = `${where}: not a Kubernetes API at that URL${said}; check --url/-H/-p point at the API server (e.g. https://api.cluster.example.com:6443), not the web console`;
+  else if (s === 406) text = `${where}: the server will not send JSON${said}; check --url points at the Kubernetes API server`;
+  else if (s === 410)
+    text = `${where}: the ${permission ? permission.resource : 'node'} list changed faster than it could be paged (continue token expired twice)${said}; retry`;
+  // Only the node list sends -l/--selector.
+  else if (s === 400) text = `${where}: request refused${said}; ${permission ? 'check that --url is the Kubernetes API server' : 'check -l/--selector'}`;
+  else if (s === 429) text = `${where}: rate limited by the API server${said}; check less often or raise the account's priority`;
+  else if (s >= 500) text = `${where}: API server error${said}; the control plane is unhealthy or overloaded, retry later`;
+  else if (s >= 300 && s < 400)
+    text = `${where}: redirected to ${String(res.headers.location ?? '?')}${said}; use the API server URL itself (a login proxy or the web console redirects)`;
+  else text = `${where}: unexpected status${said}`;
+  return new HttpStatusError(text, s);
 }

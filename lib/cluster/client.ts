@@ -1,7 +1,7 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
 import { CheckError } from '../plugin/errors';
 import { countJsonContainers, MAX_JSON_CONTAINERS } from '../plugin/json-bounds';
-import { endpoint, resourceError, serverMessage, type Permission } from './api-error';
+import { endpoint, httpError, serverMessage, type Permission } from './api-error';
 
 // The cluster API's generic GET: where it is, how to authenticate, one JSON object. Paging
 // the node list is node-list.ts; the words of a refusal are api-error.ts.
@@ -90,6 +90,6 @@ export async function getJsonObject(
     options.trace?.(`* 404 for ${path}: ${serverMessage(res) ?? 'no message'}`);
     return undefined;
   }
-  if (res.status !== 200) throw resourceError(res, target, permission);
+  if (res.status !== 200) throw httpError(res, target, permission);
   return parseJsonObject(res, what);
 }

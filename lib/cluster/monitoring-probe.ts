@@ -3,7 +3,7 @@
 import { checkDeadline } from '../plugin/deadline';
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
-import { resourceError } from './api-error';
+import { httpError } from './api-error';
 import { getJsonObject, getResource, PAGE_LIMIT, parseJsonObject, type ClusterTarget, type GetOptions } from './client';
 import { judgeClusterOperator, readClusterOperator, type OperatorHealth, type ClusterOperatorStatus } from './cluster-operator';
 import { MONITORING_CONFIGMAP, readMonitoringConfig, type MonitoringConfig } from './monitoring-config';
@@ -81,7 +81,7 @@ export async function listPods(target: ClusterTarget, namespace: string, options
       pods = [];
       continue;
     }
-    if (res.status !== 200) throw resourceError(res, target, permission);
+    if (res.status !== 200) throw httpError(res, target, permission);
     const where = `${res.url.origin}${res.url.pathname}`;
     if (pages >= maxPages)
       throw new CheckError(

@@ -1,6 +1,6 @@
 // Reads what check_cluster_operators judges: the ClusterOperator list and the ClusterVersion.
 import { CheckError } from '../plugin/errors';
-import { resourceError, serverMessage } from './api-error';
+import { httpError, serverMessage } from './api-error';
 import { getJsonObject, getResource, parseJsonObject, type ClusterTarget, type GetOptions } from './client';
 import { readClusterOperatorList, type ClusterOperatorStatus } from './cluster-operator';
 import { readClusterVersion, type ClusterVersionStatus } from './cluster-version';
@@ -51,7 +51,7 @@ export async function probeOperators(target: ClusterTarget, options: GetOptions 
         : `${target.url.origin} has no ClusterOperators (HTTP 404 for ${OPERATORS_PATH}${said}): not an OpenShift 4 cluster, or its config.openshift.io API is not served; check --url`,
     );
   }
-  if (listed.status !== 200) throw resourceError(listed, target, { verb: 'list', resource: 'clusteroperators', group: GROUP });
+  if (listed.status !== 200) throw httpError(listed, target, { verb: 'list', resource: 'clusteroperators', group: GROUP });
   const list = parseJsonObject(listed, 'a ClusterOperatorList');
   const operators = shaped(target, OPERATORS_PATH, 'a ClusterOperatorList', () => readClusterOperatorList(list, options.maxOperators));
   return { operators, version: version === undefined ? undefined : shaped(target, VERSION_PATH, 'the ClusterVersion', () => readClusterVersion(version)) };

@@ -163,7 +163,9 @@ describe('listPods', () => {
       .get(UWM_PODS)
       .query((q) => q.continue === CONTINUE)
       .reply(410, expired, json);
-    expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(/^HTTP 410 /);
+    expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(
+      /^HTTP 410 from .*: the pods list changed faster than it could be paged \(continue token expired twice\)/,
+    );
   });
 
   it('a server that returns the continue token it was given is stopped', async () => {
