@@ -10,6 +10,7 @@ import type { VcdConnection } from './connection';
 import { credentialsFrom, type CredentialOptions } from './credentials';
 import { forcedVersionFrom, maxVmsFrom } from './fleet-options';
 import { cacheKey, defaultCacheDir, SessionCache } from './session-cache';
+import { vmScope, type VmScope } from './vm-listing';
 
 /** The options a vCD session is opened from (see VCD_LOGIN_OPTIONS, HTTP_OPTIONS). */
 export type VcdSessionOptions = CredentialOptions &
@@ -18,10 +19,12 @@ export type VcdSessionOptions = CredentialOptions &
     'no-cache': boolean;
     'api-version': string | undefined;
     'max-vms': number;
+    /** --tenant-org, for the plugins that take it. */
+    'tenant-org'?: string;
   };
 
-/** A session request and the facts it collects for -v. */
-export type OpenedSession = SessionRequest & { facts: string[] };
+/** A session request, its scope (the account's, narrowed by --tenant-org) and the facts it collects for -v. */
+export type OpenedSession = SessionRequest & { scope: VmScope; facts: string[] };
 
 /**
  * The session of one run against `base`: credentials read, connection set up, cache chosen.
@@ -56,6 +59,7 @@ export function openVcdSession(base: URL, options: VcdSessionOptions, context: R
     maxVms: maxVmsFrom(options),
     deadline: context.deadline,
     log: (m: string) => context.log(2, m),
+    scope: vmScope(creds, options['tenant-org']),
     facts: [],
   };
 }

@@ -7,7 +7,6 @@ import type { PluginDefinition } from '../plugin/run';
 import { State } from '../plugin/state';
 import type { Thresholds } from '../plugin/threshold';
 import { fetchMetrics } from './client';
-import { vmScope } from './vm-listing';
 import { formatDuration } from '../plugin/duration';
 import { resolveTtlFrom, runDiscovery, writesInventory } from './fleet-options';
 import type { MetricName } from './metrics';
@@ -85,8 +84,7 @@ export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinitio
 
 /** The session a VM check works in: connection, login, session cache and fleet cache. */
 export function openVmSession(cfg: VmCheckConfig, options: VmSessionOptions, context: RunContext) {
-  const session = openVcdSession(cfg.base, options, context, [cfg.thresholds.slip]);
-  return { ...session, scope: vmScope(session.creds, options['tenant-org']) };
+  return openVcdSession(cfg.base, options, context, [cfg.thresholds.slip]);
 }
 
 type VmSession = ReturnType<typeof openVmSession>;

@@ -1,10 +1,8 @@
 import { UsageError } from '../../lib/plugin/errors';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
 import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/discovery';
-import { isProvider } from '../../lib/vcd/login';
 import type { VdcThresholds } from '../../lib/vcd/vdc-report';
 import { baseUrl } from '../../lib/vcd/vm-config';
-import { checkTenantOrg } from '../../lib/vcd/vm-listing';
 import type { VdcOptions } from './options';
 
 /** The VDC of --vdc: by its UUID, or by name. */
@@ -15,9 +13,6 @@ export interface VdcConfig {
   base: URL;
   /** Undefined: every VDC the account sees. */
   vdc?: VdcTarget;
-  tenantOrg?: string;
-  /** A provider (System) account: the admin queries, every organisation. */
-  admin: boolean;
   thresholds: VdcThresholds;
   /** Notes for -v about the thresholds (a -w that alerts later than its -c). */
   slips: string[];
@@ -55,14 +50,9 @@ export function configureVdc(options: VdcOptions): VdcConfig {
     const slip = thresholds[r].slip;
     return slip === undefined ? [] : [`${r}: ${slip}`];
   });
-  const admin = options.org !== undefined && isProvider(options.org);
-  const account = options.user !== undefined && options.org !== undefined ? `${options.user}@${options.org}` : 'the account';
-  const tenantOrg = checkTenantOrg(options.org, account, options['tenant-org']);
   return {
     base: baseUrl(options.url),
     vdc: options.vdc === undefined ? undefined : parseVdcTarget(options.vdc),
-    tenantOrg,
-    admin,
     thresholds,
     slips,
     discovery: options.discovery ? parseDiscoveryFormat(options['discovery-format']) : undefined,

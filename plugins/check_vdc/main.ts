@@ -37,16 +37,17 @@ void runPlugin({
     const session = openVcdSession(config.base, options, context, config.slips);
     const { cache } = session;
     context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
-    const sel = { vdc: config.vdc, tenantOrg: config.tenantOrg };
-    const readings = await readVdcs(session, sel, { admin: config.admin }, config.discovery !== undefined);
+    // The account decides the queries (a provider's admin forms), --tenant-org narrows them.
+    const { provider, tenantOrg } = session.scope;
+    const readings = await readVdcs(session, { vdc: config.vdc, tenantOrg }, { admin: provider }, config.discovery !== undefined);
     for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
     if (config.discovery !== undefined) {
       const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
       const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', options, session));
       return deliverInventory(raw, config.discovery, options, vdcs.length, 'VDC');
     }
-    const scope = config.tenantOrg === undefined ? '' : ` of org ${config.tenantOrg}`;
-    const result = judgeVdcs(readings, config.thresholds, { withOrg: config.admin, scope });
+    const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
+    const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });
     return withCacheState(result, cache, cacheUnusableState);
   },
 });

@@ -122,6 +122,10 @@ describe('check_vdc as a provider', () => {
     expect(firstLine(r)).toMatch(/^VDC OK - globex-prod \(org globex\): cpu 42% .*, 0 of 0 VMs running \| globex_prod_cpu_pct=42%;80;90;0;100 /);
     const lld = JSON.parse((await run(provider, ['--tenant-org', 'acme', '--discovery'])).stdout) as Array<Record<string, string>>;
     expect(lld.map((v) => v['{#VDC.ORG}'])).toEqual(['acme', 'acme', 'acme', 'acme', 'acme']);
+    // The generated objects say whose VDCs they are, as the VM discovery's do.
+    const icinga = await run(provider, ['--tenant-org', 'globex', '--discovery', '--discovery-format', 'icinga2']);
+    expect(icinga.code).toBe(0);
+    expect(icinga.stdout).toContain('(org System, tenant org globex): 1 VDC.');
   });
 });
 
