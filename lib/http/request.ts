@@ -236,7 +236,8 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     // or the expiry date.
     let peer: tls.PeerCertificate | undefined;
     request.once('socket', (socket) => {
-      if (!(socket instanceof tls.TLSSocket) || Object.keys(socket.getPeerCertificate() ?? {}).length > 0) return;
+      // A kept-alive socket finished its handshake long ago: nothing to keep, nothing to read.
+      if (!(socket instanceof tls.TLSSocket) || request.reusedSocket) return;
       socket.prependOnceListener('secure', () => {
         const cert = socket.getPeerCertificate();
         if (cert && Object.keys(cert).length > 0) peer = cert;
