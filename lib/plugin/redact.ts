@@ -164,7 +164,11 @@ export class Redactor {
    * starts before `end` is replaced whole, however far it reaches past it.
    */
   cut(text: string, end: number): string {
-    return text.length <= end ? this.redact(text) : this.replaced(text.slice(0, end + Math.max(this.longest, SHAPE_REACH) + 1), end);
+    if (text.length <= end) return this.redact(text);
+    // No form of a character is longer than 12 (4 URL-encoded bytes): only a secret longer than
+    // SHAPE_REACH / 12 needs its patterns made to know how far it may reach.
+    const reach = (this.known()[0]?.secret.length ?? 0) * 12 <= SHAPE_REACH ? SHAPE_REACH : Math.max(this.longest, SHAPE_REACH);
+    return this.replaced(text.slice(0, end + reach + 1), end);
   }
 
   /** `text` up to `end` with every match that starts before `end` replaced whole. */
