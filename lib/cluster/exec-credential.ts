@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { clientPairProblem, tokenProblem } from '../http/sendable';
 import { CheckError } from '../plugin/errors';
 import { countJsonContainers } from '../plugin/json-bounds';
-import { runRedactor } from '../plugin/redact';
 import { boundedExcerpt } from '../plugin/server-text';
 import type { ExecConfig, KubeconfigCluster } from './kubeconfig';
 
@@ -72,8 +71,8 @@ export function stderrExcerpt(text: string): string {
   }
   const errors = entries.some((e) => e.severity === 'E' || e.severity === 'F');
   const kept = entries.filter((e) => !errors || (e.severity !== 'I' && e.severity !== 'W'));
-  // Redacted whole first (stderr is bounded by MAX_STDERR), then folded, then cut.
-  const clean = boundedExcerpt(runRedactor.redact(kept.flatMap((e) => e.lines).join(' ')), MAX_STDERR);
+  // boundedExcerpt redacts it whole (stderr is bounded by MAX_STDERR), then folds, then cuts.
+  const clean = boundedExcerpt(kept.flatMap((e) => e.lines).join(' '), MAX_STDERR);
   if (clean.length <= STDERR_CHARS) return clean;
   return `${clean.slice(0, STDERR_HEAD).trimEnd()} … ${clean.slice(clean.length - (STDERR_CHARS - STDERR_HEAD - 3)).trimStart()}`;
 }
