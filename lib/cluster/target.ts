@@ -57,6 +57,10 @@ export const CLUSTER_OPTIONS = defineOptions([
 /** What a cluster target is made from: the cluster options and the HTTP ones, as parsed. */
 export type ClusterOptions = OptionsOf<typeof CLUSTER_OPTIONS> & HttpOptions;
 
+/** Where a cluster plugin finds its credentials, in order. */
+export const CLUSTER_CREDENTIALS_NOTE =
+  "Credentials, first found wins: --token-file, --token, $KUBE_TOKEN, --client-cert/--client-key, the kubeconfig user (token, tokenFile, client certificate, exec plugin), the pod's service account.";
+
 /** What --ca-file means for a cluster: the only CA trusted, as kubectl --certificate-authority and curl --cacert. */
 export const CLUSTER_CA_NOTE =
   "Trust: a CA from --ca-file, the kubeconfig (certificate-authority[-data]) or the pod's service account is the only CA trusted for the cluster, as with kubectl; without one, the system CAs are.";

@@ -1,7 +1,7 @@
 // check_cluster_monitoring: the cluster's own monitoring stack.
 import { listPods, probeClusterOperator, probeMonitoringConfig } from '../../lib/cluster/monitoring-probe';
 import { evaluateMonitoring } from '../../lib/cluster/monitoring-report';
-import { CLUSTER_CA_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
 import { runPlugin } from '../../lib/plugin/run';
@@ -24,7 +24,7 @@ void runPlugin({
   ],
   notes: [
     'The account needs the cluster-reader role: it may get clusteroperators, get configmaps and list pods in the monitoring namespaces.',
-    "Credentials, first found wins: --token-file, --token, $KUBE_TOKEN, --client-cert/--client-key, the kubeconfig user (token, tokenFile, client certificate, exec plugin), the pod's service account.",
+    CLUSTER_CREDENTIALS_NOTE,
     CLUSTER_CA_NOTE,
     HTTP_ENVIRONMENT_NOTE,
   ],

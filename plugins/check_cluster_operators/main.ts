@@ -1,7 +1,7 @@
 // check_cluster_operators: every ClusterOperator and the ClusterVersion of an OpenShift 4 cluster.
 import { evaluateOperators, operatorDiscovery } from '../../lib/cluster/operators-report';
 import { probeOperators } from '../../lib/cluster/operators-probe';
-import { CLUSTER_CA_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
@@ -25,7 +25,7 @@ void runPlugin({
   ],
   notes: [
     'The account needs the cluster-reader role: it may list clusteroperators and get the clusterversion "version" (config.openshift.io), nothing more.',
-    "Credentials, first found wins: --token-file, --token, $KUBE_TOKEN, --client-cert/--client-key, the kubeconfig user (token, tokenFile, client certificate, exec plugin), the pod's service account.",
+    CLUSTER_CREDENTIALS_NOTE,
     CLUSTER_CA_NOTE,
     HTTP_ENVIRONMENT_NOTE,
   ],

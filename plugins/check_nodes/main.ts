@@ -2,7 +2,7 @@
 import { listNodes, type ListStats } from '../../lib/cluster/node-list';
 import { discoveryJson, evaluateNodes } from '../../lib/cluster/node-report';
 import { NodeTally } from '../../lib/cluster/node-tally';
-import { CLUSTER_CA_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
 import type { Result } from '../../lib/plugin/result';
@@ -25,11 +25,7 @@ void runPlugin({
     'check_nodes --kubeconfig /etc/nagios/kubeconfig --percent -w 10 -c 25 --ignore-cordoned',
     'check_nodes --kubeconfig --context prod-eu1 --cache-dir /var/cache/nagios/cloudchecks',
   ],
-  notes: [
-    "Credentials, first found wins: --token-file, --token, $KUBE_TOKEN, --client-cert/--client-key, the kubeconfig user (token, tokenFile, client certificate, exec plugin), the pod's service account.",
-    CLUSTER_CA_NOTE,
-    HTTP_ENVIRONMENT_NOTE,
-  ],
+  notes: [CLUSTER_CREDENTIALS_NOTE, CLUSTER_CA_NOTE, HTTP_ENVIRONMENT_NOTE],
   async run(options, context) {
     const config = await configureNodes(options, context);
     const { tally, stats } = await probeNodes(config, context);
