@@ -77,17 +77,16 @@ function shortReason(reason: string): string {
 
 /** Replaces each balanced [...] or {...} group longer than LONG_DUMP with […]. */
 function elideDumps(text: string): string {
+  const close = closingBrackets(text);
   let out = '';
   let i = 0;
   while (i < text.length) {
     const open = text[i];
-    if (open === '[' || open === '{') {
-      const end = closingBracket(text, i);
-      if (end !== -1 && end - i + 1 > LONG_DUMP) {
-        out += open === '[' ? '[…]' : '{…}';
-        i = end + 1;
-        continue;
-      }
+    const end = close.get(i);
+    if (end !== undefined && end - i + 1 > LONG_DUMP) {
+      out += open === '[' ? '[…]' : '{…}';
+      i = end + 1;
+      continue;
     }
     out += open;
     i++;
@@ -95,17 +94,23 @@ function elideDumps(text: string): string {
   return out;
 }
 
-function closingBracket(text: string, start: number): number {
-  let depth = 0;
-  for (let j = start; j < text.length && j - start < 20_000; j++) {
+/**
+ * Where each bracket that opens a group closes (either kind counts for depth), for groups of
+ * less than 20,000 characters: one pass with a stack, linear in the text however a server
+ * nests or leaves brackets open.
+ */
+function closingBrackets(text: string): Map<number, number> {
+  const close = new Map<number, number>();
+  const open: number[] = [];
+  for (let j = 0; j < text.length; j++) {
     const c = text[j];
-    if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return j;
+    if (c === '[' || c === '{') open.push(j);
+    else if ((c === ']' || c === '}') && open.length > 0) {
+      const from = open.pop()!;
+      if (j - from < 20_000) close.set(from, j);
     }
   }
-  return -1;
+  return close;
 }
 
 /** `for 2h (since 2026-11-23T14:10:00Z)`; empty when the time is missing or unreadable. */

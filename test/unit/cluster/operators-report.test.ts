@@ -3,6 +3,7 @@
 // relative to each capture's own times.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readClusterOperatorList, type ClusterOperatorStatus } from '../../../lib/cluster/cluster-operator';
 import { readClusterVersion } from '../../../lib/cluster/cluster-version';
@@ -263,6 +264,39 @@ describe('condenseMessage and describeSince', () => {
       'members not fault tolerant: […], check etcd'.replace(', ', '; '),
     );
     expect(condenseMessage('A: first\nA: first\nB: second', 200)).toBe('A: first; B: second');
+  });
+
+  it('elides exactly the groups a bracket-by-bracket scan finds, nested, unbalanced or mixed', () => {
+    // The reference: from each opening bracket, scan on (either kind counts) to where the depth
+    // returns to 0, within 20,000 characters.
+    const reference = (text: string) => {
+      let out = '';
+      for (let i = 0; i < text.length;) {
+        let end = -1;
+        if (text[i] === '[' || text[i] === '{')
+          for (let j = i, depth = 0; j < text.length && j - i < 20_000; j++) {
+            depth += text[j] === '[' || text[j] === '{' ? 1 : text[j] === ']' || text[j] === '}' ? -1 : 0;
+            if (depth === 0) {
+              end = j;
+              break;
+            }
+          }
+        if (end !== -1 && end - i + 1 > 60) {
+          out += text[i] === '[' ? '[…]' : '{…}';
+          i = end + 1;
+        } else out += text[i++];
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('[', ']', '{', '}', 'a', ' ', 'b'.repeat(30)), { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        expect(condenseMessage(text, 100_000)).toBe(condenseMessage(reference(text), 100_000));
+      }),
+      { numRuns: 300 },
+    );
+    // A server's 64 KiB of open brackets: nothing to elide, and one linear pass to find that out.
+    expect(condenseMessage('['.repeat(65_536), 100)).toMatch(/^\[{50,100}…$/);
   });
 
   it("a message with line breaks, controls and the run's token echoed stays one clean line without the secret", () => {
