@@ -1,5 +1,5 @@
 import type { State } from '../plugin/state';
-import { FLEET_SERVICES, pluginTextParts, type FleetVmResult } from '../vcd/fleet-result';
+import { FLEET_SERVICES, pluginTextParts, type FleetVmResult } from '../vcd/fleet/fleet-result';
 
 /** The services each VM host has in the engines (contrib/icinga2/vm-discovery.conf, contrib/nagios/vm-discovery.cfg). */
 export const VM_SERVICES = { cpu: 'vm-cpu', mem: 'vm-memory', disk: 'vm-disk' } as const;

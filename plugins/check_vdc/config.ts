@@ -1,8 +1,8 @@
 import { UsageError } from '../../lib/plugin/errors';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
-import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/discovery';
-import type { VdcThresholds } from '../../lib/vcd/vdc-report';
-import { baseUrl } from '../../lib/vcd/vm-config';
+import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/inventory/discovery';
+import type { VdcThresholds } from '../../lib/vcd/vdc/vdc-report';
+import { baseUrl } from '../../lib/vcd/vm/vm-config';
 import type { VdcOptions } from './options';
 
 /** The VDC of --vdc: by its UUID, or by name. */

@@ -2,11 +2,11 @@
 // its state, and its VMs in failed states; or every VDC the account sees.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
-import { renderVdcDiscovery } from '../../lib/vcd/discovery';
-import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet-options';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/session-request';
-import { readVdcs } from '../../lib/vcd/vdc-probe';
-import { judgeVdcs } from '../../lib/vcd/vdc-report';
+import { renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
+import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet/fleet-options';
+import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
+import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
+import { judgeVdcs } from '../../lib/vcd/vdc/vdc-report';
 import { configureVdc } from './config';
 import { VDC_OPTIONS } from './options';
 

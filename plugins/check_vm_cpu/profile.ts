@@ -1,9 +1,9 @@
 import { formatDecimal } from '../../lib/plugin/number-format';
 import { defineOptions } from '../../lib/plugin/options';
 import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
-import type { MetricName } from '../../lib/vcd/metrics';
-import type { VmCheckProfile } from '../../lib/vcd/vm-check';
-import { metricOption } from '../../lib/vcd/vm-options';
+import type { MetricName } from '../../lib/vcd/vm/metrics';
+import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import { metricOption } from '../../lib/vcd/vm/vm-options';
 
 const SELECTED: Record<string, MetricName> = {
   average: 'cpu.usage.average',

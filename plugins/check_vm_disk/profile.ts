@@ -8,9 +8,9 @@ import type { Metric as PerfMetric } from '../../lib/plugin/perfdata';
 import type { Item } from '../../lib/plugin/result';
 import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
 import { State, worstState } from '../../lib/plugin/state';
-import type { MetricName } from '../../lib/vcd/metrics';
-import type { VmCheckProfile } from '../../lib/vcd/vm-check';
-import { metricOption, PER_DISK_OPTION } from '../../lib/vcd/vm-options';
+import type { MetricName } from '../../lib/vcd/vm/metrics';
+import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import { metricOption, PER_DISK_OPTION } from '../../lib/vcd/vm/vm-options';
 
 /** vCD reports sizes in KILOBYTE, which is 1024 bytes. */
 const KIB = 1024;

@@ -3,10 +3,10 @@
 // under its prefix, taken from the check's own specs.
 import { HTTP_OPTIONS } from '../../lib/http/options';
 import { defineOptions, optionNamed, prefixOptions, type OptionSpec, type PluginOptions } from '../../lib/plugin/options';
-import { FLEET_OPTIONS } from '../../lib/vcd/fleet-options';
-import { profileOptions, vcdOptions } from '../../lib/vcd/vm-options';
+import { FLEET_OPTIONS } from '../../lib/vcd/fleet/fleet-options';
+import { profileOptions, vcdOptions } from '../../lib/vcd/vm/vm-options';
 import { SUBMIT_OPTIONS } from '../../lib/submit/options';
-import type { VmCheckProfile } from '../../lib/vcd/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
 import { CPU_OPTIONS, CPU_PROFILE } from '../check_vm_cpu/profile';
 import { DISK_OPTIONS, DISK_PROFILE } from '../check_vm_disk/profile';
 import { MEM_PROFILE } from '../check_vm_mem/profile';

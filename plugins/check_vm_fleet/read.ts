@@ -1,10 +1,10 @@
 // The fleet read and judged: what check_vm_fleet reports, and what a submission hands on.
 import type { RunContext } from '../../lib/plugin/context';
-import { collectFleet, type FleetCollection } from '../../lib/vcd/fleet-collect';
-import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet-judge';
-import type { FleetVmResult } from '../../lib/vcd/fleet-result';
-import { withCacheState } from '../../lib/vcd/session-request';
-import { openVmSession } from '../../lib/vcd/vm-check';
+import { collectFleet, type FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
+import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet/fleet-judge';
+import type { FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
+import { withCacheState } from '../../lib/vcd/api/session-request';
+import { openVmSession } from '../../lib/vcd/vm/vm-check';
 import { configureFleet, type FleetCheckConfig } from './config';
 import type { FleetCheckOptions } from './options';
 

@@ -1,7 +1,7 @@
 // check_vm_mem: the shared VM check (lib/vcd/vm-check.ts) with the profile of this folder.
 import { runPlugin } from '../../lib/plugin/run';
-import { runVmCheck, vmCheckDefinition } from '../../lib/vcd/vm-check';
-import { vmCheckOptions } from '../../lib/vcd/vm-options';
+import { runVmCheck, vmCheckDefinition } from '../../lib/vcd/vm/vm-check';
+import { vmCheckOptions } from '../../lib/vcd/vm/vm-options';
 import { MEM_PROFILE } from './profile';
 
 void runPlugin({

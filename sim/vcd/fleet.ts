@@ -3,7 +3,7 @@
 // checked). The `fleet` scenario is a provider-sized organisation: 2,000 VMs in 40 vApps; the
 // default scenario has a second and a third organisation beside the tenant's own, one of them
 // with a VM named as one of the tenant's.
-import type { VmRecord } from '../../lib/vcd/vm-query';
+import type { VmRecord } from '../../lib/vcd/inventory/vm-query';
 import { scenarioVms, type SimVm } from './vms';
 
 // One row of `GET /api/query?type=vm` is the very record the plugins read (vm-query.ts):

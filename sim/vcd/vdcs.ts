@@ -4,7 +4,7 @@
 // (QueryResultOrgVdcRecordType, QueryResultAdminVdcRecordType and the storage-profile record
 // types): limits and use in MHz and MB, a limit of 0 for unlimited (pay-as-you-go);
 // numberOfVMs and numberOfRunningVMs only from API 37.0, where the schema lists them.
-import type { VmRecord } from '../../lib/vcd/vm-query';
+import type { VmRecord } from '../../lib/vcd/inventory/vm-query';
 import { HOSTILE_NAMES } from './fleet';
 import type { QueryRow } from './query';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Notes } from '../../lib/plugin/notes';
 import { parsePluginOptions } from '../../lib/plugin/options';
 import type { RunContext } from '../../lib/plugin/context';
-import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet-result';
+import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 import { FLEET_CHECK_OPTIONS } from '../../plugins/check_vm_fleet/options';
 import { readFleet } from '../../plugins/check_vm_fleet/read';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';

@@ -1,0 +1,123 @@
+// The query service's paged answers (GET /api/query?…&format=records): the envelope every
+// record type shares, and the walk over its `nextPage` links, bounded whatever the server sends.
+import type { HttpResponse } from '../../http/request';
+import { CheckError } from '../../plugin/errors';
+import { boundedExcerpt } from '../../plugin/server-text';
+import { describeResponse, type VcdConnection } from './connection';
+import { parseXml, type XmlElement } from './xml';
+
+/** One page of QueryResultRecords. */
+export interface RecordsPage<T> {
+  records: T[];
+  /** The href of the `nextPage` link, if any. */
+  next?: string;
+  total?: number;
+}
+
+/** Records per page asked for: the query service's usual maximum. */
+export const PAGE_SIZE = 128;
+/** Bounds against a server that pages for ever: 100,000 records is far above any organisation. */
+const MAX_PAGES = 1000;
+/** No attribute of a query record comes near this (names, hrefs, dates); a longer one is no query page. */
+const MAX_ATTRIBUTE_CHARS = 8192;
+
+/**
+ * The record elements of one XML QueryResultRecords page (vCloud API schema:
+ * QueryResultRecordsType), with its paging: the elements named `recordNames`, in order.
+ */
+export function parseRecordsEnvelope(text: string, what: string, recordNames: readonly string[]): RecordsPage<XmlElement> {
+  const root = parseXml(text, { maxAttributeChars: MAX_ATTRIBUTE_CHARS });
+  if ('error' in root) throw new CheckError(`unexpected ${what}: not XML (${root.error})`);
+  if (root.local !== 'QueryResultRecords') throw new CheckError(`unexpected ${what}: root element <${root.local}>, expected <QueryResultRecords>`);
+  const page: RecordsPage<XmlElement> = { records: [] };
+  const total = Number(root.attributes.total);
+  if (Number.isInteger(total) && total >= 0) page.total = total;
+  for (const child of root.children) {
+    if (child.local === 'Link' && child.attributes.rel === 'nextPage' && child.attributes.href) page.next = child.attributes.href;
+    if (recordNames.includes(child.local)) page.records.push(child);
+  }
+  return page;
+}
+
+/**
+ * A copy that owns its characters. A value cut from a page (a regular-expression match) is a
+ * view that keeps the whole page alive: kept over many pages, a name of a few bytes would hold
+ * every page ever read in memory.
+ */
+export function detached(value: string): string {
+  return Buffer.from(value, 'utf8').toString('utf8');
+}
+
+/** Sends one GET with the session; the caller's function handles 401/406 and retries. */
+export type SessionGet = (path: string) => Promise<HttpResponse>;
+
+/** What a paged query reads and how its messages name it. */
+export interface PagedQuery<T> {
+  /** Parses one page. */
+  parse(text: string, what: string): RecordsPage<T>;
+  /** At most this many records in all. */
+  max: number;
+  /** The records in messages: `VMs`, `VDCs`. */
+  noun: string;
+  /** How the phase names a page: `page 2 of the VM list`. */
+  list: string;
+  /** What to do when there are more than `max`: `narrow it with --vapp (…)`. */
+  narrow: string;
+  /** What a 403 means for the account (`the account needs …`). */
+  refused: string;
+  onPage?: (n: number) => void;
+}
+
+/**
+ * Every record of a query, following `nextPage` links: only to the same host and to
+ * /api/query (a link elsewhere would carry the session to another server), never the
+ * same page twice, within MAX_PAGES pages and `query.max` records.
+ */
+export async function queryAllPages<T>(conn: VcdConnection, get: SessionGet, firstPath: string, query: PagedQuery<T>): Promise<T[]> {
+  const records: T[] = [];
+  const seen = new Set<string>();
+  let path: string | undefined = firstPath;
+  for (let n = 1; path !== undefined; n++) {
+    if (n > MAX_PAGES) throw new CheckError(`the query service of ${conn.base.origin} returned more than ${MAX_PAGES} pages, ${query.narrow}`);
+    seen.add(path);
+    conn.setPhase(`reading page ${n} of ${query.list}`);
+    query.onPage?.(n);
+    const res = await get(path);
+    if (res.status < 200 || res.status >= 300) throw queryError(conn, res, query.noun, query.refused);
+    const page = query.parse(res.body.toString('utf8'), `query response from ${conn.base.origin}`);
+    // One by one: spreading a page of 150,000 records into push() overflows the call stack.
+    if (records.length + page.records.length > query.max)
+      throw new CheckError(`the query service of ${conn.base.origin} listed more than ${query.max} ${query.noun}, ${query.narrow}`);
+    for (const record of page.records) records.push(record);
+    path = undefined;
+    if (page.next !== undefined && page.records.length > 0) {
+      const nextPath = sameQuery(conn, page.next);
+      if (!seen.has(nextPath)) path = nextPath;
+    }
+  }
+  return records;
+}
+
+/** The path of a `nextPage` link, if it stays on this host's query service. */
+function sameQuery(conn: VcdConnection, href: string): string {
+  let next: URL;
+  try {
+    next = new URL(href, conn.base);
+  } catch {
+    throw new CheckError(`unexpected query response from ${conn.base.origin}: nextPage link ${JSON.stringify(boundedExcerpt(href, 120))} is not a URL`);
+  }
+  if (next.origin !== conn.base.origin || next.pathname !== '/api/query') {
+    throw new CheckError(
+      `the query service of ${conn.base.origin} points its next page to ${next.origin}${next.pathname}: not followed (the session would go with it), check --url (a proxy rewriting links?)`,
+    );
+  }
+  return `${next.pathname}${next.search}`;
+}
+
+function queryError(conn: VcdConnection, res: HttpResponse, noun: string, refused: string): CheckError {
+  const detail = describeResponse(res);
+  if (res.status === 403) return new CheckError(`the query service of ${conn.base.origin} refused to list ${noun} (${detail}), ${refused}`);
+  return new CheckError(
+    `the query service of ${conn.base.origin} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`,
+  );
+}

@@ -1,0 +1,184 @@
+import { UsageError } from '../../plugin/errors';
+import { compileNamePattern } from '../../plugin/linear-regexp';
+import { defineOptions, type OptionsOf } from '../../plugin/options';
+import type { Result } from '../../plugin/result';
+import { State } from '../../plugin/state';
+import { listVms, type SessionRequest } from '../api/client';
+import { parseDuration } from '../../plugin/duration';
+import { writeInventory } from '../inventory/inventory-file';
+import { DEFAULT_MAX_VMS } from '../inventory/vm-query';
+import {
+  DISCOVERY_FORMATS,
+  parseDiscoveryFormat,
+  renderDiscovery,
+  selectVms,
+  type DiscoveryFormat,
+  type DiscoverySelection,
+  type DiscoverySource,
+} from '../inventory/discovery';
+
+/** --discovery-format (described by `formats`), --discovery-file and --allow-shrink: where and how an inventory is written. */
+export function discoveryOutputOptions(formats: string) {
+  return defineOptions([
+    { long: 'discovery-format', type: 'string', arg: 'FORMAT', default: 'zabbix', choices: DISCOVERY_FORMATS, description: formats },
+    {
+      long: 'discovery-file',
+      type: 'string',
+      arg: 'PATH',
+      description:
+        'With --discovery: write the inventory to PATH (through a temporary file in its directory, renamed when complete; mode kept; left untouched, mtime too, when unchanged) instead of stdout. Errors go to stderr with a non-zero exit, as they do for the icinga2 and nagios formats on stdout.',
+    },
+    {
+      long: 'allow-shrink',
+      type: 'boolean',
+      description: 'With --discovery-file: accept an empty inventory, or one with fewer than half the hosts of the existing file (refused by default).',
+    },
+  ]);
+}
+
+/** --max-vms: the bound on what the VM query may list. */
+export const MAX_VMS_OPTION = {
+  long: 'max-vms',
+  type: 'number',
+  arg: 'N',
+  default: DEFAULT_MAX_VMS,
+  description: 'UNKNOWN when the query service lists more VMs than this for a name or --discovery (a broken or hostile server cannot exhaust memory).',
+} as const;
+
+/** Options of the VM checks for fleets: names, discovery, version negotiation. */
+export const FLEET_OPTIONS = defineOptions([
+  {
+    long: 'vapp',
+    type: 'string',
+    arg: 'NAME',
+    description: 'With --vm NAME: the vApp the VM is in (when several VMs share the name). With --discovery: list only this vApp.',
+  },
+  {
+    long: 'resolve-ttl',
+    type: 'string',
+    arg: 'DURATION',
+    default: '1h',
+    description: 'How long a VM name resolved to its id is reused from the cache (resolved again at once when the id answers 403/404).',
+  },
+  {
+    long: 'tenant-org',
+    type: 'string',
+    arg: 'ORG',
+    description:
+      'With a provider account (--org System): only the VMs of this organisation, for --vm NAME and --discovery (which otherwise cover every organisation). Refused with a tenant account, which sees only its own.',
+  },
+  { long: 'discovery', type: 'boolean', description: 'List the VMs the account sees (no templates) and exit 0, in --discovery-format.' },
+  ...discoveryOutputOptions(
+    'zabbix: low-level discovery JSON, per VM {#VM.ID}, {#VM.NAME}, {#VM.VAPP}, {#VM.STATUS} and {#VM.ORG}; icinga2: an object Host per VM for contrib/icinga2/vm-discovery.conf; nagios: a define host per VM for contrib/nagios/vm-discovery.cfg.',
+  ),
+  { long: 'include', type: 'string', arg: 'REGEX', description: 'With --discovery: only VMs whose name matches.' },
+  { long: 'exclude', type: 'string', arg: 'REGEX', description: 'With --discovery: skip VMs whose name matches.' },
+  MAX_VMS_OPTION,
+]);
+
+/** --max-vms checked: a positive whole number. */
+export function maxVmsFrom(options: Pick<FleetOptions, 'max-vms'>): number {
+  const n = options['max-vms'];
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`invalid --max-vms ${n}: expected a positive whole number`);
+  return n;
+}
+
+/** The --api-version option: no default, so that "not given" means "negotiate". */
+export const API_VERSION_OPTION = {
+  long: 'api-version',
+  type: 'string',
+  arg: 'VERSION',
+  description:
+    'Force this vCD API version. Default: 34.0 when the server offers it, else the highest it offers of 33.0-39.x (asked at GET /api/versions once, then remembered with the session).',
+} as const;
+
+/** The fleet options and --api-version as parsed. */
+export type FleetOptions = OptionsOf<typeof FLEET_OPTIONS> & OptionsOf<readonly [typeof API_VERSION_OPTION]>;
+
+/** What --discovery writes into the generated host definitions besides the session's own. */
+export interface DiscoveryFiles {
+  'password-file'?: string;
+  'api-token-file'?: string;
+  'ca-file'?: string;
+  insecure: boolean;
+}
+
+/** --api-version checked; undefined means negotiate. */
+export function forcedVersionFrom(options: Pick<FleetOptions, 'api-version'>): string | undefined {
+  const v = options['api-version'];
+  if (v === undefined) return undefined;
+  if (!/^\d{1,4}\.\d{1,4}$/.test(v.trim())) throw new UsageError(`invalid --api-version ${JSON.stringify(v)}: expected a version such as 34.0 or 38.1`);
+  return v.trim();
+}
+
+/** --resolve-ttl in milliseconds. */
+export function resolveTtlFrom(options: Pick<FleetOptions, 'resolve-ttl'>): number {
+  return parseDuration(options['resolve-ttl'], '--resolve-ttl') * 1000;
+}
+
+/** --vapp, --include and --exclude: which of the listed VMs --discovery (and a fleet check) takes. */
+export function selectionFrom(options: Pick<FleetOptions, 'vapp' | 'include' | 'exclude'>): DiscoverySelection {
+  return { vapp: options.vapp, include: compileNamePattern(options.include, '--include'), exclude: compileNamePattern(options.exclude, '--exclude') };
+}
+
+/** --discovery: lists the VMs and prints them in the chosen format (exit 0). */
+export async function runDiscovery(command: string, options: FleetOptions & DiscoveryFiles, req: SessionRequest): Promise<Result> {
+  const format = parseDiscoveryFormat(options['discovery-format']);
+  const selection = selectionFrom(options);
+  const { records, pages } = await listVms(req, { vapp: selection.vapp });
+  const vms = selectVms(records, selection);
+  req.log(`discovery: ${records.length} records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
+  const raw = renderDiscovery(format, vms, discoverySource(command, options, req));
+  return deliverInventory(raw, format, options, vms.length, 'VM');
+}
+
+/** What the generated host definitions say of the connection: what the discovery itself used. */
+export function discoverySource(command: string, options: DiscoveryFiles & Pick<FleetOptions, 'api-version'>, req: SessionRequest): DiscoverySource {
+  const { creds } = req;
+  return {
+    command,
+    url: req.conn.base.origin,
+    org: creds.org,
+    tenantOrg: req.scope?.tenantOrg,
+    user: creds.user,
+    passwordFile: options['password-file'],
+    apiTokenFile: options['api-token-file'],
+    caFile: options['ca-file'],
+    insecure: options.insecure,
+    apiVersion: req.forcedVersion,
+  };
+}
+
+/** The discovery output on stdout, or written to --discovery-file (a one-line result then). */
+export function deliverInventory(
+  raw: string,
+  format: DiscoveryFormat,
+  options: Pick<FleetOptions, 'discovery-file' | 'allow-shrink'>,
+  count: number,
+  noun: string,
+): Result {
+  const path = options['discovery-file'];
+  if (path === undefined) return { state: State.OK, summary: '', raw };
+  const written = writeInventory(path, format, raw, options['allow-shrink']);
+  const was = written.previous === undefined ? 'new file' : `was ${written.previous}`;
+  return {
+    state: State.OK,
+    summary: `${count} ${noun}${count === 1 ? '' : 's'} in ${path} (${written.changed ? `written, ${was}` : 'unchanged, not touched'})`,
+  };
+}
+
+/**
+ * Whether a command line asks for an inventory file (--discovery-file, or the icinga2/nagios
+ * discovery formats that are redirected into one): then a failure must go to stderr, never
+ * into the file. Read from the raw arguments, so that even a usage error goes there.
+ */
+export function writesInventory(argv: readonly string[]): boolean {
+  if (!argv.includes('--discovery')) return false;
+  return argv.some(
+    (a, i) =>
+      a === '--discovery-file' ||
+      a.startsWith('--discovery-file=') ||
+      /^--discovery-format=(icinga2|nagios)$/.test(a) ||
+      (a === '--discovery-format' && /^(icinga2|nagios)$/.test(argv[i + 1] ?? '')),
+  );
+}

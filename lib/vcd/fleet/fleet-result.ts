@@ -1,0 +1,61 @@
+// What check_vm_fleet makes of one VM: for each of its three services the exit code and the
+// very text the single check (check_vm_cpu, check_vm_mem, check_vm_disk) prints for it, so
+// that whatever hands the results on (the fleet's own output, a submission to an engine)
+// sends what the single check would have said.
+import type { State } from '../../plugin/state';
+
+/** The services judged for each VM, in the order results are given. */
+export const FLEET_SERVICES = ['cpu', 'mem', 'disk'] as const;
+export type FleetService = (typeof FLEET_SERVICES)[number];
+
+/** The object a single check prints with `--output json`. */
+export interface JsonResult {
+  name: string;
+  state: string;
+  code: number;
+  summary: string;
+  items: Array<{ name: string; state: string; text: string }>;
+  more?: number;
+  metrics: Array<{
+    label: string;
+    value: number | null;
+    uom: string;
+    warning: string | null;
+    critical: string | null;
+    min: number | null;
+    max: number | null;
+  }>;
+}
+
+/** One service of one VM as the single check says it. */
+export interface ServiceResult {
+  /** The exit code (0-3). */
+  code: State;
+  /** The whole plugin output: `VM_CPU OK - … | perfdata`, then the long output; ends with a newline. */
+  text: string;
+  /** The `--output json` object of the single check. */
+  json: JsonResult;
+}
+
+/** One VM of the fleet and its three results. */
+export interface FleetVmResult {
+  /** `vm-<guid>`. */
+  id: string;
+  /** The VM's and its vApp's names as the query service lists them: tenant text, make it inert where it lands. */
+  name: string;
+  vapp: string;
+  /** Its power status as the query service lists it (POWERED_ON, POWERED_OFF, ...). */
+  status: string;
+  /** False when its metrics were not read (the deadline came first, or the connection failed): its services are UNKNOWN saying why. */
+  read: boolean;
+  services: Record<FleetService, ServiceResult>;
+}
+
+/** The parts of a plugin's text that engines take apart: the status line without perfdata, the perfdata, the long output. */
+export function pluginTextParts(text: string): { output: string; perfdata: string; longOutput: string } {
+  const end = text.indexOf('\n');
+  const first = end < 0 ? text : text.slice(0, end);
+  const rest = end < 0 ? '' : text.slice(end + 1).replace(/\n$/, '');
+  const bar = first.indexOf(' | ');
+  return bar < 0 ? { output: first, perfdata: '', longOutput: rest } : { output: first.slice(0, bar), perfdata: first.slice(bar + 3), longOutput: rest };
+}

@@ -1,0 +1,154 @@
+import { CheckError } from '../../plugin/errors';
+import { boundedExcerpt } from '../../plugin/server-text';
+import type { VcdConnection } from '../api/connection';
+import { detached, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage as QueryRecordsPage, type SessionGet } from '../api/query-pages';
+
+/** One VMRecord of the query service: what names, discovery and messages need. */
+export interface VmRecord {
+  /** `vm-<guid>`, from the record's href. */
+  id: string;
+  name: string;
+  /** containerName: the vApp. */
+  vapp: string;
+  /** POWERED_ON, POWERED_OFF, SUSPENDED, ... as vCD says it. */
+  status: string;
+  template: boolean;
+  /**
+   * The organisation's id (the GUID of the record's `org` href): AdminVMRecords carry it, the
+   * tenant's VMRecords do not (their organisation is the account's).
+   */
+  orgId?: string;
+  /** The organisation's name, once the listing knows it (vm-listing.ts). */
+  org?: string;
+}
+
+/** One page of VMRecords. */
+export type RecordsPage = QueryRecordsPage<VmRecord>;
+
+export { PAGE_SIZE, type SessionGet };
+/** The default of --max-vms: far above any organisation. */
+export const DEFAULT_MAX_VMS = 100_000;
+/**
+ * vCD refuses VM and vApp names over 128 characters; twice that is still a name, more is not.
+ * With --max-vms records (default DEFAULT_MAX_VMS) this bounds what a query keeps to some tens of megabytes.
+ */
+export const MAX_NAME_CHARS = 256;
+
+const VM_HREF = /\/(vm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+const ORG_HREF = /\/org\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+
+/** The GUID of an organisation's href (`…/api/org/<guid>` or `…/api/admin/org/<guid>`), lower case. */
+export function orgIdOf(href: string | undefined): string | undefined {
+  return ORG_HREF.exec(href ?? '')?.[1].toLowerCase();
+}
+
+/**
+ * Reads one XML QueryResultRecords page of VMs (vCloud API schema: QueryResultRecordsType with
+ * VMRecord elements, or AdminVMRecord for the provider's `adminVM` query, which adds the `org`
+ * href; the VM id is the last segment of each record's href).
+ */
+export function parseVmRecords(text: string, what = 'query response'): RecordsPage {
+  const envelope = parseRecordsEnvelope(text, what, ['VMRecord', 'AdminVMRecord']);
+  return { ...envelope, records: envelope.records.map((element) => vmRecordOf(element.attributes, what)) };
+}
+
+/** One VMRecord's attributes as a VmRecord; throws a CheckError naming `what` for one that is no VM. */
+export function vmRecordOf(a: Record<string, string>, what: string): VmRecord {
+  const id = VM_HREF.exec(a.href ?? '')?.[1];
+  if (!id || typeof a.name !== 'string')
+    throw new CheckError(`unexpected ${what}: a VMRecord without a VM href or name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
+  for (const key of ['name', 'containerName', 'status']) {
+    const value = a[key];
+    if (value !== undefined && value.length > MAX_NAME_CHARS)
+      throw new CheckError(`unexpected ${what}: the ${key} of VMRecord ${id} is ${value.length} characters long, and vCD allows 128`);
+  }
+  const record: VmRecord = {
+    id: detached(id.toLowerCase()),
+    name: detached(a.name),
+    vapp: detached(a.containerName ?? ''),
+    status: detached(a.status ?? 'UNKNOWN'),
+    template: a.isVAppTemplate === 'true',
+  };
+  const orgId = orgIdOf(a.org);
+  if (orgId !== undefined) record.orgId = detached(orgId);
+  return record;
+}
+
+/** One OrgRecord of the `organization` query: the name an account logs in with, and the GUID. */
+export interface OrgRecord {
+  id: string;
+  name: string;
+  displayName?: string;
+}
+
+/** Reads one XML QueryResultRecords page of OrgRecords (vCloud API schema: QueryResultOrgRecordType). */
+export function parseOrgRecords(text: string, what = 'organization query response'): QueryRecordsPage<OrgRecord> {
+  const envelope = parseRecordsEnvelope(text, what, ['OrgRecord']);
+  const records = envelope.records.map(({ attributes: a }) => {
+    const id = orgIdOf(a.href);
+    if (!id || typeof a.name !== 'string' || a.name.length > MAX_NAME_CHARS)
+      throw new CheckError(
+        `unexpected ${what}: an OrgRecord without an organisation href or a name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
+      );
+    const org: OrgRecord = { id: detached(id), name: detached(a.name) };
+    if (a.displayName !== undefined && a.displayName.length <= MAX_NAME_CHARS) org.displayName = detached(a.displayName);
+    return org;
+  });
+  return { ...envelope, records };
+}
+
+/**
+ * A filter value for the query service. vCD reads the filter as FIQL after URL-decoding it,
+ * so `;` `,` `(` `)` `=` `!` `<` `>` `\` and `*` in a name would change the expression: each
+ * becomes the `*` wildcard instead, and the caller compares the names of the answer exactly.
+ * Everything else (spaces, `&`, `+`, non-ASCII) is percent-encoded into the URL.
+ */
+export function fiqlValue(value: string): string {
+  return value.replace(/[;,()=!<>\\*]/g, '*');
+}
+
+/** The query of VMs: the tenant's `vm`, or the provider's `adminVM` (every organisation). */
+export type VmQueryType = 'vm' | 'adminVM';
+
+/**
+ * The first page's path: VMs (not templates), optionally by name, vApp and (adminVM only) the
+ * organisation's href, sorted by name.
+ */
+export function queryPath(filter: { name?: string; vapp?: string; orgHref?: string }, type: VmQueryType = 'vm'): string {
+  const conditions = [
+    ...(filter.name !== undefined ? [`name==${fiqlValue(filter.name)}`] : []),
+    ...(filter.vapp !== undefined ? [`containerName==${fiqlValue(filter.vapp)}`] : []),
+    ...(filter.orgHref !== undefined ? [`org==${fiqlValue(filter.orgHref)}`] : []),
+    'isVAppTemplate==false',
+  ];
+  return `/api/query?type=${type}&format=records&filter=${encodeURIComponent(`(${conditions.join(';')})`)}&pageSize=${PAGE_SIZE}&sortAsc=name`;
+}
+
+/** The first page of the organisations the account sees (a provider: every one). */
+export const ORG_QUERY_PATH = `/api/query?type=organization&format=records&pageSize=${PAGE_SIZE}&sortAsc=name`;
+
+/** What a refused VM query means for the account. */
+export const VM_LIST_REFUSED = "the account needs the right to view its organisation's vApps (e.g. the vApp Author role)";
+
+/**
+ * Every VM record of a query, following `nextPage` links (queryAllPages), within `maxVms`
+ * records.
+ */
+export function queryAllVms(
+  conn: VcdConnection,
+  get: SessionGet,
+  firstPath: string,
+  onPage?: (n: number) => void,
+  maxVms = DEFAULT_MAX_VMS,
+  refused = VM_LIST_REFUSED,
+): Promise<VmRecord[]> {
+  return queryAllPages(conn, get, firstPath, {
+    parse: parseVmRecords,
+    max: maxVms,
+    noun: 'VMs',
+    list: 'the VM list',
+    narrow: 'narrow it with --vapp (or raise --max-vms if the organisation is really that large)',
+    refused,
+    onPage,
+  });
+}

@@ -1,0 +1,188 @@
+// check_vdc's judgement: each VDC's CPU, memory and per-policy storage use as a percentage of
+// its limits (a limit of 0 is unlimited: reported, never divided by, never judged), its state
+// (disabled or not ready is CRITICAL) and its VMs in failed or unknown states (WARNING).
+import { formatBytes, formatDecimal } from '../../plugin/number-format';
+import { labelPart, type Metric } from '../../plugin/perfdata';
+import type { Item, Result } from '../../plugin/result';
+import { PERCENT, ScalarContext } from '../../plugin/scalar-context';
+import { State, worstState } from '../../plugin/state';
+import type { Quota, StoragePolicyRecord, VdcRecord, VdcVm } from './vdc-query';
+
+/** -w/-c of each resource, in percent of its limit. */
+export interface VdcThresholds {
+  cpu: ScalarContext;
+  memory: ScalarContext;
+  storage: ScalarContext;
+}
+
+/** One VDC as read: its record, its storage policies and its VMs. */
+export interface VdcReading {
+  vdc: VdcRecord;
+  policies: readonly StoragePolicyRecord[];
+  vms: readonly VdcVm[];
+}
+
+/** VM states that mean the VM is broken: vCD could not create it, or lost track of it. */
+export const FAILED_VM_STATES: ReadonlySet<string> = new Set(['FAILED_CREATION', 'UNRESOLVED', 'INCONSISTENT_STATE']);
+
+/** VM states of a VM that works (on, off, suspended, deployed, and the steps between). */
+const NORMAL_VM_STATES: ReadonlySet<string> = new Set([
+  'POWERED_ON',
+  'POWERED_OFF',
+  'SUSPENDED',
+  'RESOLVED',
+  'DEPLOYED',
+  'WAITING_FOR_INPUT',
+  'MIXED',
+  'PARTIALLY_POWERED_OFF',
+  'PARTIALLY_SUSPENDED',
+  'VAPP_UNDEPLOYED',
+  'VAPP_PARTIALLY_DEPLOYED',
+  'DESCRIPTOR_PENDING',
+  'COPYING_CONTENTS',
+  'DISK_CONTENTS_PENDING',
+]);
+
+/** VDC states that are not a problem: READY, or BUSY with a task. */
+const GOOD_VDC_STATES: ReadonlySet<string> = new Set(['READY', 'BUSY']);
+
+const MIB = 1024 * 1024;
+/** Failed VMs named per VDC in the status line; the long output names up to MAX_VMS_LISTED. */
+const VMS_IN_SUMMARY = 5;
+const MAX_VMS_LISTED = 50;
+
+/** A finding about one VDC: its state and how it is said. */
+interface Finding {
+  state: State;
+  text: string;
+}
+
+/** The percentage of a limit, or undefined when there is none (0 = unlimited). */
+export function percentOfLimit(q: Quota): number | undefined {
+  return q.limit > 0 ? (q.used / q.limit) * 100 : undefined;
+}
+
+function quotaFinding(what: string, q: Quota, ctx: ScalarContext, show: (n: number) => string): Finding {
+  const pct = percentOfLimit(q);
+  if (pct === undefined) return { state: State.OK, text: `${what} ${show(q.used)} used, unlimited` };
+  return { state: ctx.evaluate(pct), text: `${what} ${formatDecimal(pct, 1)}% (${show(q.used)} of ${show(q.limit)})` };
+}
+
+const mhz = (n: number) => `${formatDecimal(n, 0)} MHz`;
+const mb = (n: number) => formatBytes(n * MIB);
+
+/** The VMs in failed or unknown states, as WARNING findings. */
+function vmFindings(vms: readonly VdcVm[]): { bad: VdcVm[]; finding?: Finding } {
+  const bad = vms.filter((v) => !NORMAL_VM_STATES.has(v.status));
+  if (bad.length === 0) return { bad };
+  const named = bad.slice(0, VMS_IN_SUMMARY).map((v) => `${v.name} (${describeVmStatus(v.status)})`);
+  const more = bad.length > VMS_IN_SUMMARY ? ` … ${bad.length - VMS_IN_SUMMARY} more` : '';
+  return { bad, finding: { state: State.WARNING, text: `${bad.length} VM${bad.length === 1 ? '' : 's'} failed: ${named.join(', ')}${more}` } };
+}
+
+function describeVmStatus(status: string): string {
+  return FAILED_VM_STATES.has(status) ? status : `unknown status ${status}`;
+}
+
+/** Everything said about one VDC, the problems first. */
+function findingsOf(r: VdcReading, t: VdcThresholds): { findings: Finding[]; bad: VdcVm[] } {
+  const { vdc } = r;
+  const findings: Finding[] = [];
+  if (!vdc.enabled) findings.push({ state: State.CRITICAL, text: 'disabled' });
+  if (vdc.status !== undefined && !GOOD_VDC_STATES.has(vdc.status)) findings.push({ state: State.CRITICAL, text: `status ${vdc.status}` });
+  findings.push(quotaFinding('cpu', vdc.cpuMhz, t.cpu, mhz), quotaFinding('memory', vdc.memoryMb, t.memory, mb));
+  for (const p of r.policies) findings.push(quotaFinding(`storage ${p.name}`, p.storageMb, t.storage, mb));
+  const { bad, finding } = vmFindings(r.vms);
+  if (finding) findings.push(finding);
+  const { total, running } = vmCounts(r);
+  findings.push({ state: State.OK, text: `${running} of ${total} VMs running` });
+  const order = (f: Finding) => (f.state === State.CRITICAL ? 0 : f.state === State.WARNING ? 1 : 2);
+  return {
+    findings: findings
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => order(a.f) - order(b.f) || a.i - b.i)
+      .map((x) => x.f),
+    bad,
+  };
+}
+
+/** The VM counts of the record when it has them (API 37.0 and later), else counted from the VM list. */
+function vmCounts(r: VdcReading): { total: number; running: number } {
+  if (r.vdc.vms !== undefined && r.vdc.runningVms !== undefined) return { total: r.vdc.vms, running: r.vdc.runningVms };
+  return { total: r.vms.length, running: r.vms.filter((v) => v.status === 'POWERED_ON').length };
+}
+
+/** How a VDC is named: with its organisation when several may be listed (a provider account). */
+function vdcName(vdc: VdcRecord, withOrg: boolean): string {
+  return withOrg && vdc.org !== '' ? `${vdc.name} (org ${vdc.org})` : vdc.name;
+}
+
+/** The perfdata of one VDC: percentages with the thresholds, absolute values with the limits as max. */
+function perfdataOf(r: VdcReading, prefix: string, t: VdcThresholds): Metric[] {
+  const { vdc } = r;
+  const out: Metric[] = [];
+  // `<prefix>_memory_pct` beside `<prefix>_memory`; CPU says its unit in the label: `_cpu_pct`, `_cpu_mhz`.
+  const quota = (name: string, q: Quota, ctx: ScalarContext, unit: { scale: number; uom?: 'B'; suffix?: string }) => {
+    const pct = percentOfLimit(q);
+    if (pct !== undefined) out.push(ctx.perfdata(`${name}_pct`, pct, PERCENT));
+    const shape = { ...(unit.uom ? { uom: unit.uom } : {}), min: 0, ...(q.limit > 0 ? { max: q.limit * unit.scale } : {}) };
+    out.push(ScalarContext.NONE.perfdata(`${name}${unit.suffix ?? ''}`, q.used * unit.scale, shape));
+  };
+  quota(`${prefix}_cpu`, vdc.cpuMhz, t.cpu, { scale: 1, suffix: '_mhz' });
+  quota(`${prefix}_memory`, vdc.memoryMb, t.memory, { scale: MIB, uom: 'B' });
+  const policyLabels = new UniqueLabels();
+  for (const p of r.policies) quota(`${prefix}_storage_${policyLabels.of(p.name, p.id)}`, p.storageMb, t.storage, { scale: MIB, uom: 'B' });
+  const { total, running } = vmCounts(r);
+  out.push(
+    ScalarContext.NONE.perfdata(`${prefix}_vms`, total, { min: 0 }),
+    ScalarContext.NONE.perfdata(`${prefix}_vms_running`, running, { min: 0, max: total }),
+  );
+  return out;
+}
+
+/** Label parts from names, made unique with the start of the id when two names give the same part. */
+class UniqueLabels {
+  private readonly used = new Set<string>();
+
+  of(name: string, id: string): string {
+    let part = labelPart(name, id.slice(0, 8));
+    if (this.used.has(part))
+      part = `${part}_${id
+        .replace(/[^0-9a-f]/gi, '')
+        .slice(0, 8)
+        .toLowerCase()}`;
+    this.used.add(part);
+    return part;
+  }
+}
+
+/**
+ * The result of check_vdc over the VDCs read: one long-output line per VDC (and per failed
+ * VM), perfdata per VDC, and a status line that names the problems (or the one VDC's figures).
+ */
+export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, options: { withOrg: boolean; scope: string }): Result {
+  const items: Item[] = [];
+  const metrics: Metric[] = [];
+  const problems: string[] = [];
+  const labels = new UniqueLabels();
+  let single = '';
+  for (const r of readings) {
+    const name = vdcName(r.vdc, options.withOrg);
+    const { findings, bad } = findingsOf(r, t);
+    const state = worstState(findings.map((f) => f.state));
+    const said = findings.map((f) => f.text).join(', ');
+    items.push({ name: r.vdc.name, state, text: `${name}: ${said}` });
+    for (const v of bad.slice(0, MAX_VMS_LISTED))
+      items.push({ name: v.name, state: State.WARNING, text: `${name}: VM ${v.name} in vApp ${v.vapp || '?'} (${v.id}) is ${describeVmStatus(v.status)}` });
+    if (bad.length > MAX_VMS_LISTED) items.push({ name: r.vdc.name, state: State.WARNING, text: `${name}: … ${bad.length - MAX_VMS_LISTED} more VMs failed` });
+    const wrong = findings.filter((f) => f.state !== State.OK).map((f) => f.text);
+    if (wrong.length > 0) problems.push(`${name} ${wrong.join(', ')}`);
+    single = `${name}: ${said}`;
+    metrics.push(...perfdataOf(r, labels.of(r.vdc.name, r.vdc.id), t));
+  }
+  const state = worstState(items.map((i) => i.state));
+  if (readings.length === 1) return { state, summary: single, items, metrics };
+  const n = `${readings.length} VDCs${options.scope}`;
+  const summary = problems.length === 0 ? `${n}: all enabled, ready and within their limits` : `${n}: ${problems.join(', ')}`;
+  return { state, summary, items, metrics };
+}

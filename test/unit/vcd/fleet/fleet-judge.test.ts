@@ -1,0 +1,74 @@
+// Each VM of a fleet judged by the three single checks' profiles from its one answer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CheckError } from '../../../../lib/plugin/errors';
+import { parsePluginOptions } from '../../../../lib/plugin/options';
+import { State } from '../../../../lib/plugin/state';
+import { judgeFleetVm, unreadFleetVm, vmState, type FleetJudging } from '../../../../lib/vcd/fleet/fleet-judge';
+import { pluginTextParts } from '../../../../lib/vcd/fleet/fleet-result';
+import { configureFleet } from '../../../../plugins/check_vm_fleet/config';
+import { FLEET_CHECK_OPTIONS } from '../../../../plugins/check_vm_fleet/options';
+
+const VM = { id: 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70', name: 'web\n01', vapp: 'shop', status: 'POWERED_ON', template: false };
+const fixture = (name: string) => readFileSync(join(__dirname, '../../../fixtures/vcd', name), 'utf8');
+const context = {
+  signal: new AbortController().signal,
+  deadline: Date.now() + 10_000,
+  timeoutSeconds: 10,
+  setPhase: () => undefined,
+  addSecret: () => undefined,
+};
+const noRead = async () => {
+  throw new Error('no record read expected');
+};
+
+function judging(argv: string[] = []): FleetJudging {
+  const { options } = parsePluginOptions(['-u', 'https://vcd.example.com', ...argv], FLEET_CHECK_OPTIONS);
+  return { judges: configureFleet(options).judges, origin: 'https://vcd.example.com', context, after: (r) => r };
+}
+
+describe('judgeFleetVm', () => {
+  it("says each service in the single check's words: status line, perfdata, long output, and the --output json object", async () => {
+    const vm = await judgeFleetVm(judging(), VM, { kind: 'document', body: fixture('current-usage.xml') }, noRead);
+    expect(vm).toMatchObject({ id: VM.id, name: 'web\n01', vapp: 'shop', status: 'POWERED_ON', read: true });
+    expect(vm.services.cpu.text).toMatch(new RegExp(`^VM_CPU OK - cpu usage [\\d.]+% \\(current\\) on ${VM.id} \\| cpu_usage=[\\d.]+%;80;90;0;100 `));
+    expect(vm.services.mem.text).toMatch(
+      /^VM_MEM \w+ - memory usage [\d.]+% \(current\) on vm-.* \| mem_usage=[\d.]+%;80;90;0;100\n\[\w+\] mem\.usage\.average = /,
+    );
+    expect(vm.services.disk.json).toMatchObject({ name: 'VM_DISK', code: vm.services.disk.code, summary: expect.stringMatching(/^disk used /) });
+    expect(pluginTextParts(vm.services.cpu.text)).toEqual({
+      output: expect.stringMatching(/^VM_CPU OK - cpu usage/),
+      perfdata: expect.stringMatching(/^cpu_usage=/),
+      longOutput: expect.stringMatching(/^\[OK\] cpu\.usage\.average = .*\n\[OK\] cpu\.usage\.maximum/),
+    });
+  });
+
+  it('takes each service its own prefixed options', async () => {
+    const vm = await judgeFleetVm(
+      judging(['--cpu-warning', '0', '--mem-critical', '1', '--disk-metric', 'used', '--disk-warning', '1G']),
+      VM,
+      { kind: 'document', body: fixture('current-usage.xml') },
+      noRead,
+    );
+    expect(vm.services.cpu.code).toBe(State.WARNING);
+    expect(vm.services.mem.code).toBe(State.CRITICAL);
+    expect(vm.services.disk.text).toMatch(/^VM_DISK WARNING - disk used .* \| disk_used=\d+B;1073741824;;0;/);
+    expect(vmState(vm)).toBe(State.CRITICAL);
+  });
+
+  it('a VM without an answer is UNKNOWN in every service with the cause, as the single checks say it', async () => {
+    const vm = await judgeFleetVm(judging(), VM, new CheckError(`${VM.id}: VM not found or not visible`), noRead);
+    for (const s of Object.values(vm.services)) expect(s.text).toMatch(new RegExp(`^VM_(CPU|MEM|DISK) UNKNOWN - ${VM.id}: VM not found or not visible\\n$`));
+  });
+
+  it('a VM not read is UNKNOWN saying why, and marked as not read', () => {
+    const vm = unreadFleetVm(judging(), VM, 'metrics not read within -t 10s by check_vm_fleet');
+    expect(vm.read).toBe(false);
+    expect(vm.services.disk.text).toBe(`VM_DISK UNKNOWN - ${VM.id}: metrics not read within -t 10s by check_vm_fleet\n`);
+  });
+
+  it('a bad threshold is named as the fleet takes it', () => {
+    expect(() => judging(['--cpu-warning', '10:5'])).toThrow(/invalid range "10:5" for --cpu-warning/);
+  });
+});

@@ -1,0 +1,110 @@
+// Discovery output with names tenants chose to attack the provider's monitoring: each VM and
+// vApp name of the table must come out of the Icinga 2 and Nagios formats as inert data.
+import { describe, expect, it } from 'vitest';
+import { icingaDiscovery, nagiosDiscovery, type DiscoverySource } from '../../../../lib/vcd/inventory/discovery';
+import type { VmRecord } from '../../../../lib/vcd/inventory/vm-query';
+
+const NAMES = [
+  'shop $cloudchecks_vcd_password$',
+  '$host.vars.cloudchecks_vm_vapp$',
+  '$host.vars.cloudchecks_vapp$',
+  'price $5',
+  '$$',
+  '$USER3$ $HOSTNAME$ $ARG1$',
+  'trailing \\',
+  '"quoted" and \'single\'',
+  "web'&touch /tmp/cc-injected&'",
+  'Sales & touch /tmp/cc-injected &',
+  'a;b|c<d>e(f)',
+  '`touch /tmp/cc-injected`',
+  '$(touch /tmp/cc-injected)',
+  'line\nbreak\r\nnext',
+  'nul\u0000byte',
+  'sep\u2028line\u2029para\u0085nel',
+  '\\',
+];
+const vms: VmRecord[] = NAMES.map((name, i) => ({
+  id: `vm-00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  name,
+  vapp: NAMES[NAMES.length - 1 - i],
+  status: `ON ${name}`,
+  template: false,
+  org: NAMES[(i + 3) % NAMES.length],
+}));
+const src: DiscoverySource = {
+  command: 'check_vm_cpu',
+  url: 'https://vcd.example.com',
+  user: 'monitor',
+  org: 'acme',
+  passwordFile: '/etc/icinga2/secrets/vcd-acme.password',
+};
+const blank = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
+
+/** The value of an Icinga 2 macro string once Icinga resolved it; a lone `$` is a macro. */
+function resolveIcinga(value: string): string {
+  if (!/^(?:[^$]|\$\$)*$/.test(value)) throw new Error(`Icinga would resolve a macro in ${JSON.stringify(value)}`);
+  return value.replace(/\$\$/g, '$');
+}
+
+describe('icinga2 discovery of hostile names', () => {
+  const out = icingaDiscovery(vms, src);
+  const blocks = out.split('\nobject Host ').slice(1);
+
+  it('one block of fixed lines per VM: no name breaks a line or a string', () => {
+    expect(blocks).toHaveLength(vms.length);
+    for (const b of blocks) expect(b.split('\n').filter((l) => l !== '')).toHaveLength(13);
+  });
+  it.each(vms.map((v, i) => [v.name, i] as const))('%j: display_name as it is, every var a macro string that gives the text back', (_, i) => {
+    const v = vms[i];
+    const block = blocks[i];
+    const attrs = new Map([...block.matchAll(/^\t([\w.]+) = (".*")$/gm)].map((m) => [m[1], JSON.parse(m[2]) as string]));
+    expect(block.startsWith(`"${v.id}" {\n`)).toBe(true);
+    expect(attrs.get('display_name')).toBe(blank(v.name));
+    for (const [key, value] of attrs) if (key.startsWith('vars.')) resolveIcinga(value);
+    expect(resolveIcinga(attrs.get('vars.cloudchecks_vm_name')!)).toBe(blank(v.name));
+    expect(resolveIcinga(attrs.get('vars.cloudchecks_vapp')!)).toBe(blank(v.vapp));
+    expect(resolveIcinga(attrs.get('vars.cloudchecks_vm_status')!)).toBe(blank(v.status));
+    expect(resolveIcinga(attrs.get('vars.cloudchecks_vm_org')!)).toBe(blank(v.org!));
+    expect(attrs.get('vars.cloudchecks_vm_id')).toBe(v.id);
+  });
+  it('sets no variable that a command of commands.conf reads but the VM id and the connection', () => {
+    const vars = new Set([...out.matchAll(/^\tvars\.(\w+) = /gm)].map((m) => m[1]));
+    expect([...vars].sort()).toEqual([
+      'cloudchecks_vapp',
+      'cloudchecks_vcd_org',
+      'cloudchecks_vcd_password_file',
+      'cloudchecks_vcd_url',
+      'cloudchecks_vcd_user',
+      'cloudchecks_vm_id',
+      'cloudchecks_vm_name',
+      'cloudchecks_vm_org',
+      'cloudchecks_vm_status',
+    ]);
+  });
+});
+
+describe('nagios discovery of hostile names', () => {
+  const out = nagiosDiscovery(vms, src);
+  const blocks = out.split('\ndefine host {\n').slice(1);
+  const SYNTAX = /[!"#$&'()*;<>?[\\\]^`{|}~\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+  it('one block of fixed lines per VM, none continued by a trailing backslash', () => {
+    expect(blocks).toHaveLength(vms.length);
+    for (const b of blocks) expect(b.split('\n').filter((l) => l !== '')).toHaveLength(10);
+    expect(out).not.toMatch(/\\$/m);
+  });
+  it.each(vms.map((v, i) => [v.name, i] as const))('%j: every value free of Nagios and shell syntax', (_, i) => {
+    const v = vms[i];
+    const attrs = new Map([...blocks[i].matchAll(/^ {4}(\w+) +(.*)$/gm)].map((m) => [m[1], m[2]]));
+    expect(attrs.get('host_name')).toBe(v.id);
+    expect(attrs.get('_VM_ID')).toBe(v.id);
+    for (const key of ['alias', 'display_name', '_VM_VAPP', '_VM_STATUS', '_VM_ORG']) {
+      expect(attrs.get(key), key).not.toMatch(SYNTAX);
+      expect(attrs.get(key), key).not.toBe('');
+    }
+    expect(attrs.get('_VCD_ARGS')).toBe('--url https://vcd.example.com --org acme --user monitor --password-file /etc/icinga2/secrets/vcd-acme.password');
+  });
+  it('a header comment cannot be continued into the first host either', () => {
+    expect(() => nagiosDiscovery(vms, { ...src, org: 'acme\\' })).toThrow(/--org "acme\\\\" cannot be written/);
+  });
+});
