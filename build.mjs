@@ -3,7 +3,6 @@
 // argument). Same sources, same bytes.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_OPTIONS } from './scripts/bundle-options.mjs';
@@ -54,20 +53,7 @@ const lazyLibraries = {
     });
   },
 };
-// Each plugin starts from V8's code cache (lib/plugin/code-cache.ts): the executable is the
-// small starter, then the plugin's bundle as a string that the starter compiles with the
-// cache an earlier run made of it. The simulator is a plain bundle.
-const starter = (
-  await build({
-    ...BUNDLE_OPTIONS,
-    stdin: { contents: "export { runCached } from './lib/plugin/code-cache';", resolveDir: '.', loader: 'ts' },
-    format: 'iife',
-    globalName: 'cloudchecksStarter',
-    write: false,
-  })
-).outputFiles[0].text;
 for (const entry of entries) {
-  const cached = entry.out.startsWith('check_');
   const result = await build({
     ...BUNDLE_OPTIONS,
     entryPoints: [entry.in],
@@ -75,19 +61,12 @@ for (const entry of entries) {
     // CLOUDCHECKS_MINIFY_IDENTIFIERS=1 mangles names, for the measurement of what keeping them costs.
     minifyIdentifiers: process.env.CLOUDCHECKS_MINIFY_IDENTIFIERS === '1',
     keepNames: false,
-    banner: cached ? undefined : { js: '#!/usr/bin/env node' },
+    banner: { js: '#!/usr/bin/env node' },
     define: { __CLOUDCHECKS_VERSION__: JSON.stringify(version) },
     metafile: true,
     plugins: [lazyLibraries],
-    write: !cached,
   });
   for (const input of Object.keys(result.metafile.inputs)) if (packageOf(input)) packages.add(packageOf(input));
-  if (cached) {
-    const body = result.outputFiles[0].text;
-    const hash = createHash('sha256').update(body).digest('hex');
-    const args = [entry.out, hash, body].map((s) => JSON.stringify(s)).join(',');
-    writeFileSync(join(outdir, entry.out), `#!/usr/bin/env node\n${starter}cloudchecksStarter.runCached(${args},module,require);\n`);
-  }
   chmodSync(join(outdir, entry.out), 0o755);
 }
 

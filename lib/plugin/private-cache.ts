@@ -185,7 +185,7 @@ export class PrivateCache {
    * bound for an entry known to be larger (names resolved for a fleet).
    */
   read<T>(name: string, binding: CacheBinding, accept: (data: unknown) => T | undefined, bounds: EntryBounds = {}): CacheHit<T> | undefined {
-    const text = this.readFile(name, false, bounds.maxEntryBytes ?? this.maxEntryBytes)?.toString('utf8');
+    const text = this.readFile(name, false, bounds.maxEntryBytes ?? this.maxEntryBytes);
     if (text === undefined) return undefined;
     let doc: { format?: unknown; binding?: unknown; created?: unknown; data?: unknown };
     try {
@@ -226,31 +226,11 @@ export class PrivateCache {
       this.note(`not caching ${this.path(name)}: larger than ${max} bytes`);
       return false;
     }
-    return this.writeFile(name, text);
-  }
-
-  /**
-   * Stores bytes as file `name` (no binding, no JSON: for data that carries its own check,
-   * such as V8's code cache), as `write` stores an entry; false when larger than `maxBytes`.
-   */
-  writeBytes(name: string, data: Buffer, maxBytes: number): boolean {
-    if (!this.ready() || data.length > maxBytes) return false;
-    return this.writeFile(name, data);
-  }
-
-  /** The bytes of file `name` if it is a safe file (as `read` checks) of at most `maxBytes`. */
-  readBytes(name: string, maxBytes: number): Buffer | undefined {
-    return this.readFile(name, false, maxBytes);
-  }
-
-  /** Written to a temp file with an unpredictable name created exclusively (0600), then renamed. */
-  private writeFile(name: string, data: string | Buffer): boolean {
     const tmp = this.path(`${checkName(name)}.${randomBytes(12).toString('hex')}.tmp`);
     try {
       const fd = openSync(tmp, CREATE_FLAGS, 0o600);
       try {
-        const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-        for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+        writeSync(fd, text);
       } finally {
         closeSync(fd);
       }
@@ -317,7 +297,7 @@ export class PrivateCache {
     }
     let info: Partial<LockInfo> = {};
     try {
-      info = JSON.parse(this.readFile(name, true, this.maxEntryBytes)?.toString('utf8') ?? '') as Partial<LockInfo>;
+      info = JSON.parse(this.readFile(name, true, this.maxEntryBytes) ?? '') as Partial<LockInfo>;
     } catch {
       // still being written, or released: judged by its age alone
     }
@@ -396,7 +376,7 @@ export class PrivateCache {
    * The text of file `name`, read only if it is a regular file of this user that others may
    * not write, no larger than the bound; undefined (with a note unless it is missing) else.
    */
-  private readFile(name: string, quiet: boolean, max: number): Buffer | undefined {
+  private readFile(name: string, quiet: boolean, max: number): string | undefined {
     if (!this.ready()) return undefined;
     const file = this.path(checkName(name));
     let fd: number;
@@ -432,7 +412,7 @@ export class PrivateCache {
           return undefined;
         }
       }
-      return buffer.subarray(0, length);
+      return buffer.toString('utf8', 0, length);
     } catch (error) {
       if (!quiet) this.note(`ignoring ${file}: cannot read (${errorCode(error)})`);
       return undefined;
