@@ -5,7 +5,7 @@ BINDIR    ?= $(PREFIX)/bin
 DESTDIR   ?=
 NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: all build deps lint format test test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
+.PHONY: all build lists deps lint format test test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
 
 all: build
 
@@ -18,6 +18,12 @@ deps: node_modules/.package-lock.json
 
 build: deps
 	node build.mjs dist
+
+# Every list of plugins that is not prose, made from plugins/registry.json (package.json
+# `bin`, the docs' install lists, the simulator's manual page); test/unit/registry.test.ts
+# fails while one is out of date.
+lists:
+	node scripts/plugin-lists.mjs
 
 # Type-checks, lints (eslint.config.mjs) and checks the formatting (.prettierrc.json);
 # `make format` rewrites the files prettier would change.

@@ -1,4 +1,4 @@
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import * as https from 'node:https';
 import * as tls from 'node:tls';
 import { isIP, type Socket } from 'node:net';
@@ -51,6 +51,15 @@ export function redactHeaders(headers: Record<string, unknown>, fromServer = fal
   return Object.entries(headers).map(([k, v]) => `${k}: ${SECRET_HEADERS.test(k) ? '<redacted>' : fromServer ? runRedactor.redact(String(v)) : String(v)}`);
 }
 
+/**
+ * node:http, loaded when a plain-HTTP URL (or proxy) is used: node:https does not need it, and
+ * loading it on every HTTPS run costs start-up time (bench/RESULTS.md).
+ */
+function plainHttp(): typeof http {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: lazily, not at start-up
+  return require('node:http') as typeof http;
+}
+
 // One keep-alive agent per TLS setting: the pages of a node list reuse one connection. The key
 // holds every setting, so that a connection made with one CA or client certificate is never
 // reused for a request that asked for another.
@@ -71,7 +80,7 @@ function agentFor(url: URL, settings: TlsSettings, sockets = 4): http.Agent {
     agent =
       url.protocol === 'https:'
         ? new https.Agent({ keepAlive: true, maxSockets: sockets, ...tlsOptions(settings) })
-        : new http.Agent({ keepAlive: true, maxSockets: sockets });
+        : new (plainHttp().Agent)({ keepAlive: true, maxSockets: sockets });
     agents.set(key, agent);
   }
   return agent;
@@ -109,7 +118,7 @@ function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<S
     const headers: Record<string, string> = { host: `${target.hostname}:${port}` };
     const authorization = proxyAuthorization(proxy);
     if (authorization) headers['proxy-authorization'] = authorization;
-    const transport = proxy.protocol === 'https:' ? https : http;
+    const transport = proxy.protocol === 'https:' ? https : plainHttp();
     const req = transport.request({
       host: proxy.hostname,
       port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80),
@@ -147,7 +156,7 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   const started = Date.now();
 
   return new Promise<HttpResponse>((resolve, reject) => {
-    const transport = target.protocol === 'https:' ? https : http;
+    const transport = target.protocol === 'https:' ? https : plainHttp();
     const request = transport.request(target, options, (res) => readResponse(req, res, { started, proxy, resolve, reject }));
     // The certificate the server presented, kept when the handshake ends: a verification
     // failure closes the socket before its error is seen, and the message names the issuer

@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import PLUGINS from '../../plugins/registry.json';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/zabbix';
 
@@ -27,16 +28,6 @@ if (!install) {
 const suite = install ? describe : describe.skip;
 
 const TEMPLATE = join(REPO, 'contrib/zabbix/cloudchecks_templates.yaml');
-const PLUGINS = [
-  'check_nodes',
-  'check_cluster_monitoring',
-  'check_cluster_operators',
-  'check_vm_cpu',
-  'check_vm_disk',
-  'check_vm_mem',
-  'check_vm_fleet',
-  'check_vdc',
-];
 
 /** The Import dialog's default rules for templates (CControllerPopupImport, preset "template"). */
 const rule = () => ({ updateExisting: true, createMissing: true, deleteMissing: false });
