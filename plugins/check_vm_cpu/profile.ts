@@ -2,7 +2,7 @@ import { formatDecimal } from '../../lib/plugin/number-format';
 import { defineOptions } from '../../lib/plugin/options';
 import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
 import type { MetricName } from '../../lib/vcd/vm/metrics';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { metricOption } from '../../lib/vcd/vm/vm-options';
 
 const SELECTED: Record<string, MetricName> = {

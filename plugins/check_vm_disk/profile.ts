@@ -10,7 +10,7 @@ import { PERCENT, ScalarContext, type ChoosableValue } from '../../lib/plugin/sc
 import { State } from '../../lib/plugin/state';
 import { worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { MetricName } from '../../lib/vcd/vm/metrics';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { metricOption, PER_DISK_OPTION } from '../../lib/vcd/vm/vm-options';
 
 /** vCD reports sizes in KILOBYTE, which is 1024 bytes. */

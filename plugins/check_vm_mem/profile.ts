@@ -1,6 +1,6 @@
 import { formatDecimal } from '../../lib/plugin/number-format';
 import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 
 /** check_vm_mem: mem.usage.average %. */
 export const MEM_PROFILE: VmCheckProfile = {
