@@ -9,6 +9,7 @@ import type { RunContext } from '../../lib/plugin/context';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
+import { controlPlaneConfig } from './control-plane';
 import type { NodesOptions } from './options';
 
 /** Everything check_nodes' options say, validated before the first request. */
@@ -28,6 +29,10 @@ export interface NodesConfig {
   discovery: boolean;
   maxBytes: number;
   maxNodes: number;
+  /** --pods: each node's pods in percent of its limit, and the bound on the pods listed. */
+  pods?: { usage: ScalarContext; maxPods: number };
+  /** --version-skew, with --max-skew when given. */
+  skew?: { maxSkew?: number };
 }
 
 /** The options of check_nodes as its config (the target first: where the cluster is comes before how to judge it). */
@@ -63,5 +68,6 @@ export async function configureNodes(options: NodesOptions, context: RunContext)
     discovery: options.discovery,
     maxBytes: maxBytesFrom(options),
     maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'),
+    ...controlPlaneConfig(options, context),
   };
 }

@@ -91,6 +91,8 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
         'check_nodes',
         'check_cluster_monitoring',
         'check_cluster_operators',
+        'check_apiserver',
+        'check_cluster_certs',
         'check_vm_cpu',
         'check_vm_mem',
         'check_vm_disk',
