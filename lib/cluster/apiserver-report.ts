@@ -1,8 +1,11 @@
 // The judgement of check_apiserver: a failing readyz or livez check is CRITICAL naming it;
-// each endpoint's time goes through the -w/-c seconds.
+// each endpoint's time is measured against the -w/-c seconds. Each endpoint is a subcheck
+// whose failing checks are its own subchecks.
+import type { Measurement, ScalarContext } from '../plugin/scalar-context';
 import type { Item, Result } from '../plugin/result';
-import type { ScalarContext } from '../plugin/scalar-context';
-import { State, worstState } from '../plugin/state';
+import { unjudgedMetric } from '../plugin/scalar-context';
+import { State } from '../plugin/state';
+import { problemsFirst, stateOf, worstOf } from '../plugin/subcheck';
 import type { ApiServerProbe, EndpointHealth } from './apiserver-probe';
 import type { HealthCheck } from './health-checks';
 
@@ -17,7 +20,14 @@ function seconds(s: number): string {
   return `${s.toFixed(3)} s`;
 }
 
-/** `readyz: etcd (reason withheld), informer-sync failed`, or `readyz ok (48 checks, 0.021 s)`. */
+/** One endpoint judged: its failing checks (CRITICAL each) and its time. */
+interface EndpointVerdict extends Item {
+  health: EndpointHealth;
+  time: Measurement;
+  subchecks: Item[];
+}
+
+/** `readyz failed: etcd (reason withheld), informer-sync`, or `readyz ok (48 checks, 0.021 s)`. */
 function describeEndpoint(h: EndpointHealth): string {
   if (h.failed.length > 0) {
     const named = h.failed.slice(0, NAMED).map(describeCheck);
@@ -29,43 +39,35 @@ function describeEndpoint(h: EndpointHealth): string {
   return `${h.endpoint} ok (${total > 0 ? `${total} checks, ` : ''}${seconds(h.seconds)})`;
 }
 
-function endpointItems(h: EndpointHealth, time: ScalarContext): Item[] {
-  const items: Item[] = h.failed.map((c) => ({
+function judgeEndpoint(h: EndpointHealth, time: ScalarContext): EndpointVerdict {
+  const measured = time.measure(`${h.endpoint}_time`, h.seconds, { uom: 's', min: 0, decimals: 4 });
+  const subchecks: Item[] = h.failed.map((c) => ({
     name: `${h.endpoint}/${c.name}`,
     state: State.CRITICAL,
     text: `${h.endpoint}: [-]${c.name} failed${c.reason === undefined ? '' : `: ${c.reason}`}`,
   }));
+  // A 500 or 503 without a failing check named is still the server saying it is not ready.
+  const refused = h.failed.length === 0 && h.status !== 200 ? State.CRITICAL : State.OK;
   const failing = h.failed.length > 0 || h.status !== 200;
-  const timeState = time.evaluate(h.seconds);
-  items.push({
-    name: h.endpoint,
-    state: failing ? worstState([State.CRITICAL, timeState]) : timeState,
-    text: `${describeEndpoint(h)}${failing ? `, in ${seconds(h.seconds)}` : ''}`,
-  });
-  return items;
+  const text = `${describeEndpoint(h)}${failing ? `, in ${seconds(h.seconds)}` : ''}`;
+  return { name: h.endpoint, state: worstOf([{ state: refused }, { state: measured.state }]), text, health: h, time: measured, subchecks };
 }
 
 /** The result of one probe: CRITICAL when a check fails, else the worse of the two times' states. */
 export function evaluateApiServer(probe: ApiServerProbe, time: ScalarContext): Result {
-  const items = [...endpointItems(probe.readyz, time), ...endpointItems(probe.livez, time)];
-  const state = worstState(items.map((i) => i.state));
+  const endpoints = [judgeEndpoint(probe.readyz, time), judgeEndpoint(probe.livez, time)];
   const version = probe.version ? `API server ${probe.version.text}: ` : '';
-  const slow = [probe.readyz, probe.livez].filter((h) => h.failed.length === 0 && h.status === 200 && time.evaluate(h.seconds) !== State.OK);
-  const slowText = slow.map((h) => `${h.endpoint} took ${seconds(h.seconds)}`);
-  const summary = `${version}${[describeEndpoint(probe.readyz), describeEndpoint(probe.livez), ...slowText].join(', ')}`;
+  const slow = endpoints.filter((e) => e.subchecks.length === 0 && e.health.status === 200 && e.time.state !== State.OK);
+  const summary = `${version}${[...endpoints.map((e) => describeEndpoint(e.health)), ...slow.map((e) => `${e.name} took ${seconds(e.health.seconds)}`)].join(', ')}`;
+  const items = problemsFirst(endpoints.flatMap((e) => [...e.subchecks, { name: e.name, state: stateOf(e), text: e.text }]));
   return {
-    state,
+    state: worstOf(endpoints),
     summary,
     items,
     metrics: [
-      time.perfdata('readyz_time', round(probe.readyz.seconds), { uom: 's', min: 0 }),
-      time.perfdata('livez_time', round(probe.livez.seconds), { uom: 's', min: 0 }),
-      { label: 'readyz_failed', value: probe.readyz.failed.length, min: 0 },
-      { label: 'livez_failed', value: probe.livez.failed.length, min: 0 },
+      ...endpoints.map((e) => e.time.metric),
+      unjudgedMetric('readyz_failed', probe.readyz.failed.length, { min: 0 }),
+      unjudgedMetric('livez_failed', probe.livez.failed.length, { min: 0 }),
     ],
   };
-}
-
-function round(s: number): number {
-  return Math.round(s * 10000) / 10000;
 }

@@ -1,8 +1,9 @@
 // The judgement of check_cluster_certs: each certificate's time left against -w/-c (days,
 // alerting below), and kubelet CSRs pending longer than --csr-grace.
 import type { Item, Result } from '../plugin/result';
-import type { ScalarContext } from '../plugin/scalar-context';
-import { State, worstState } from '../plugin/state';
+import { unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
+import { State } from '../plugin/state';
+import { problemsFirst, worstOf } from '../plugin/subcheck';
 import type { CertificateLife, CertsProbe } from './certs-probe';
 import { KUBELET_SIGNERS, type PendingCsr } from './csr-list';
 import { formatDuration } from '../plugin/duration';
@@ -44,7 +45,7 @@ function judgeLife(c: CertificateLife, rules: CertRules): Item {
   const text = describeLife(c, rules.now);
   if (!Number.isFinite(c.notAfter)) return { name: c.name, state: State.UNKNOWN, text };
   if (Number.isFinite(c.notBefore) && c.notBefore > rules.now) return { name: c.name, state: State.CRITICAL, text };
-  return { name: c.name, state: rules.daysLeft.evaluate((c.notAfter - rules.now) / DAY), text };
+  return { name: c.name, state: rules.daysLeft.measure('cert_days_left', (c.notAfter - rules.now) / DAY).state, text };
 }
 
 /** `csr-8wq4t (kubelet-serving, system:node:worker-6, pending 3h)`. */
@@ -88,15 +89,15 @@ export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Resul
       );
   }
   const notes = probe.verifyError ? [`the server's chain does not verify: ${probe.verifyError}`] : [];
-  const daysLeft = nearest ? Math.round(((nearest.notAfter - rules.now) / DAY) * 100) / 100 : null;
+  // The nearest expiry is the figure graphed, from the same context that judged each certificate.
+  const nearestDays = nearest
+    ? rules.daysLeft.measure('cert_days_left', (nearest.notAfter - rules.now) / DAY, { decimals: 2 }).metric
+    : unjudgedMetric('cert_days_left', null);
   return {
-    state: worstState(items.map((i) => i.state)),
+    state: worstOf(items),
     summary: phrases.join('; '),
-    items,
+    items: problemsFirst(items),
     notes,
-    metrics: [
-      rules.daysLeft.perfdata('cert_days_left', daysLeft),
-      ...(pendingCount === undefined ? [] : [{ label: 'csr_pending', value: pendingCount, min: 0 }]),
-    ],
+    metrics: [nearestDays, ...(pendingCount === undefined ? [] : [unjudgedMetric('csr_pending', pendingCount, { min: 0 })])],
   };
 }

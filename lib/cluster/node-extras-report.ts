@@ -2,8 +2,9 @@
 // a phrase for the status line when it is not OK, and its perfdata; the worst state wins.
 import type { Metric } from '../plugin/perfdata';
 import type { Item, Result } from '../plugin/result';
-import { PERCENT, type ScalarContext } from '../plugin/scalar-context';
-import { State, worstState } from '../plugin/state';
+import { PERCENT, unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
+import { State } from '../plugin/state';
+import { worstOf } from '../plugin/subcheck';
 import type { NodeFact } from './node-facts';
 import type { PodCount } from './pods-per-node';
 import type { SkewVerdict } from './version-skew';
@@ -31,7 +32,8 @@ export function podsPart(count: PodCount, facts: ReadonlyMap<string, NodeFact>, 
     const pods = count.byNode.get(name) ?? 0;
     const limit = facts.get(name)?.podLimit ?? NaN;
     const pct = limit > 0 ? (pods / limit) * 100 : NaN;
-    return { name, pods, limit, pct, state: Number.isFinite(pct) ? usage.evaluate(pct) : State.OK };
+    // A node without a limit costs its figure, not the check: it is not judged.
+    return { name, pods, limit, pct, state: Number.isFinite(pct) ? usage.measure('pods_pct', pct).state : State.OK };
   });
   const judged = rows.filter((r) => Number.isFinite(r.pct));
   const full = rows.filter((r) => r.state !== State.OK).sort((a, b) => b.pct - a.pct);
@@ -39,12 +41,16 @@ export function podsPart(count: PodCount, facts: ReadonlyMap<string, NodeFact>, 
   const say = (r: (typeof rows)[number]) => `${r.name} ${r.pods}/${r.limit} pods (${Math.round(r.pct)}%)`;
   const unlimited = rows.length - judged.length;
   return {
-    state: worstState(rows.map((r) => r.state)),
+    state: worstOf(rows),
     phrase: full.length > 0 ? `${full.length} node${full.length === 1 ? '' : 's'} near the pod limit: ${named(full.map(say))}` : undefined,
     items: full.map((r) => ({ name: r.name, state: r.state, text: say(r) })),
     metrics: [
-      usage.perfdata('pods_max_pct', worst === undefined ? null : Math.round(worst.pct * 10) / 10, PERCENT),
-      { label: 'pods', value: [...nodes].reduce((n, name) => n + (count.byNode.get(name) ?? 0), 0), min: 0 },
+      worst === undefined ? unjudgedMetric('pods_max_pct', null, PERCENT) : usage.measure('pods_max_pct', worst.pct, { ...PERCENT, decimals: 1 }).metric,
+      unjudgedMetric(
+        'pods',
+        [...nodes].reduce((n, name) => n + (count.byNode.get(name) ?? 0), 0),
+        { min: 0 },
+      ),
     ],
     notes: [
       `${count.pods} pods counted in ${count.pages} page${count.pages === 1 ? '' : 's'}${count.table ? ' (Table form)' : ' (the server ignored the Table form)'}`,
@@ -65,16 +71,13 @@ export function skewPart(verdict: SkewVerdict, serverText: string): ResultPart {
     others.length > 0 ? `kubelets off the API server's ${serverMinor}: ${others.map(([m, names]) => `${m} on ${named(names)}`).join(', ')}` : undefined;
   const behind = Math.max(0, ...verdict.kubelets.map((k) => k.behind ?? 0));
   return {
-    state: worstState(bad.map((k) => k.state)),
+    state: worstOf(bad),
     phrase: bad.length > 0 ? `${named(bad.map((k) => k.text))}` : spread,
     items: [
       ...bad.map((k) => ({ name: k.node, state: k.state, text: k.text })),
       ...(spread ? [{ name: 'kubelet versions', state: State.OK, text: `${spread} (API server ${serverText})` }] : []),
     ],
-    metrics: [
-      { label: 'kubelet_minors_behind', value: behind, min: 0 },
-      { label: 'kubelet_minor_versions', value: minors.length, min: 0 },
-    ],
+    metrics: [unjudgedMetric('kubelet_minors_behind', behind, { min: 0 }), unjudgedMetric('kubelet_minor_versions', minors.length, { min: 0 })],
     notes: [
       `API server ${serverText}, kubelets at most ${verdict.maxSkew} minors behind`,
       ...(verdict.patchDiffers.length > 0 ? [`other patch level (no skew): ${named(verdict.patchDiffers)}`] : []),
@@ -85,10 +88,10 @@ export function skewPart(verdict: SkewVerdict, serverText: string): ResultPart {
 /** The result with the parts joined: worst state, their phrases after the summary, their items, perfdata and notes after its own. */
 export function joinParts(result: Result, parts: readonly ResultPart[]): Result {
   if (parts.length === 0) return result;
-  const phrases = parts.filter((p) => p.phrase !== undefined && (p.state !== State.OK || p.phrase)).map((p) => p.phrase as string);
+  const phrases = parts.flatMap((p) => (p.phrase === undefined ? [] : [p.phrase]));
   return {
     ...result,
-    state: worstState([result.state, ...parts.map((p) => p.state)]),
+    state: worstOf([result, ...parts]),
     summary: [result.summary, ...phrases].join('; '),
     items: [...(result.items ?? []), ...parts.flatMap((p) => p.items)],
     metrics: [...(result.metrics ?? []), ...parts.flatMap((p) => p.metrics)],
