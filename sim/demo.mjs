@@ -269,10 +269,10 @@ async function main() {
       process.stdout.write(`\n${bold('=== check_cluster_certs: certificates that expire, kubelet CSRs left pending ===')}\n`);
       await runPlugin('The simulator CA and certificate have a century left; no CSR waits', 'check_cluster_certs', clusterArgs(healthy));
       await runPlugin("A node's kubelet CSRs pending for 3h (after a long shutdown)", 'check_cluster_certs', clusterArgs(sick));
-      await runPlugin('-w 40000d: a certificate with less than that left is WARNING, named by its CN', 'check_cluster_certs', [
+      await runPlugin('-w 36600d: a certificate with less than that left is WARNING, named by its CN', 'check_cluster_certs', [
         ...clusterArgs(healthy),
         '-w',
-        '40000d',
+        '36600d',
         '-c',
         '7d',
       ]);
