@@ -1,10 +1,10 @@
-// check_nodes --pods and --version-skew: their options as config, and their reads after the
-// node list (the pods of every namespace; the API server's /version).
+// check_nodes --pods and --version-skew: their options as config, their reads (the pods of
+// every namespace, the API server's /version) beside the node list, and their judgement.
 import type { NodeFacts } from '../../lib/cluster/node-facts';
 import { podsPart, skewPart, type ResultPart } from '../../lib/cluster/node-extras-report';
 import type { NodeTally } from '../../lib/cluster/node-tally';
-import { countPodsPerNode } from '../../lib/cluster/pods-per-node';
-import { readServerVersion } from '../../lib/cluster/kube-version';
+import { countPodsPerNode, type PodCount } from '../../lib/cluster/pods-per-node';
+import { readServerVersion, type KubeVersion } from '../../lib/cluster/kube-version';
 import { withCredentialRenewal } from '../../lib/cluster/target';
 import { judgeSkew } from '../../lib/cluster/version-skew';
 import type { RunContext } from '../../lib/plugin/context';
@@ -38,30 +38,39 @@ function checkedNodes(tally: NodeTally): string[] {
   return [...tally.failing, ...tally.healthy].map((n) => n.name);
 }
 
-/** Reads what --pods and --version-skew need and judges it; none when neither is asked for. */
-export async function probeControlPlaneParts(config: NodesConfig, tally: NodeTally, facts: NodeFacts, context: RunContext): Promise<ResultPart[]> {
+/** The reads of --pods and --version-skew, under way while the node list is read. */
+export interface ControlPlaneReads {
+  pods?: Promise<PodCount>;
+  server?: Promise<KubeVersion | undefined>;
+}
+
+/** Starts what --pods and --version-skew read, beside the node list: the pods of every namespace, /version. */
+export function startControlPlaneReads(config: NodesConfig, context: RunContext): ControlPlaneReads {
   const get = { maxBytes: config.maxBytes, signal: context.signal, trace: (l: string) => context.log(3, l) };
-  const parts: Array<Promise<ResultPart>> = [];
-  const nodes = checkedNodes(tally);
+  const reads: ControlPlaneReads = {};
   if (config.pods) {
-    const { usage, maxPods } = config.pods;
-    context.setPhase(`counting pods per node from ${config.target.url.origin}`);
-    parts.push(
-      withCredentialRenewal(config.target, (t) => countPodsPerNode(t, { ...get, maxPods })).then((count) => podsPart(count, facts.byName, nodes, usage)),
-    );
+    const { maxPods } = config.pods;
+    reads.pods = withCredentialRenewal(config.target, (t) => countPodsPerNode(t, { ...get, maxPods }));
   }
-  if (config.skew) {
-    const { maxSkew } = config.skew;
-    parts.push(
-      withCredentialRenewal(config.target, (t) => readServerVersion(t, get)).then((server) => {
-        if (server === undefined)
-          throw new CheckError(
-            `--version-skew: the API server's version is not readable (/version refused or without gitVersion); grant get on /version (docs/tokens.md), or drop --version-skew`,
-          );
-        const listed = nodes.map((name) => ({ name, kubeletVersion: facts.byName.get(name)?.kubeletVersion }));
-        return skewPart(judgeSkew(server, listed, maxSkew), server.text);
-      }),
-    );
+  if (config.skew) reads.server = withCredentialRenewal(config.target, (t) => readServerVersion(t, get));
+  // Awaited after the node list; a failure meanwhile must not count as unhandled.
+  for (const read of [reads.pods, reads.server]) read?.catch(() => undefined);
+  return reads;
+}
+
+/** Judges what the reads found for the checked nodes; no parts when neither option is given. */
+export async function judgeControlPlane(config: NodesConfig, reads: ControlPlaneReads, tally: NodeTally, facts: NodeFacts): Promise<ResultPart[]> {
+  const nodes = checkedNodes(tally);
+  const parts: ResultPart[] = [];
+  if (config.pods && reads.pods) parts.push(podsPart(await reads.pods, facts.byName, nodes, config.pods.usage));
+  if (config.skew && reads.server) {
+    const server = await reads.server;
+    if (server === undefined)
+      throw new CheckError(
+        "--version-skew: the API server's version is not readable (/version refused or without gitVersion); grant get on /version (docs/tokens.md), or drop --version-skew",
+      );
+    const listed = nodes.map((name) => ({ name, kubeletVersion: facts.byName.get(name)?.kubeletVersion }));
+    parts.push(skewPart(judgeSkew(server, listed, config.skew.maxSkew), server.text));
   }
-  return Promise.all(parts);
+  return parts;
 }

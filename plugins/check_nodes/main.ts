@@ -11,7 +11,7 @@ import type { Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { configureNodes, type NodesConfig } from './config';
-import { probeControlPlaneParts } from './control-plane';
+import { judgeControlPlane, startControlPlaneReads } from './control-plane';
 import { NODES_OPTIONS } from './options';
 
 void runPlugin({
@@ -32,11 +32,12 @@ void runPlugin({
   async run(options, context) {
     const config = await configureNodes(options, context);
     const facts = new NodeFacts();
+    const reads = startControlPlaneReads(config, context);
     const { tally, stats } = await probeNodes(config, context, facts);
     if (config.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const listed = `${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`;
     const result = { ...evaluate(config, tally), notes: [listed, ...(config.selector ? [`selector ${config.selector}`] : [])] };
-    return joinParts(result, await probeControlPlaneParts(config, tally, facts, context));
+    return joinParts(result, await judgeControlPlane(config, reads, tally, facts));
   },
 });
 

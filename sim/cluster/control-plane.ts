@@ -271,6 +271,18 @@ export function createControlPlaneApi(scenario: ControlPlaneScenario, nodes: Nod
   const headers = (type = 'application/json') => ({ 'content-type': type, 'cache-control': 'no-cache, private', 'audit-id': randomBytes(16).toString('hex') });
   let csrs: Csr[] | undefined;
   let pods: PodList | undefined;
+  const podPages = new Map<string, { type: string; body: Buffer }>();
+  let podPageBytes = 0;
+  const keep = (key: string, type: string, body: string): Buffer => {
+    const bytes = Buffer.from(body);
+    if (podPageBytes + bytes.length > 256 * 1024 * 1024) {
+      podPages.clear();
+      podPageBytes = 0;
+    }
+    podPages.set(key, { type, body: bytes });
+    podPageBytes += bytes.length;
+    return bytes;
+  };
   const CSR_PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
   return {
     handles: (pathname) => pathname === '/readyz' || pathname === '/livez' || pathname === '/version' || pathname === CSR_PATH || pathname === '/api/v1/pods',
@@ -319,6 +331,14 @@ export function createControlPlaneApi(scenario: ControlPlaneScenario, nodes: Nod
         return;
       }
       stats.bump('pod-pages');
+      // Pods do not change: a page once written is served again from memory, so that a
+      // benchmark of 150,000 pods measures the check, not the simulator writing them.
+      const key = `${url.search}|${String(req.headers.accept ?? '')}`;
+      const cached = podPages.get(key);
+      if (cached) {
+        send(res, 200, headers(cached.type), cached.body);
+        return;
+      }
       const list = (pods ??= new PodList(nodes));
       const field = url.searchParams.get('fieldSelector') ?? '';
       const excluded = field === '' ? new Set<string>() : excludedPhases(field);
@@ -348,16 +368,13 @@ export function createControlPlaneApi(scenario: ControlPlaneScenario, nodes: Nod
                 : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: p.name, namespace: p.namespace } },
           }),
         );
-        send(
-          res,
-          200,
-          headers('application/json;as=Table;v=v1;g=meta.k8s.io'),
-          `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${meta},"columnDefinitions":${JSON.stringify(TABLE_COLUMNS)},"rows":[${rows.join(',')}]}`,
-        );
+        const type = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+        const body = `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${meta},"columnDefinitions":${JSON.stringify(TABLE_COLUMNS)},"rows":[${rows.join(',')}]}`;
+        send(res, 200, headers(type), keep(key, type, body));
         return;
       }
       const items = page.rows.map(([p]) => JSON.stringify(podObject(p)));
-      send(res, 200, headers(), `{"kind":"PodList","apiVersion":"v1","metadata":${meta},"items":[${items.join(',')}]}`);
+      send(res, 200, headers(), keep(key, 'application/json', `{"kind":"PodList","apiVersion":"v1","metadata":${meta},"items":[${items.join(',')}]}`));
     },
   };
 }
