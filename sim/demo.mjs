@@ -262,6 +262,29 @@ async function main() {
       await runPlugin('One operator, for a per-operator service', 'check_cluster_operators', [...clusterArgs(sick), '--operator', 'etcd']);
       await runPlugin('Zabbix low-level discovery of the operators', 'check_cluster_operators', [...clusterArgs(healthy), '--discovery']);
     }
+    if (help.includes('--cluster-control-plane')) {
+      process.stdout.write(`\n${bold("=== check_apiserver: the API server's own health ===")}\n`);
+      await runPlugin('Every /readyz and /livez check passes, each answer within 0.8 s', 'check_apiserver', [...clusterArgs(healthy), '-w', '0.8', '-c', '2']);
+      await runPlugin('etcd failing: CRITICAL, naming the checks', 'check_apiserver', clusterArgs(sick));
+      process.stdout.write(`\n${bold('=== check_cluster_certs: certificates that expire, kubelet CSRs left pending ===')}\n`);
+      await runPlugin('The simulator CA and certificate have a century left; no CSR waits', 'check_cluster_certs', clusterArgs(healthy));
+      await runPlugin("A node's kubelet CSRs pending for 3h (after a long shutdown)", 'check_cluster_certs', clusterArgs(sick));
+      await runPlugin('-w 36600d: a certificate with less than that left is WARNING, named by its CN', 'check_cluster_certs', [
+        ...clusterArgs(healthy),
+        '-w',
+        '36600d',
+        '-c',
+        '7d',
+      ]);
+      process.stdout.write(`\n${bold('=== check_nodes --pods and --version-skew ===')}\n`);
+      await runPlugin("Pods per node against each node's limit (-c 10: the failing nodes aside): worker-4 at 96%", 'check_nodes', [
+        ...clusterArgs(sick),
+        '--pods',
+        '-c',
+        '10',
+      ]);
+      await runPlugin('Kubelets against the API server: one three minors behind', 'check_nodes', [...clusterArgs(sick), '--version-skew', '-c', '10']);
+    }
   } else {
     process.stdout.write('\n(this simulator has no cluster API: check_nodes skipped)\n');
   }

@@ -54,6 +54,10 @@ const MAX_TEXT = 316;
 /** A condition's reason, message or time, as kept (the long output shortens it further). */
 const MAX_DETAIL = 1024;
 
+/** The members read of status.allocatable and status.capacity, and of status.nodeInfo. */
+const POD_LIMIT = ['pods'] as const;
+const KUBELET_VERSION = ['kubeletVersion'] as const;
+
 /** What a JSON value is, by its first byte, in words: "a number", "an array"... */
 function kindOf(c: number): string {
   if (c === QUOTE) return 'a string';
@@ -269,6 +273,25 @@ class Scanner {
     return out;
   }
 
+  /**
+   * The string members `wanted` of an object (a node's allocatable pods, its kubelet version),
+   * bounded and printable; other members and values of other kinds are skipped (a figure the
+   * check cannot read costs that figure, not the node). Null reads as absent.
+   */
+  strings(field: string, wanted: readonly string[]): Record<string, string> | undefined {
+    if (!this.shape(field, LBRACE, 'an object', true)) return undefined;
+    const out: Record<string, string> = {};
+    if (this.open()) {
+      do {
+        this.readKey();
+        const k = wanted.find((w) => this.key(w));
+        if (k !== undefined && this.peek() === QUOTE) out[k] = this.printable(`${field}.${k}`, MAX_TEXT);
+        else this.skip();
+      } while (this.more(RBRACE));
+    }
+    return out;
+  }
+
   /** One item, reduced to the fields of `Node`; `at` is its path (`items[3]`) for errors. */
   node(at: string): Node {
     this.shape(at, LBRACE, 'an object (a node)');
@@ -312,7 +335,10 @@ class Scanner {
               } else if (this.key('addresses')) {
                 const list = this.pairs(`${at}.status.addresses`, 'type', 'address');
                 if (list) status.addresses = list as unknown as NodeAddress[];
-              } else this.skip();
+              } else if (this.key('allocatable')) status.allocatable = this.strings(`${at}.status.allocatable`, POD_LIMIT);
+              else if (this.key('capacity')) status.capacity = this.strings(`${at}.status.capacity`, POD_LIMIT);
+              else if (this.key('nodeInfo')) status.nodeInfo = this.strings(`${at}.status.nodeInfo`, KUBELET_VERSION);
+              else this.skip();
             } while (this.more(RBRACE));
           }
         } else this.skip();

@@ -20,7 +20,14 @@ export interface NodeAddress {
 export interface Node {
   metadata?: { name?: string; labels?: Record<string, string> };
   spec?: { unschedulable?: boolean };
-  status?: { addresses?: NodeAddress[]; conditions?: NodeCondition[] };
+  status?: {
+    addresses?: NodeAddress[];
+    conditions?: NodeCondition[];
+    /** Only `pods` is read: how many pods the node takes (a quantity, e.g. "250"). */
+    allocatable?: { pods?: string };
+    capacity?: { pods?: string };
+    nodeInfo?: { kubeletVersion?: string };
+  };
 }
 
 /**

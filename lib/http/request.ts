@@ -112,7 +112,7 @@ function trustStoreWith(ca: string): tls.SecureContext {
 }
 
 /** Opens a CONNECT tunnel through an HTTP proxy to the target's host and port. */
-function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<Socket> {
+export function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const port = target.port || '443';
     const headers: Record<string, string> = { host: `${target.hostname}:${port}` };

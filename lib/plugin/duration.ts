@@ -10,13 +10,15 @@ export interface DurationRule {
   bareSeconds?: boolean;
   /** The longest duration accepted, in seconds. */
   maxSeconds?: number;
+  /** Days (`30d`, `1d12h`) are accepted: for lifetimes such as a certificate's, not for delays of minutes. */
+  days?: boolean;
 }
 
 const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-const UNITS = new RegExp(String.raw`^(?:${NUMBER}\s*h)?\s*(?:${NUMBER}\s*m)?\s*(?:${NUMBER}\s*s)?$`);
+const UNITS = new RegExp(String.raw`^(?:${NUMBER}\s*d)?\s*(?:${NUMBER}\s*h)?\s*(?:${NUMBER}\s*m)?\s*(?:${NUMBER}\s*s)?$`);
 
 /**
- * Parses `90s`, `15m`, `1h`, `1h30m` (and, with `bareSeconds`, `10`) into seconds, for every
+ * Parses `90s`, `15m`, `1h`, `1h30m`, `30d` (and, with `bareSeconds`, `10`) into seconds, for every
  * option that takes a duration; throws a UsageError naming `option` and what to write.
  */
 export function parseDuration(text: string, option: string, rule: DurationRule = {}): number {
@@ -26,7 +28,8 @@ export function parseDuration(text: string, option: string, rule: DurationRule =
     throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: a duration needs a unit: ${t}s, ${t}m or ${t}h`);
   }
   const m = bare ? undefined : UNITS.exec(t);
-  const seconds = bare ? Number(t) : m ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : NaN;
+  if (m?.[1] !== undefined && !rule.days) throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as 900s, 15m or 1h (days as hours: ${Number(m[1]) * 24}h)`);
+  const seconds = bare ? Number(t) : m ? Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0) : NaN;
   if ((!bare && !m) || t === '' || !(seconds > 0)) {
     throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as ${rule.bareSeconds ? '10 (seconds), ' : ''}900s, 15m or 1h`);
   }

@@ -9,10 +9,11 @@ import type { RunContext } from '../../lib/plugin/context';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
+import { controlPlaneConfig, type ControlPlaneConfig } from './control-plane';
 import type { NodesOptions } from './options';
 
 /** Everything check_nodes' options say, validated before the first request. */
-export interface NodesConfig {
+export interface NodesConfig extends ControlPlaneConfig {
   target: ClusterTarget;
   rule: HealthRule;
   /** -w/-c on the failing nodes (a count, or a percentage with --percent). */
@@ -63,5 +64,6 @@ export async function configureNodes(options: NodesOptions, context: RunContext)
     discovery: options.discovery,
     maxBytes: maxBytesFrom(options),
     maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'),
+    ...controlPlaneConfig(options, context),
   };
 }

@@ -2,6 +2,8 @@
 import { listNodes, type ListStats } from '../../lib/cluster/node-list';
 import { discoveryJson, evaluateNodes } from '../../lib/cluster/node-report';
 import { NodeTally } from '../../lib/cluster/node-tally';
+import { NodeFacts, teeSinks } from '../../lib/cluster/node-facts';
+import { joinParts } from '../../lib/cluster/node-extras-report';
 import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
@@ -9,6 +11,7 @@ import type { Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { configureNodes, type NodesConfig } from './config';
+import { judgeControlPlane, startControlPlaneReads } from './control-plane';
 import { NODES_OPTIONS } from './options';
 
 void runPlugin({
@@ -28,15 +31,18 @@ void runPlugin({
   notes: [CLUSTER_CREDENTIALS_NOTE, CLUSTER_CA_NOTE, HTTP_ENVIRONMENT_NOTE],
   async run(options, context) {
     const config = await configureNodes(options, context);
-    const { tally, stats } = await probeNodes(config, context);
+    const facts = new NodeFacts();
+    const reads = startControlPlaneReads(config, context);
+    const { tally, stats } = await probeNodes(config, context, facts);
     if (config.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const listed = `${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`;
-    return { ...evaluate(config, tally), notes: [listed, ...(config.selector ? [`selector ${config.selector}`] : [])] };
+    const result = { ...evaluate(config, tally), notes: [listed, ...(config.selector ? [`selector ${config.selector}`] : [])] };
+    return joinParts(result, await judgeControlPlane(config, reads, tally, facts));
   },
 });
 
 /** Lists the nodes into a tally (again from the start when a renewed credential retries). */
-async function probeNodes(config: NodesConfig, context: RunContext): Promise<{ tally: NodeTally; stats: ListStats }> {
+async function probeNodes(config: NodesConfig, context: RunContext, facts: NodeFacts): Promise<{ tally: NodeTally; stats: ListStats }> {
   const tally = new NodeTally(config.rule, config.selection);
   context.log(2, describeTarget(config.target));
   context.setPhase(`listing nodes from ${config.target.url.origin}`);
@@ -47,7 +53,8 @@ async function probeNodes(config: NodesConfig, context: RunContext): Promise<{ t
     signal: context.signal,
     trace: (l: string) => context.log(3, l),
   };
-  const stats = await withCredentialRenewal(config.target, (t) => (tally.reset(), listNodes(t, listOptions, tally)));
+  const sink = config.pods || config.skew ? teeSinks(tally, facts) : tally;
+  const stats = await withCredentialRenewal(config.target, (t) => (sink.reset(), listNodes(t, listOptions, sink)));
   return { tally, stats };
 }
 

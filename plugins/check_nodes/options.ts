@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_NODES } from '../../lib/cluster/node-list';
+import { DEFAULT_MAX_PODS } from '../../lib/cluster/pods-per-node';
 import { CLUSTER_OPTIONS } from '../../lib/cluster/target';
 import { HTTP_OPTIONS } from '../../lib/http/options';
 import { defineOptions, type PluginOptions } from '../../lib/plugin/options';
@@ -52,6 +53,40 @@ export const NODES_OPTIONS = defineOptions([
     arg: 'N',
     default: DEFAULT_MAX_NODES,
     description: 'UNKNOWN when the server lists more nodes than this (a broken or hostile server cannot exhaust memory).',
+  },
+  {
+    long: 'pods',
+    type: 'boolean',
+    description:
+      "Also count each checked node's pods (all but Succeeded and Failed ones) against its status.allocatable.pods (else capacity), read as one paged Table of every pod.",
+  },
+  {
+    long: 'pods-warning',
+    type: 'string',
+    arg: 'RANGE',
+    default: '90',
+    description: "With --pods: range of a node's pods in percent of its limit that is fine; WARNING outside it.",
+  },
+  { long: 'pods-critical', type: 'string', arg: 'RANGE', default: '95', description: 'With --pods: the same for CRITICAL.' },
+  {
+    long: 'max-pods',
+    type: 'number',
+    arg: 'N',
+    default: DEFAULT_MAX_PODS,
+    description: 'With --pods: UNKNOWN when the server lists more pods than this (a broken or hostile server cannot keep the check busy).',
+  },
+  {
+    long: 'version-skew',
+    type: 'boolean',
+    description:
+      "Also compare each checked node's kubelet version with the API server's (/version): a newer kubelet is CRITICAL, one more than --max-skew minors older WARNING; nodes on other minors are named. A patch difference is no skew.",
+  },
+  {
+    long: 'max-skew',
+    type: 'number',
+    arg: 'N',
+    description:
+      "With --version-skew: minors a kubelet may lag behind the API server (default: what the API server's version supports, 2 before 1.28, else 3).",
   },
   { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name","{#NODE.HOST}":"host"},...] and exit 0.' },
 ]);

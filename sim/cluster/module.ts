@@ -8,6 +8,7 @@ import { send } from '../faults';
 import { defineSimModule } from '../module';
 import { Stats } from '../server';
 import { parseLabelSelector } from './label-selector';
+import { CONTROL_PLANE_SCENARIOS, createControlPlaneApi } from './control-plane';
 import { createMonitoringApi, MONITORING_SCENARIOS } from './monitoring';
 import { decodeContinue, NodeStore } from './node-store';
 import { createOperatorsApi, OPERATOR_SCENARIOS } from './operators';
@@ -84,6 +85,14 @@ export const CLUSTER_MODULE = defineSimModule({
       description:
         'Cluster operators and cluster version served (OpenShift 4.16, 33 operators): healthy, degraded (etcd Degraded for 2h), unavailable (ingress Available=False for 25m), progressing (network Progressing for 3h), updating (to 4.16.28, 40m in), failing (ClusterVersion Failing: monitoring not available), updates (3 updates offered), sick (degraded, unavailable and progressing at once, updates offered, the update graph unreachable) or none (no config.openshift.io API: plain Kubernetes). Default: sick with --cluster-scenario sick, else healthy.',
     },
+    {
+      long: 'cluster-control-plane',
+      type: 'string',
+      arg: 'NAME',
+      choices: [...CONTROL_PLANE_SCENARIOS],
+      description:
+        'Health endpoints, CSRs and pods served (/readyz, /livez, /version v1.27.10, certificatesigningrequests, pods as a list or a Table): healthy, sick (etcd failing in /readyz and /livez, two CSRs pending for 3h) or csr-flood (100,000 CSRs). Default: sick with --cluster-scenario sick, else healthy. Pods: 18-42 a node, 240 of 250 on worker-4 and 229 on worker-5.',
+    },
     { long: 'cluster-token', type: 'string', arg: 'TOKEN', description: 'Bearer token the cluster API accepts (default: a new random 179-character token).' },
   ]),
   create(options, stateDir) {
@@ -103,6 +112,8 @@ export const CLUSTER_MODULE = defineSimModule({
     const monitoring = createMonitoringApi(monitoringScenario, stats);
     const operatorsScenario = options['cluster-operators'] ?? (scenario === 'sick' ? 'sick' : 'healthy');
     const operators = createOperatorsApi(operatorsScenario, stats);
+    const controlPlaneScenario = options['cluster-control-plane'] ?? (scenario === 'sick' ? 'sick' : 'healthy');
+    const controlPlane = createControlPlaneApi(controlPlaneScenario, store, stats);
 
     return {
       stats,
@@ -110,6 +121,7 @@ export const CLUSTER_MODULE = defineSimModule({
         scenario,
         monitoring: monitoringScenario,
         operators: operatorsScenario,
+        controlPlane: controlPlaneScenario,
         nodes: String(store.nodes.length),
         listBytes: String(store.totalBytes),
         tokenFile,
@@ -134,6 +146,10 @@ export const CLUSTER_MODULE = defineSimModule({
         }
         if (operators.handles(url.pathname)) {
           operators.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
+          return;
+        }
+        if (controlPlane.handles(url.pathname)) {
+          controlPlane.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
           return;
         }
         if (url.pathname !== '/api/v1/nodes') {

@@ -32,9 +32,13 @@ export interface NodeSpec {
   noAddresses?: boolean;
   /** How many container images the node reports (the bulk of a node's size). */
   images?: number;
+  /** status.nodeInfo.kubeletVersion (default the cluster's, v1.27.10+28ed2d7): a node left behind by an upgrade. */
+  kubeletVersion?: string;
 }
 
 const HEARTBEAT = '2026-11-22T09:58:41Z';
+/** The Kubernetes of the simulated OpenShift 4.14: what /version and the kubelets report. */
+export const SIM_KUBE_VERSION = 'v1.27.10+28ed2d7';
 const CREATED = '2026-03-04T11:17:09Z';
 const ZONES = ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'];
 const IMAGE_REPOS = [
@@ -267,8 +271,8 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
         bootID: uuid(rand),
         containerRuntimeVersion: 'cri-o://1.27.4-6.1.rhaos4.14.git7b7d4b6.el9',
         kernelVersion: '5.14.0-284.52.1.el9_2.x86_64',
-        kubeProxyVersion: 'v1.27.10+28ed2d7',
-        kubeletVersion: 'v1.27.10+28ed2d7',
+        kubeProxyVersion: spec.kubeletVersion ?? SIM_KUBE_VERSION,
+        kubeletVersion: spec.kubeletVersion ?? SIM_KUBE_VERSION,
         machineID: hex(rand, 32),
         operatingSystem: 'linux',
         osImage: 'Red Hat Enterprise Linux CoreOS 414.92.202402201520-0 (Plow)',

@@ -83,6 +83,11 @@ describe('make demo', () => {
       /^OPERATORS CRITICAL - 2 of 33 operators failing: etcd Degraded=True for 2h /m,
       /^OPERATORS OK - 33 of 33 operators available, none degraded, updating to 4\.16\.28 /m,
       /^\[\{"\{#OPERATOR\}":"authentication"\}/m,
+      // The control plane: a failing readyz check, kubelet CSRs left pending, a full node, a skewed kubelet.
+      /^APISERVER CRITICAL - API server v1\.27\.10\+28ed2d7: readyz failed: etcd \(reason withheld\)/m,
+      /^CERTS WARNING - nearest expiry: .*2 kubelet CSRs pending over 1h: /m,
+      /^NODES CRITICAL - .*near the pod limit: worker-4\.prod-eu1\.example\.com 240\/250 pods \(96%\)/m,
+      /^NODES WARNING - .*kubelet v1\.24\.17\+3f4e5a8 is 3 minors behind/m,
       /^VM_CPU OK - cpu usage [\d.]+% \(current\)/m,
       /^VM_CPU OK - cpu usage [\d.]+% \(avg 1h\)/m,
       /^VM_CPU WARNING - /m,

@@ -115,6 +115,19 @@ export const TARGETS: Target[] = [
   // Faults aim at the operator list (the ClusterVersion is read beside it). No -w/-c: each
   // operator is judged by its conditions.
   clusterTarget('check_cluster_operators', '/apis/config.openshift.io/v1/clusteroperators', ['usage error: malformed threshold']),
+  // Faults aim at /readyz (/livez and /version are read beside it). A 500 or 503 there is the
+  // API server saying it is not ready: CRITICAL by design, not a failure to check. Its body
+  // is a text list, so the NodeList-shaped cases do not apply.
+  clusterTarget('check_apiserver', '/readyz', [
+    'JSON/XML of the wrong kind',
+    'HTTP 500 without a body',
+    "HTTP 500 with the server's error document",
+    'HTTP 503 without a body',
+    "HTTP 503 with the server's error document",
+  ]),
+  // Faults aim at the CSR list (the chain is read from the handshake beside it). An expired
+  // serving certificate is its finding (CRITICAL), and -w/-c are durations, not ranges.
+  clusterTarget('check_cluster_certs', '/apis/certificates.k8s.io/v1/certificatesigningrequests', ['expired certificate', 'usage error: malformed threshold']),
   vmTarget('check_vm_cpu'),
   vmTarget('check_vm_disk'),
   vmTarget('check_vm_mem'),

@@ -40,7 +40,7 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
     expect([r.warnings, r.errors]).toEqual([0, 0]);
     expect(r.checked.commands - stock.checked.commands).toBe(definitions('commands.cfg', 'command') + definitions('vm-discovery.cfg', 'command'));
     expect(r.checked.hosts - stock.checked.hosts).toBe(2);
-    expect(r.checked.services - stock.checked.services).toBe(7);
+    expect(r.checked.services - stock.checked.services).toBe(9); // the services of example-services.cfg (apiserver and cluster-certs among them)
     expect(definitions('commands.cfg', 'command')).toBeGreaterThanOrEqual(9);
     expect(r.code).toBe(0);
     expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload nagios4');
@@ -72,6 +72,29 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
       await sim.stop();
     }
   });
+  it.each([
+    ['cloudchecks_apiserver', 2, /^APISERVER CRITICAL - API server v1\.27\.10\+28ed2d7: readyz failed: etcd \(reason withheld\)/],
+    ['cloudchecks_cluster_certs', 1, /^CERTS WARNING - nearest expiry: .*2 kubelet CSRs pending over 1h: csr-n2x7k/],
+  ])('the command line Nagios builds from %s and the example service runs the check', async (command, state, first) => {
+    const sim = new BuiltSimulator(['--cluster-scenario', 'sick']);
+    const ready = await sim.start();
+    try {
+      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
+      const template = new RegExp(`command_name\\s+${command}\\n\\s+command_line\\s+(.+)$`, 'm').exec(commands)![1];
+      const example = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
+      const extra = new RegExp(`check_command\\s+${command}!.*!.*!(.+)$`, 'm')
+        .exec(example)![1]
+        .replace(/\/etc\/nagios4\/secrets\/ocp-prod-ca\.pem/, ready.caFile);
+      const args: Record<string, string> = { $USER1$: DIST, $ARG1$: ready.apis.cluster.httpsUrl, $ARG2$: ready.apis.cluster.tokenFile, $ARG3$: extra };
+      const line = template.replace(/\$(USER1|ARG[123])\$/g, (m) => args[m]);
+      const { out, code } = runCommandLine(line, root);
+      expect(out).toMatch(first);
+      expect(code).toBe(state);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   it('the command line Nagios builds from cloudchecks_vdc runs the check', async () => {
     const sim = new BuiltSimulator(['--vcd-scenario', 'default']);
     const ready = await sim.start();

@@ -241,6 +241,7 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
       'cloudchecks Kubernetes nodes',
       'cloudchecks cluster monitoring',
       'cloudchecks cluster operators',
+      'cloudchecks control plane',
     ]);
   }, 60_000);
 
@@ -272,10 +273,12 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
       });
       hostIds[name] = r.hostids[0];
     };
-    await host('cluster', ['cloudchecks Kubernetes nodes', 'cloudchecks cluster monitoring', 'cloudchecks cluster operators'], {
+    await host('cluster', ['cloudchecks Kubernetes nodes', 'cloudchecks cluster monitoring', 'cloudchecks cluster operators', 'cloudchecks control plane'], {
       '{$CLOUDCHECKS.SECTION}': 'cluster',
       '{$CLOUDCHECKS.MONITORING.SECTION}': 'cluster',
       '{$CLOUDCHECKS.OPERATORS.SECTION}': 'cluster',
+      '{$CLOUDCHECKS.APISERVER.SECTION}': 'cluster',
+      '{$CLOUDCHECKS.CERTS.SECTION}': 'cluster',
     });
     await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
     await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
@@ -338,6 +341,12 @@ suite(`Zabbix ${install?.version ?? ''} runs contrib/zabbix/cloudchecks_template
     expect(item('cluster', 'cloudchecks.operators.degraded').lastvalue).toBe('1');
     expect(item('cluster', 'cloudchecks.operators.unavailable').lastvalue).toBe('1');
     expect(item('cluster', 'cloudchecks.operators.summary').lastvalue).toMatch(/^2 of 33 operators failing: etcd Degraded=True for 2h /);
+    expect(item('cluster', 'cloudchecks.apiserver.code').lastvalue).toBe('2');
+    expect(item('cluster', 'cloudchecks.apiserver.readyz_failed').lastvalue).toBe('2');
+    expect(item('cluster', 'cloudchecks.apiserver.summary').lastvalue).toMatch(/readyz failed: etcd \(reason withheld\)/);
+    expect(item('cluster', 'cloudchecks.certs.code').lastvalue).toBe('1');
+    expect(item('cluster', 'cloudchecks.certs.csr_pending').lastvalue).toBe('3');
+    expect(item('cluster', 'cloudchecks.certs.summary').lastvalue).toMatch(/2 kubelet CSRs pending over 1h: csr-n2x7k/);
     expect(item('vm-busy', 'cloudchecks.vm.cpu.code').lastvalue).toBe('1');
     expect(Number(item('vm-busy', 'cloudchecks.vm.cpu.usage').lastvalue)).toBeGreaterThan(80);
     expect(item('vm-full-disk', 'cloudchecks.vm.disk.code').lastvalue).toBe('2');

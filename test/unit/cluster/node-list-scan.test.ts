@@ -27,6 +27,15 @@ function reduce(n: Record<string, unknown>): Node {
     for (const k of ['conditions', 'addresses']) if (out.status[k] === null) delete out.status[k];
     if ('conditions' in out.status) out.status.conditions = pairs(out.status.conditions, 'status', 'reason', 'message', 'lastTransitionTime');
     if ('addresses' in out.status) out.status.addresses = pairs(out.status.addresses, 'address');
+    // Of allocatable, capacity and nodeInfo only the string members --pods and --version-skew read.
+    for (const [k, member] of [
+      ['allocatable', 'pods'],
+      ['capacity', 'pods'],
+      ['nodeInfo', 'kubeletVersion'],
+    ] as const) {
+      const v = n.status[k];
+      if (isObject(v)) out.status[k] = typeof v[member] === 'string' ? { [member]: v[member] } : {};
+    }
   }
   return out as Node;
 }

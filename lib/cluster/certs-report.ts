@@ -1,0 +1,103 @@
+// The judgement of check_cluster_certs: each certificate's time left against -w/-c (days,
+// alerting below), and kubelet CSRs pending longer than --csr-grace.
+import type { Item, Result } from '../plugin/result';
+import { unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
+import { State } from '../plugin/state';
+import { problemsFirst, worstOf } from '../plugin/subcheck';
+import type { CertificateLife, CertsProbe } from './certs-probe';
+import { KUBELET_SIGNERS, type PendingCsr } from './csr-list';
+import { formatDuration } from '../plugin/duration';
+import { formatAge } from './node-report';
+
+export interface CertRules {
+  /** -w/-c on days left: `30:` and `7:` (alert below). */
+  daysLeft: ScalarContext;
+  /** A kubelet CSR pending longer than this many seconds is WARNING. */
+  csrGrace: number;
+  now: number;
+}
+
+const DAY = 86_400_000;
+/** Pending CSRs named on the status line. */
+const NAMED = 3;
+
+const ROLE_WORDS: Record<CertificateLife['role'], string> = {
+  serving: 'API server certificate',
+  intermediate: 'intermediate CA',
+  root: 'root CA',
+  client: 'client certificate',
+};
+
+function day(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** `API server certificate api.example.com expires in 12d (2026-12-08)`, `... expired 3d ago (...)`. */
+function describeLife(c: CertificateLife, now: number): string {
+  const what = `${ROLE_WORDS[c.role]} ${c.name}`;
+  if (!Number.isFinite(c.notAfter)) return `${what} has no readable expiry date`;
+  if (Number.isFinite(c.notBefore) && c.notBefore > now) return `${what} is not valid before ${day(c.notBefore)}`;
+  const left = c.notAfter - now;
+  return left < 0 ? `${what} expired ${formatAge(-left)} ago (${day(c.notAfter)})` : `${what} expires in ${formatAge(left)} (${day(c.notAfter)})`;
+}
+
+function judgeLife(c: CertificateLife, rules: CertRules): Item {
+  const text = describeLife(c, rules.now);
+  if (!Number.isFinite(c.notAfter)) return { name: c.name, state: State.UNKNOWN, text };
+  if (Number.isFinite(c.notBefore) && c.notBefore > rules.now) return { name: c.name, state: State.CRITICAL, text };
+  return { name: c.name, state: rules.daysLeft.measure('cert_days_left', (c.notAfter - rules.now) / DAY).state, text };
+}
+
+/** `csr-8wq4t (kubelet-serving, system:node:worker-6, pending 3h)`. */
+function describeCsr(csr: PendingCsr, now: number): string {
+  const signer = csr.signer.replace(/^kubernetes\.io\//, '');
+  const age = csr.created === undefined ? '' : `, pending ${formatAge(now - csr.created)}`;
+  return `${csr.name} (${signer}${csr.username ? `, ${csr.username}` : ''}${age})`;
+}
+
+function overdue(csr: PendingCsr, rules: CertRules): boolean {
+  return KUBELET_SIGNERS.has(csr.signer) && csr.created !== undefined && rules.now - csr.created > rules.csrGrace * 1000;
+}
+
+/** The result: the worst certificate's state and the CSRs', the nearest expiry on the status line. */
+export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Result {
+  const lives = probe.certificates.map((c) => ({ c, item: judgeLife(c, rules) }));
+  const dated = probe.certificates.filter((c) => Number.isFinite(c.notAfter));
+  const nearest = dated.reduce<CertificateLife | undefined>((a, c) => (a === undefined || c.notAfter < a.notAfter ? c : a), undefined);
+  const items: Item[] = lives.map((l) => l.item);
+  const phrases: string[] = [];
+  const bad = lives.filter((l) => l.item.state !== State.OK);
+  if (bad.length > 0) phrases.push(...bad.map((l) => l.item.text));
+  else if (nearest) phrases.push(`nearest expiry: ${describeLife(nearest, rules.now)}`);
+  const csrs = probe.csrs;
+  let pendingCount: number | undefined;
+  if (csrs) {
+    pendingCount = csrs.pending.length + csrs.morePending;
+    const late = csrs.pending.filter((c) => overdue(c, rules));
+    for (const c of csrs.pending.slice(0, 200))
+      items.push({ name: c.name, state: overdue(c, rules) ? State.WARNING : State.OK, text: `CSR ${describeCsr(c, rules.now)}` });
+    if (csrs.pending.length > 200)
+      items.push({ name: 'csrs', state: State.OK, text: `… and ${csrs.pending.length - 200 + csrs.morePending} more pending CSRs` });
+    if (late.length > 0) {
+      const named = late.slice(0, NAMED).map((c) => describeCsr(c, rules.now));
+      phrases.push(
+        `${late.length} kubelet CSR${late.length === 1 ? '' : 's'} pending over ${formatDuration(rules.csrGrace)}: ${named.join(', ')}${late.length > NAMED ? ` and ${late.length - NAMED} more` : ''} (approve with oc adm certificate approve / kubectl certificate approve)`,
+      );
+    } else
+      phrases.push(
+        `${pendingCount} CSR${pendingCount === 1 ? '' : 's'} pending${pendingCount > 0 ? `, none for kubelets over ${formatDuration(rules.csrGrace)}` : ''}`,
+      );
+  }
+  const notes = probe.verifyError ? [`the server's chain does not verify: ${probe.verifyError}`] : [];
+  // The nearest expiry is the figure graphed, from the same context that judged each certificate.
+  const nearestDays = nearest
+    ? rules.daysLeft.measure('cert_days_left', (nearest.notAfter - rules.now) / DAY, { decimals: 2 }).metric
+    : unjudgedMetric('cert_days_left', null);
+  return {
+    state: worstOf(items),
+    summary: phrases.join('; '),
+    items: problemsFirst(items),
+    notes,
+    metrics: [nearestDays, ...(pendingCount === undefined ? [] : [unjudgedMetric('csr_pending', pendingCount, { min: 0 })])],
+  };
+}

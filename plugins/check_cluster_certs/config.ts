@@ -1,0 +1,49 @@
+import type { ClusterTarget, GetOptions } from '../../lib/cluster/client';
+import type { CertRules } from '../../lib/cluster/certs-report';
+import { clusterTargetFrom } from '../../lib/cluster/target';
+import { maxBytesFrom } from '../../lib/http/options';
+import type { RunContext } from '../../lib/plugin/context';
+import { parseDuration } from '../../lib/plugin/duration';
+import { UsageError } from '../../lib/plugin/errors';
+import { positiveInteger } from '../../lib/plugin/options';
+import { parseRange } from '../../lib/plugin/range';
+import { ScalarContext } from '../../lib/plugin/scalar-context';
+import type { CertsOptions } from './options';
+
+/** Everything check_cluster_certs' options say, validated before the first request. */
+export interface CertsConfig {
+  target: ClusterTarget;
+  rules: Omit<CertRules, 'now'>;
+  get: GetOptions & { maxCsrs: number; skipCsrs: boolean };
+}
+
+/** A certificate lives at most this long: 100 years, the simulator's CA included. */
+const LIFETIME = { maxSeconds: 100 * 366 * 86400, days: true };
+
+/** Days as a range that alerts below them (`30:`), with the decimals a duration in hours needs. */
+function daysBelow(seconds: number, option: string): ReturnType<typeof parseRange> {
+  return parseRange(`${Math.round((seconds / 86400) * 10000) / 10000}:`, option);
+}
+
+/** The options of check_cluster_certs as its config. */
+export async function configureCerts(options: CertsOptions, context: RunContext): Promise<CertsConfig> {
+  const target = await clusterTargetFrom(options, context, context.notes);
+  const warning = parseDuration(options.warning, '-w/--warning', LIFETIME);
+  const critical = parseDuration(options.critical, '-c/--critical', LIFETIME);
+  if (critical > warning)
+    throw new UsageError(`-c/--critical ${options.critical} is longer than -w/--warning ${options.warning}: CRITICAL would come first; swap them`);
+  return {
+    target,
+    rules: {
+      daysLeft: new ScalarContext({ warning: daysBelow(warning, '-w/--warning'), critical: daysBelow(critical, '-c/--critical') }),
+      csrGrace: parseDuration(options['csr-grace'], '--csr-grace', { maxSeconds: 30 * 86400, days: true }),
+    },
+    get: {
+      maxBytes: maxBytesFrom(options),
+      maxCsrs: positiveInteger(options['max-csrs'], '--max-csrs'),
+      skipCsrs: options['skip-csrs'],
+      signal: context.signal,
+      trace: (l: string) => context.log(3, l),
+    },
+  };
+}
