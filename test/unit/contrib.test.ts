@@ -184,6 +184,15 @@ describe('contrib/ matches the plugins', () => {
       }
     });
 
+    it('a name a tenant chose (--vapp) goes only into a quoted slot, never into a free $ARGn$ that a shell splits', () => {
+      for (const f of readdirSync(join(REPO, 'contrib/nagios')).filter((n) => n.endsWith('.cfg'))) {
+        const text = readFileSync(join(REPO, 'contrib/nagios', f), 'utf8');
+        expect(text, `${f} suggests --vapp NAME in a free argument`).not.toMatch(/--vapp NAME/);
+        for (const m of text.matchAll(/command_line\s+(.*--vapp.*)/g)) expect(m[1], f).toMatch(/--vapp '\$ARG\d\$'/);
+      }
+      expect(commandPlugins.get('cloudchecks_vm_fleet_vapp')).toBe('check_vm_fleet');
+    });
+
     it('example-services.cfg uses defined commands with options the plugins have', () => {
       const examples = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
       const uses = [...examples.matchAll(/check_command\s+(.+)/g)].map((m) => m[1].split('!'));
