@@ -117,6 +117,15 @@ describe('contrib/ matches the plugins', () => {
       expect(objects.map((c) => c.plugin).sort()).toEqual([...PLUGINS].sort());
     });
 
+    it('docs/icinga2.md names every CheckCommand and every variable of the vdc and vm-fleet ones', () => {
+      const doc = readFileSync(join(REPO, 'docs/icinga2.md'), 'utf8');
+      for (const c of objects) expect(doc, c.name).toContain(`\`${c.name}\``);
+      for (const name of ['cloudchecks-vdc', 'cloudchecks-vm-fleet']) {
+        const body = new RegExp(`^object CheckCommand "${name}" \\{[^]*?^\\}`, 'm').exec(text)![0];
+        for (const [, v] of body.matchAll(/\$(cloudchecks_\w+)\$/g)) expect(doc, `${name}: ${v}`).toContain(`\`${v}\``);
+      }
+    });
+
     it.each(PLUGINS)('%s: every argument exists in --help, and every option is offered or deliberately left out', (plugin) => {
       const command = objects.find((c) => c.plugin === plugin)!;
       const args = allArgs(commands, command.name);
