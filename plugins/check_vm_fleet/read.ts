@@ -39,7 +39,7 @@ export interface FleetRead {
  */
 export async function readFleet(options: FleetCheckOptions, context: RunContext, handOver = false): Promise<FleetRead> {
   const cfg = configureFleet(options);
-  const session = openVmSession(cfg.judges[0].cfg, options, context);
+  const session = openVmSession(cfg.judges[0].cfg, options, context, cfg.concurrency);
   const origin = cfg.judges[0].cfg.base.origin;
   context.log(2, `url=${origin} concurrency=${cfg.concurrency} metrics=${cfg.which}${options.window ? ` window=${options.window}` : ''}`);
   context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
@@ -55,7 +55,7 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     which: cfg.which,
     concurrency: cfg.concurrency,
     cutoff: cutoffOf(context.deadline, handOver),
-    judge: (vm, answer, get) => judgeFleetVm(judging, vm, answer, get),
+    judge: (vm, answer, { get }) => judgeFleetVm(judging, vm, answer, get),
   });
   const vms = collection.vms.map((vm) => collection.judged.get(vm.id) ?? unreadFleetVm(judging, vm, unreadWords(collection.unread.get(vm.id), context)));
   for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
