@@ -13,7 +13,7 @@ import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
 import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 import { CheckError } from '../../lib/plugin/errors';
-import { serviceResultsOf } from '../../lib/submit/check-result';
+import { passiveResultsOf } from './passive';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
 import { submitResults, type SubmitOutcome } from '../../lib/submit/submit';
 import type { FleetCheckConfig } from './config';
@@ -56,7 +56,7 @@ async function runFleet(options: FleetCheckOptions, context: RunContext): Promis
 
 /** Hands the results of the VMs read to the engine; a failure says how far the collection got. */
 async function submitFleet(submit: NonNullable<SubmitConfig>, vms: FleetVmResult[], collected: Result, context: RunContext): Promise<SubmitOutcome> {
-  const services = serviceResultsOf(vms);
+  const services = passiveResultsOf(vms);
   try {
     return await submitResults(submit, { services, json: () => fleetJson(collected, vms) }, context);
   } catch (error) {

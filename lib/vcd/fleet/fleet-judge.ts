@@ -3,7 +3,7 @@
 import type { RunContext } from '../../plugin/context';
 import { Notes } from '../../plugin/notes';
 import { redactResult, runRedactor } from '../../plugin/redact';
-import { jsonDocument, renderNagios, type Result } from '../../plugin/result';
+import { jsonDocument, renderNagios, renderNagiosParts, type Result } from '../../plugin/result';
 import { failureResult } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
@@ -39,7 +39,14 @@ export function serviceResult(profile: VmCheckProfile, result: Result): ServiceR
   // Kept for the whole run, so copied out of the answer: a metric's name read from the document
   // is a view of it, and a text built from that name would keep every document in memory.
   const json = JSON.parse(JSON.stringify(jsonDocument(profile.name, clean))) as JsonResult;
-  return { code: clean.state, text: runRedactor.sweep(renderNagios(profile.name, clean)), json };
+  const parts = renderNagiosParts(profile.name, clean);
+  const sweep = (lines: string[]) => lines.map((line) => runRedactor.sweep(line));
+  return {
+    code: clean.state,
+    text: runRedactor.sweep(renderNagios(profile.name, clean)),
+    parts: { output: runRedactor.sweep(parts.output), perfdata: sweep(parts.perfdata), longOutput: sweep(parts.longOutput) },
+    json,
+  };
 }
 
 /** The worst state of a VM's services. */
