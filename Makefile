@@ -2,6 +2,7 @@
 PREFIX    ?= /usr/local
 PLUGINDIR ?= /usr/lib/nagios/plugins
 BINDIR    ?= $(PREFIX)/bin
+SBINDIR   ?= $(PREFIX)/sbin
 DESTDIR   ?=
 NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
 
@@ -94,7 +95,12 @@ uninstall-sim:
 # (NAGIOSCONFDIR, empty: not installed), every contrib/ file and the docs. Globs, not
 # names, so that a new plugin or contrib file is packaged without a change here. Only the
 # command definitions (contrib/*/*commands*) go where the engines read them by themselves:
-# the other files (example services, discovery rules) are the admin's to include.
+# the other files (example services, discovery rules) are the admin's to include. The
+# inventory refresher (contrib/inventory) goes into SBINDIR, its hourly cron job into CRONDIR
+# (inert until /etc/cloudchecks/inventory.conf exists) and its systemd timer, not enabled,
+# into SYSTEMDUNITDIR.
+CRONDIR           ?= /etc/cron.d
+SYSTEMDUNITDIR    ?= /lib/systemd/system
 ICINGA2CONTRIBDIR ?= /usr/share/icinga2/include/plugins-contrib.d
 NAGIOSCONFDIR     ?= /etc/nagios-plugins/config
 DATADIR           ?= /usr/share/cloudchecks
@@ -109,6 +115,10 @@ install-package: install install-sim
 		for f in contrib/nagios/*commands*.cfg; do case $$f in */commands.cfg) n=cloudchecks.cfg;; *) n=cloudchecks-$$(basename $$f);; esac; \
 		install -m 0644 $$f $(DESTDIR)$(NAGIOSCONFDIR)/$$n; done; fi
 	cd contrib && find . -type f | LC_ALL=C sort | while read -r f; do install -D -m 0644 "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
+	install -D -m 0755 contrib/inventory/cloudchecks-inventory $(DESTDIR)$(SBINDIR)/cloudchecks-inventory
+	install -D -m 0644 contrib/inventory/cloudchecks-inventory.cron $(DESTDIR)$(CRONDIR)/cloudchecks-inventory
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	install -m 0644 contrib/inventory/cloudchecks-inventory.service contrib/inventory/cloudchecks-inventory.timer $(DESTDIR)$(SYSTEMDUNITDIR)/
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	if [ -f dist/THIRD-PARTY-NOTICES ]; then install -m 0644 dist/THIRD-PARTY-NOTICES $(DESTDIR)$(DOCDIR)/; fi

@@ -72,8 +72,13 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     // The name checked is the URL's host, or the kubeconfig's tls-server-name when one is set.
     const checked = trust.serverName ?? url.hostname.replace(/^\[|\]$/g, '');
-    const where2 = trust.serverName !== undefined ? 'as tls-server-name' : 'in the URL';
-    message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${certificateNames(e.cert)}; use one of those names ${where2}, have the certificate reissued, or skip verification with -k/--insecure`;
+    const names = certificateNames(e.cert);
+    if (trust.serverNameOption !== undefined) {
+      message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${names}; give one of those names with ${trust.serverNameOption}, or have the certificate reissued`;
+    } else {
+      const where2 = trust.serverName !== undefined ? 'as tls-server-name' : 'in the URL';
+      message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${names}; use one of those names ${where2}, have the certificate reissued, or skip verification with -k/--insecure`;
+    }
   } else if (TLS_REASONS[code]) {
     // "Pass the CA with --ca-file" is no help to someone who did: say that CA is not the one,
     // and name the issuer the server presented; an expired certificate says since when.

@@ -20,4 +20,9 @@ export interface TlsSettings {
   proxy?: URL;
   /** Where `ca` came from, for messages: `--ca-file`, `certificate-authority of kubeconfig …`. */
   caSource?: string;
+  /**
+   * The option that sets serverName, for messages (e.g. `--icinga2-server-name`), when this
+   * connection has one and no -k/--insecure: a wrong name is then fixed by that option.
+   */
+  serverNameOption?: string;
 }

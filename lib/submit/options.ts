@@ -144,7 +144,7 @@ function icingaTargetFrom(options: SubmitOptions, context: Pick<RunContext, 'add
     url,
     user,
     password,
-    tls: { ca, caOnly: true, caSource: '--icinga2-ca-file', ...(serverName ? { serverName } : {}) },
+    tls: { ca, caOnly: true, caSource: '--icinga2-ca-file', serverNameOption: '--icinga2-server-name', ...(serverName ? { serverName } : {}) },
     checkSource: hostname(),
   };
 }

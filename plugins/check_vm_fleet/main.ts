@@ -124,7 +124,7 @@ function fleetResult(vms: FleetVmResult[], collection: FleetCollection<FleetVmRe
   return { state, summary, metrics, items: problemItems(vms), notes };
 }
 
-/** One long-output line per VM that is not OK, worst first: its name (inert), id, vApp and the summaries of its services that are not OK. */
+/** One long-output line per VM that is not OK, worst first: its name (inert), id, vApp, organisation (when listed) and the summaries of its services that are not OK. */
 function problemItems(vms: FleetVmResult[]): Item[] {
   const problems = worstFirst(problemsOf(vms.map((vm) => ({ vm, state: vmState(vm) }))));
   return problems.map(({ vm, state }) => {
@@ -134,7 +134,8 @@ function problemItems(vms: FleetVmResult[]): Item[] {
     const text = vm.read
       ? `${bad.map((s) => `${s} ${stateName(vm.services[s].code)}`).join(', ')}: ${vm.services[worst].json.summary}`
       : vm.services.cpu.json.summary.replace(/^vm-[0-9a-f-]+: /, '');
-    return { name: vm.id, state, text: `${oneLine(vm.name, 128)} (${vm.id}, vApp ${oneLine(vm.vapp, 128)}): ${text}` };
+    const org = vm.org === undefined ? '' : `, org ${oneLine(vm.org, 128)}`;
+    return { name: vm.id, state, text: `${oneLine(vm.name, 128)} (${vm.id}, vApp ${oneLine(vm.vapp, 128)}${org}): ${text}` };
   });
 }
 
@@ -150,6 +151,7 @@ function fleetJson(result: Result, vms: FleetVmResult[]): string {
         {
           name: blankControlCharacters(vm.name),
           vapp: blankControlCharacters(vm.vapp),
+          ...(vm.org === undefined ? {} : { org: blankControlCharacters(vm.org) }),
           status: blankControlCharacters(vm.status),
           read: vm.read,
           state: stateName(vmState(vm)),

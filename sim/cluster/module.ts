@@ -11,7 +11,7 @@ import { parseLabelSelector } from './label-selector';
 import { CONTROL_PLANE_SCENARIOS, createControlPlaneApi } from './control-plane';
 import { createMonitoringApi, MONITORING_SCENARIOS } from './monitoring';
 import { decodeContinue, NodeStore } from './node-store';
-import { createOperatorsApi, OPERATOR_SCENARIOS } from './operators';
+import { changeOperator, createOperatorsApi, OPERATOR_SCENARIOS, type Condition } from './operators';
 import { healthyNodes } from './scenarios/healthy';
 import { largeNodes } from './scenarios/large';
 import { realworldNodes } from './scenarios/realworld';
@@ -111,7 +111,8 @@ export const CLUSTER_MODULE = defineSimModule({
     const monitoringScenario = options['cluster-monitoring'] ?? (scenario === 'sick' || scenario === 'off' ? scenario : 'healthy');
     const monitoring = createMonitoringApi(monitoringScenario, stats);
     const operatorsScenario = options['cluster-operators'] ?? (scenario === 'sick' ? 'sick' : 'healthy');
-    const operators = createOperatorsApi(operatorsScenario, stats);
+    const operatorChanges = new Map<string, Condition | null>();
+    const operators = createOperatorsApi(operatorsScenario, stats, operatorChanges);
     const controlPlaneScenario = options['cluster-control-plane'] ?? (scenario === 'sick' ? 'sick' : 'healthy');
     const controlPlane = createControlPlaneApi(controlPlaneScenario, store, stats);
 
@@ -128,6 +129,21 @@ export const CLUSTER_MODULE = defineSimModule({
         noReaderTokenFile: forbiddenFile,
       },
       handler(req, res, url) {
+        if (url.pathname === '/_sim/cluster/operator') {
+          // A run-time change of one operator: see changeOperator.
+          try {
+            const q = url.searchParams;
+            send(
+              res,
+              200,
+              { 'content-type': 'text/plain' },
+              `${changeOperator(operatorChanges, q.get('name') ?? '', q.get('state') ?? '', q.get('message'))}\n`,
+            );
+          } catch (error) {
+            send(res, 400, { 'content-type': 'text/plain' }, `${(error as Error).message}\n`);
+          }
+          return;
+        }
         if (url.pathname === '/_sim/cluster/expire') {
           // The next N continue tokens are refused with 410, as after an etcd compaction.
           expireNext += Number(url.searchParams.get('times') ?? 1) || 1;

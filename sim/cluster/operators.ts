@@ -60,7 +60,7 @@ export const OPERATOR_NAMES = [
 const WITHOUT_UPGRADEABLE = new Set(['image-registry', 'node-tuning', 'openshift-samples']);
 
 type Json = Record<string, unknown>;
-interface Condition {
+export interface Condition {
   type: string;
   status: 'True' | 'False' | 'Unknown';
   reason?: string;
@@ -169,9 +169,10 @@ function renderConditions(conditions: Condition[], now: number): Json[] {
   }));
 }
 
-function operator(name: string, index: number, scenario: OperatorScenario, now: number): Json {
+function operator(name: string, index: number, scenario: OperatorScenario, now: number, changed?: Condition | null): Json {
   let conditions = healthyConditions(name);
-  const sick = sickOperators(scenario).get(name);
+  // A run-time change (null: made healthy again) replaces what the scenario says.
+  const sick = changed === undefined ? sickOperators(scenario).get(name) : changed;
   if (sick) conditions = replace(conditions, sick);
   // During the update the first operators are at the new version, the rest still at the old.
   const version = scenario === 'updating' && index < OPERATOR_NAMES.indexOf('network') ? NEXT : VERSION;
@@ -309,7 +310,26 @@ const LIST = '/apis/config.openshift.io/v1/clusteroperators';
 const VERSION_PATH = '/apis/config.openshift.io/v1/clusterversions/version';
 
 /** The operator resources of a scenario; `account` (in handle) set means a token without cluster-reader. */
-export function createOperatorsApi(scenario: OperatorScenario, stats: Stats): ResourceApi {
+/**
+ * A run-time change of one operator (`/_sim/cluster/operator?name=NAME&state=STATE[&message=TEXT]`):
+ * degraded (Degraded=True), unavailable (Available=False), progressing (Progressing=True) or
+ * healthy. Returns the answer's text, or throws a RangeError naming the fix.
+ */
+export function changeOperator(changes: Map<string, Condition | null>, name: string, state: string, message: string | null): string {
+  if (!OPERATOR_NAMES.includes(name)) throw new RangeError(`name=${name}: no such operator; they are ${OPERATOR_NAMES.join(', ')}`);
+  const text = message ?? `${state} at run time by the simulator's control`;
+  const condition: Record<string, Condition | null> = {
+    degraded: { type: 'Degraded', status: 'True', reason: 'SimulatorChange', message: text, ago: 0 },
+    unavailable: { type: 'Available', status: 'False', reason: 'SimulatorChange', message: text, ago: 0 },
+    progressing: { type: 'Progressing', status: 'True', reason: 'SimulatorChange', message: text, ago: 0 },
+    healthy: null,
+  };
+  if (!(state in condition)) throw new RangeError(`state=${state}: give degraded, unavailable, progressing or healthy`);
+  changes.set(name, condition[state]);
+  return `${name} is ${state}`;
+}
+
+export function createOperatorsApi(scenario: OperatorScenario, stats: Stats, changes = new Map<string, Condition | null>()): ResourceApi {
   const headers = () => ({ 'content-type': 'application/json', 'cache-control': 'no-cache, private', 'audit-id': randomBytes(16).toString('hex') });
   return {
     handles: (pathname) => pathname === LIST || pathname === VERSION_PATH,
@@ -351,7 +371,7 @@ export function createOperatorsApi(scenario: OperatorScenario, stats: Stats): Re
         send(res, 200, headers(), JSON.stringify(clusterVersion(scenario, now)));
         return;
       }
-      const items = OPERATOR_NAMES.map((name, i) => JSON.stringify(operator(name, i, scenario, now)));
+      const items = OPERATOR_NAMES.map((name, i) => JSON.stringify(operator(name, i, scenario, now, changes.get(name))));
       send(
         res,
         200,

@@ -161,7 +161,7 @@ function hostileScenario(): { vms: SimVm[]; records: VmRecord[] } {
 }
 
 /** The org of an organisation name, with a GUID fixed by the name. */
-function simOrg(name: string, displayName = name): SimOrg {
+export function simOrg(name: string, displayName = name): SimOrg {
   // The ids the VDC records give these organisations (vdcs.ts), so that both agree.
   const fixed: Record<string, string> = { acme: 'a0b1c2d3-e4f5-4a6b-9c7d-8e9f0a1b2c3d', globex: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e' };
   if (fixed[name.toLowerCase()]) return { name, id: fixed[name.toLowerCase()], displayName };

@@ -179,6 +179,7 @@ class VcdServer {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): void {
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    if (path.startsWith('/_sim/vcd/')) return this.control(res, url, method);
     if (method === 'POST') {
       const cloudApi = CLOUDAPI_LOGIN.exec(path);
       if (cloudApi && !this.cfg.noCloudApi) return this.cloudApiLogin(req, res, cloudApi[1] !== undefined);
@@ -198,6 +199,51 @@ class VcdServer {
     }
     if (path.startsWith('/cloudapi/')) return this.jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
     return this.xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
+  }
+
+  /**
+   * Run-time changes, for rehearsing a break (PUT or POST; the answer says what is now):
+   * `/_sim/vcd/power?vm=ID|NAME&state=on|off|suspended` powers a VM (its record, its metrics);
+   * `/_sim/vcd/vdc?vdc=ID|NAME&cpu=PCT&memory=PCT&storage=PCT` sets a VDC's use in percent of
+   * its limits (any of the three; storage for each of its policies).
+   */
+  private control(res: ServerResponse, url: URL, method: string): void {
+    const text = (status: number, body: string) => send(res, status, { 'content-type': 'text/plain' }, `${body}\n`);
+    if (method !== 'PUT' && method !== 'POST') return text(405, 'use PUT');
+    const q = url.searchParams;
+    if (url.pathname === '/_sim/vcd/power') {
+      const want = q.get('vm') ?? '';
+      const state = q.get('state') ?? '';
+      const status = { on: 'POWERED_ON', off: 'POWERED_OFF', suspended: 'SUSPENDED' }[state];
+      if (!status) return text(400, `state=${state}: give state=on, off or suspended`);
+      const vms = [...this.vms.values()].filter((vm) => vm.id === want.toLowerCase() || vm.name === want);
+      if (vms.length !== 1) return text(404, `vm=${want}: ${vms.length} VMs have that id or name; give the id (vm-<guid>)`);
+      vms[0].power = state as SimVm['power'];
+      for (const r of this.records) if (r.id === vms[0].id) r.status = status;
+      return text(200, `${vms[0].id} (${vms[0].name}) is ${status}`);
+    }
+    if (url.pathname === '/_sim/vcd/vdc') {
+      const want = q.get('vdc') ?? '';
+      const vdc = this.vdcSet.vdcs.find((v) => v.id === want || v.name === want);
+      if (!vdc) return text(404, `vdc=${want}: no such VDC; the VDCs are ${this.vdcSet.vdcs.map((v) => v.name).join(', ')}`);
+      const pct = (name: string) => {
+        const v = q.get(name);
+        if (v === null) return undefined;
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < 0) throw new RangeError(`${name}=${v}: give a percentage, e.g. ${name}=95`);
+        return n / 100;
+      };
+      try {
+        const [cpu, memory, storage] = [pct('cpu'), pct('memory'), pct('storage')];
+        if (cpu !== undefined) vdc.cpuUsedMhz = Math.round(vdc.cpuLimitMhz * cpu);
+        if (memory !== undefined) vdc.memoryUsedMb = Math.round(vdc.memoryLimitMb * memory);
+        if (storage !== undefined) for (const p of vdc.policies) p.usedMb = Math.round(p.limitMb * storage);
+      } catch (error) {
+        return text(400, (error as Error).message);
+      }
+      return text(200, `${vdc.name}: cpu ${vdc.cpuUsedMhz} of ${vdc.cpuLimitMhz} MHz, memory ${vdc.memoryUsedMb} of ${vdc.memoryLimitMb} MB`);
+    }
+    return text(404, `no control ${url.pathname}: /_sim/vcd/power or /_sim/vcd/vdc`);
   }
 
   /** CloudAPI login (vCD 9.7+): the access token comes back in a response header. */
@@ -325,10 +371,20 @@ class VcdServer {
         );
       case 'orgVdc':
       case 'adminOrgVdc':
-        return vdcRows(this.vdcSet.vdcs, base, admin, version, (v) => this.vmCounts(v));
+        return vdcRows(
+          this.vdcSet.vdcs.filter((v) => sees(v.org)),
+          base,
+          admin,
+          version,
+          (v) => this.vmCounts(v),
+        );
       case 'orgVdcStorageProfile':
       case 'adminOrgVdcStorageProfile':
-        return storagePolicyRows(this.vdcSet.vdcs, base, admin);
+        return storagePolicyRows(
+          this.vdcSet.vdcs.filter((v) => sees(v.org)),
+          base,
+          admin,
+        );
       default:
         return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile)`;
     }
@@ -508,7 +564,9 @@ function describeVms(vms: Map<string, SimVm>): { vms: string; healthyVm: string 
 function create(options: VcdSimOptions, stateDir: string): SimApi {
   const cfg = readConfig(options);
   const fleetOrg = isSystem(cfg.org) ? undefined : cfg.org;
-  const server = new VcdServer(cfg, scenarioFleet(options['vcd-scenario'], fleetOrg), scenarioVdcs(options['vcd-scenario'], cfg.org, isSystem(cfg.org)));
+  // Every organisation's VDCs: a tenant login sees its own, a provider login (the configured
+  // System user, or the provider user beside a tenant one) every one.
+  const server = new VcdServer(cfg, scenarioFleet(options['vcd-scenario'], fleetOrg), scenarioVdcs(options['vcd-scenario'], cfg.org, true));
   const passwordFile = join(stateDir, 'vcd-password');
   const apiTokenFile = join(stateDir, 'vcd-api-token');
   writeFileSync(passwordFile, cfg.password + '\n', { mode: 0o600 });

@@ -5,7 +5,7 @@
 // types): limits and use in MHz and MB, a limit of 0 for unlimited (pay-as-you-go);
 // numberOfVMs and numberOfRunningVMs only from API 37.0, where the schema lists them.
 import type { VmRecord } from '../../lib/vcd/inventory/vm-query';
-import { HOSTILE_NAMES } from './fleet';
+import { HOSTILE_NAMES, simOrg } from './fleet';
 import type { QueryRow } from './query';
 
 export interface SimStoragePolicy {
@@ -103,7 +103,7 @@ const DEFAULT_PLACES: Record<string, string> = {
  * acme-dev (a VM whose creation failed). With a System login a second organisation, globex.
  */
 function defaultVdcs(org: string, provider: boolean): VdcSet {
-  const tenant = provider ? 'acme' : org;
+  const tenant = tenantOf(org);
   const t = tenant.toLowerCase();
   const base = { org: tenant, enabled: true, status: 'READY', allocationModel: 'AllocationPool' as const };
   const byPlace: Record<string, SimVdc> = {
@@ -143,17 +143,34 @@ function defaultVdcs(org: string, provider: boolean): VdcSet {
   };
   const vdcs = Object.values(byPlace);
   if (provider)
-    vdcs.push({
-      ...prodVdc('globex'),
-      id: '6f708192-a3b4-4ec5-9f60-718293a4b5c6',
-      policies: [policy('1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e07', 'Gold', 10 * GIB_MB, 100 * GIB_MB, true)],
-    });
+    vdcs.push(
+      {
+        ...prodVdc('globex'),
+        id: '6f708192-a3b4-4ec5-9f60-718293a4b5c6',
+        policies: [policy('1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e07', 'Gold', 10 * GIB_MB, 100 * GIB_MB, true)],
+      },
+      {
+        ...prodVdc('initech'),
+        id: '708192a3-b4c5-4fd6-8071-8293a4b5c6d7',
+        cpuUsedMhz: 500,
+        cpuLimitMhz: 4000,
+        memoryUsedMb: 2048,
+        memoryLimitMb: 8 * GIB_MB,
+        policies: [policy('1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e08', 'Bronze', 40 * GIB_MB, 200 * GIB_MB, true)],
+      },
+    );
   return { vdcs, vdcOf: (r) => byPlace[DEFAULT_PLACES[r.name] ?? 'prod'].id, records: [FAILED_VM] };
 }
 
-/** The VDCs of a scenario for the login's organisation (`provider`: a System login sees them all). */
+/** The organisation of the scenario's own VDCs: the configured one, acme for a System login. */
+const tenantOf = (org: string) => (org.toLowerCase() === 'system' ? 'acme' : org);
+
+/**
+ * The VDCs of a scenario for the configured organisation (`provider`: with the default
+ * scenario's other organisations too; the server shows each login its own).
+ */
 export function scenarioVdcs(scenario: string, org: string, provider: boolean): VdcSet {
-  const tenant = provider ? 'acme' : org;
+  const tenant = tenantOf(org);
   if (scenario === 'default') return defaultVdcs(org, provider);
   const prod = prodVdc(tenant);
   if (scenario === 'healthy') return { vdcs: [prod, paygVdc(tenant)], vdcOf: () => PROD_VDC_ID, records: [] };
@@ -182,8 +199,7 @@ export interface VmCounts {
   running: number;
 }
 
-const orgHref = (base: string, org: string) =>
-  `${base}/api/org/${org === 'globex' ? 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e' : 'a0b1c2d3-e4f5-4a6b-9c7d-8e9f0a1b2c3d'}`;
+const orgHref = (base: string, org: string) => `${base}/api/org/${simOrg(org).id}`;
 
 /** A record as a query row: XML attributes as given; in JSON (`QueryResult<element>Type`) booleans and figures typed. */
 function row(name: string, id: string, element: string, values: Record<string, string>): QueryRow {

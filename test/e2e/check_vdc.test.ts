@@ -109,8 +109,9 @@ describe('check_vdc as a provider', () => {
   it('every organisation through the admin queries, the VM counts from the records (API 39.0)', async () => {
     const r = await run(provider, ['-v']);
     expect(r.code).toBe(2);
-    expect(firstLine(r)).toMatch(/^VDC CRITICAL - 6 VDCs: acme-analytics \(org acme\) memory 88% .*acme-archive \(org acme\) disabled.*\[.*API version 39\.0/);
+    expect(firstLine(r)).toMatch(/^VDC CRITICAL - 7 VDCs: acme-analytics \(org acme\) memory 88% .*acme-archive \(org acme\) disabled.*\[.*API version 39\.0/);
     expect(r.stdout).toMatch(/^\[OK\] globex-prod \(org globex\): cpu 42% /m);
+    expect(r.stdout).toMatch(/^\[OK\] initech-prod \(org initech\): cpu 12\.5% /m);
     expect(r.stdout).toMatch(/^\[OK\] acme-prod \(org acme\): .*9 of 10 VMs running$/m);
     const counts = provider.apis.vcd.stats.counts;
     expect(counts.query).toBeGreaterThanOrEqual(3);

@@ -148,6 +148,21 @@ describe('check_vm_fleet lists as discovery does', () => {
     expect(refused.code).toBe(3);
     expect(refused.stdout).toMatch(/^VM_FLEET UNKNOWN - --tenant-org "globex" needs a provider account/);
   });
+
+  it("names each VM's organisation: on every line of the provider's run, in its JSON", async () => {
+    const all = await run('provider', [], 'check_vm_fleet');
+    const lines = all.stdout.split('\n').filter((l) => /^\[\w+\] .* \(vm-[0-9a-f-]+, vApp /.test(l));
+    expect(lines.length).toBeGreaterThan(3);
+    for (const l of lines) expect(l).toMatch(/, org (acme|globex|initech)\): /);
+    expect(lines.some((l) => /^\[\w+\] tps-report \(vm-[0-9a-f-]+, vApp reports, org initech\): /.test(l))).toBe(true);
+    const json = JSON.parse((await run('provider', ['--output', 'json'], 'check_vm_fleet')).stdout) as { vms: Record<string, { name: string; org?: string }> };
+    expect(
+      Object.values(json.vms)
+        .filter((v) => v.name === 'web-01')
+        .map((v) => v.org)
+        .sort(),
+    ).toEqual(['acme', 'globex']);
+  });
 });
 
 describe('the simulator answers the admin queries as vCD does', () => {

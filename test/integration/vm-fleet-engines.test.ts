@@ -74,12 +74,11 @@ function fleetConf(interval: string): string {
   const text = readFileSync(join(REPO, 'contrib/icinga2/vm-fleet.conf'), 'utf8');
   const out = text
     .replace('const CloudchecksFleetInterval = 5m', `const CloudchecksFleetInterval = ${interval}`)
-    .replace(
-      /(apply Service "vm-fleet" \{[^}]*?)check_interval = CloudchecksFleetInterval\n\tretry_interval = CloudchecksFleetInterval/,
-      '$1check_interval = 1h\n\tretry_interval = 1h',
-    );
+    .replace(/(apply Service "vm-fleet" \{[^}]*?)check_interval = CloudchecksFleetInterval\n/, '$1check_interval = 1h\n')
+    .replace(/(apply Service "vm-fleet" \{[^}]*?)retry_interval = CloudchecksFleetInterval \/ 5\n/, '$1retry_interval = 1h\n');
   expect(out).not.toBe(text);
   expect(out).toContain('check_interval = 1h');
+  expect(out).toContain('retry_interval = 1h');
   return out;
 }
 
@@ -92,18 +91,22 @@ object ApiUser "cloudchecks-readonly" {
   permissions = [ "objects/query/Host", "objects/query/Service" ]
 }`;
 
-/** The runner host of the docs, on the simulator's organisation, submitting to the API of the daemon that runs it. */
-function runnerHost(caFile: string): string {
+/**
+ * The runner host of the docs, on the simulator's organisation, submitting to the API of the
+ * daemon that runs it; a password file and session cache of its own when the test breaks the password.
+ */
+function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: string }): string {
   const api = sim.ready.apis.vcd;
+  const passwordFile = own?.passwordFile;
+  const cache = `\n  vars.cloudchecks_vcd_cache_dir = ${JSON.stringify(own?.cacheDir ?? join(work, 'cache'))}`;
   return `object Host "vcd-acme-fleet" {
   check_command = "dummy"
   vars.cloudchecks_fleet = true
   vars.cloudchecks_vcd_url = ${JSON.stringify(api.httpsUrl)}
   vars.cloudchecks_vcd_user = ${JSON.stringify(api.user)}
   vars.cloudchecks_vcd_org = ${JSON.stringify(api.org)}
-  vars.cloudchecks_vcd_password_file = ${JSON.stringify(api.passwordFile)}
-  vars.cloudchecks_ca_file = ${JSON.stringify(sim.ready.caFile)}
-  vars.cloudchecks_vcd_cache_dir = ${JSON.stringify(join(work, 'cache'))}
+  vars.cloudchecks_vcd_password_file = ${JSON.stringify(passwordFile ?? api.passwordFile)}
+  vars.cloudchecks_ca_file = ${JSON.stringify(sim.ready.caFile)}${cache}
   vars.cloudchecks_icinga_user = "cloudchecks-fleet"
   vars.cloudchecks_icinga_password_file = ${JSON.stringify(apiPasswordFile)}
   vars.cloudchecks_icinga_ca_file = ${JSON.stringify(caFile)}
@@ -184,7 +187,9 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
       20_000,
     );
     expect(stale!.state).toBe(3);
-    expect(stale!.output).toMatch(/^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}$/);
+    expect(stale!.output).toMatch(
+      /^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}; runner vcd-acme-fleet!vm-fleet OK: VM_FLEET /,
+    );
   }, 90_000);
 
   it('an ApiUser without the permission ends the run UNKNOWN naming the permissions, without the password', async () => {
@@ -233,7 +238,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
       // No VM host yet (discovery makes them): the apply rules match nothing, which Icinga says.
       const warnings = validation.output.split('\n').filter((l) => /warning\/|critical\//.test(l));
       expect(
-        warnings.every((l) => /Apply rule '(vm-cpu|vm-memory|vm-disk|vm-fleet)' .* does not match anywhere/.test(l)),
+        warnings.every((l) => /Apply rule '(vm-cpu|vm-memory|vm-disk|vm-fleet|vm-fleet-runner:)' .* does not match anywhere/.test(l)),
         warnings.join('\n'),
       ).toBe(true);
       expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload icinga2');
@@ -282,7 +287,8 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
         const r = await until(
           `${name} on the master`,
           () => cluster.master.lastResult(host, service),
-          (x) => x !== undefined && !(x as { active?: boolean }).active,
+          // Passive, or the dummy repeating a fresh one (Icinga rechecks a recovered runner's problem children).
+          (x) => x !== undefined && /^VM_/.test(x.output),
         );
         expect(r!.state, `${name}: ${r!.output}`).toBe(state);
       }
@@ -366,5 +372,238 @@ define service {
       expect(stale!.state).toBe(3);
       expect(stale!.output).toBe('UNKNOWN: no result from check_vm_fleet for more than 3 s');
     }, 90_000);
+  },
+);
+
+/** A file the notifications of an engine are appended to, one line each: "host!service TYPE STATE output". */
+class NotificationLog {
+  constructor(readonly file: string) {
+    writeFileSync(file, '');
+  }
+
+  lines(): string[] {
+    return readFileSync(this.file, 'utf8').split('\n').filter(Boolean);
+  }
+
+  /** The notifications of the VM hosts and the runner since line `from`, counted by host!service (not the stock config's own). */
+  countsSince(from: number): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const line of this.lines().slice(from)) {
+      const key = line.split(' ')[0];
+      if (!/^(vm-|vcd-acme-fleet!)/.test(key)) continue;
+      out.set(key, (out.get(key) ?? 0) + 1);
+    }
+    return out;
+  }
+}
+
+/**
+ * The password changed at vCD and the runner's session ended (it expired, or the admin ended
+ * it): the file holds a password vCD refuses, and no cached session is left to hide it.
+ */
+function breakPassword(passwordFile: string, cacheDir: string): void {
+  writeFileSync(passwordFile, 'rotated-elsewhere\n');
+  rmSync(cacheDir, { recursive: true, force: true });
+}
+
+(icinga2 ? describe : describe.skip)("Icinga 2: a broken password is one problem, the runner's, with the shipped Dependency rules", () => {
+  let icinga: PrivateIcinga;
+  let vmIds: string[];
+  const notes = new NotificationLog(join(work, 'icinga-notifications.log'));
+  const passwordFile = join(work, 'icinga-runner.password');
+  const cacheDir = join(work, 'icinga-runner-cache');
+  // The shipped intervals scaled from 5 minutes to 10 s: the runner's retries and attempts are as shipped.
+  const INTERVAL_S = 10;
+
+  beforeAll(async () => {
+    writeFileSync(passwordFile, readFileSync(sim.ready.apis.vcd.passwordFile), { mode: 0o600 });
+    const hosts = await discover('icinga2');
+    vmIds = [...hosts.matchAll(/^object Host "(vm-[^"]+)"/gm)].map((m) => m[1]);
+    const fleet = readFileSync(join(REPO, 'contrib/icinga2/vm-fleet.conf'), 'utf8').replace(
+      'const CloudchecksFleetInterval = 5m',
+      `const CloudchecksFleetInterval = ${INTERVAL_S}s`,
+    );
+    // Every state change of every service notifies a user at once, into the log file.
+    const notifications = `object NotificationComponent "notification" {}
+object User "oncall" { enable_notifications = true }
+object NotificationCommand "append" {
+  command = [ "/bin/sh", "-c", "printf '%s\\\\n' \\"$$NOTE\\" >> ${notes.file}" ]
+  env = { NOTE = "$host.name$!$service.name$ $notification.type$ $service.state$ $service.output$" }
+}
+apply Notification "page" to Service {
+  command = "append"
+  users = [ "oncall" ]
+  interval = 0
+  assign where true
+}`;
+    icinga = new PrivateIcinga({
+      icinga2: icinga2!,
+      pluginDir: DIST,
+      objects: [`include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, fleet, hosts, RESTRICTED_USER, notifications, '__RUNNER__'].join(
+        '\n',
+      ),
+    });
+    (icinga as unknown as { options: { objects: string } }).options.objects = (icinga as unknown as { options: { objects: string } }).options.objects.replace(
+      '__RUNNER__',
+      runnerHost(join(icinga.root, 'data', 'certs', 'ca.crt'), { passwordFile, cacheDir }),
+    );
+    await icinga.start();
+  }, 90_000);
+  afterAll(() => icinga?.stop());
+
+  type ServiceAttrs = {
+    state: number;
+    state_type: number;
+    last_hard_state_change: number;
+    last_check_result: (CheckResult & { active: boolean; execution_end: number }) | null;
+  };
+  const services = async (): Promise<Map<string, ServiceAttrs>> => {
+    const r = (await icinga.api(
+      'GET',
+      '/v1/objects/services?attrs=state&attrs=state_type&attrs=last_hard_state_change&attrs=last_check_result',
+    )) as unknown as {
+      results: Array<{ name: string; attrs: ServiceAttrs }>;
+    };
+    return new Map(r.results.map((x) => [x.name, x.attrs]));
+  };
+
+  const isStale = (x: ServiceAttrs | undefined) =>
+    x?.last_check_result?.active === true && x.last_check_result.output.startsWith('no result from check_vm_fleet');
+  const staleSince = new Map<string, number>();
+
+  it('the runner is HARD UNKNOWN naming the login before any VM service is stale; the VM services go stale naming it; only the runner notifies', async () => {
+    const vmServices = vmIds.flatMap((id) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${id}!${s}`));
+    // Healthy first: every VM service has a result from the runner.
+    await until('passive results for every VM service', services, (all) => vmServices.every((k) => all.get(k)?.last_check_result?.active === false), 60_000);
+    // Whatever the healthy VMs notified (the simulator has busy and full VMs) is history.
+    await sleep(2000);
+    const before = notes.lines().length;
+    breakPassword(passwordFile, cacheDir);
+    const broken = Date.now() / 1000;
+
+    const stale = await until(
+      'every VM service stale',
+      async () => {
+        const all = await services();
+        for (const k of vmServices) if (!staleSince.has(k) && isStale(all.get(k))) staleSince.set(k, all.get(k)!.last_check_result!.execution_end);
+        return all;
+      },
+      (all) => vmServices.every((k) => isStale(all.get(k))),
+      6 * INTERVAL_S * 1000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message.slice(0, 200)}\n${icinga.log.slice(-3000)}`);
+    });
+    // One more interval for late notifications.
+    await sleep(INTERVAL_S * 1000);
+    const runner = stale.get('vcd-acme-fleet!vm-fleet')!;
+    expect(runner.state_type, JSON.stringify(runner)).toBe(1);
+    expect(runner.state).toBe(3);
+    expect(runner.last_check_result!.output).toMatch(/^VM_FLEET UNKNOWN - .*(login|password|401)/i);
+    // When each VM service went stale: its first dummy run since the break that said so.
+    const firstStale = Math.min(...vmServices.map((k) => staleSince.get(k)!));
+    expect(runner.last_hard_state_change).toBeGreaterThan(broken);
+    expect(runner.last_hard_state_change, 'the runner is HARD before the first VM service is stale').toBeLessThan(firstStale);
+    const one = stale.get(vmServices[0])!;
+    expect(one.state).toBe(3);
+    expect(one.last_check_result!.output).toMatch(
+      /^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}; runner vcd-acme-fleet!vm-fleet UNKNOWN: VM_FLEET UNKNOWN - /,
+    );
+
+    const counts = notes.countsSince(before);
+    expect(Object.fromEntries(counts)).toEqual({ 'vcd-acme-fleet!vm-fleet': 1 });
+    console.log(
+      `Icinga 2: ${counts.get('vcd-acme-fleet!vm-fleet')} notification(s) for ${vmServices.length} VM services and their runner after a broken password`,
+    );
+  }, 180_000);
+});
+
+(nagios4 && hasStockNagiosConfig() ? describe : describe.skip)(
+  "Nagios 4: a broken password is one problem, the runner's, with the shipped runner template and servicedependency",
+  () => {
+    let nagios: PrivateNagios;
+    let vmServices: string[];
+    const notes = new NotificationLog(join(work, 'nagios-notifications.log'));
+    const passwordFile = join(work, 'nagios-runner.password');
+    const cacheDir = join(work, 'nagios-runner-cache');
+    // The shipped minutes made 2 s (interval_length=2): the runner every 10 s, retried after 2 s,
+    // the VM services stale after 20 s instead of 600.
+    const UNIT_S = 2;
+
+    beforeAll(async () => {
+      writeFileSync(passwordFile, readFileSync(sim.ready.apis.vcd.passwordFile), { mode: 0o600 });
+      const stock = new StockNagios(nagios4!, join(work, 'nagios-notify'), { skipPluginConfig: /^cloudchecks/ });
+      const plugins = join(work, 'plugins-notify');
+      mkdirSync(plugins);
+      symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
+      symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
+      stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+      const threshold = (600 / 60) * UNIT_S;
+      const shipped = readFileSync(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'utf8');
+      const fleetCfg = shipped
+        .replace(/freshness_threshold\s+600/, `freshness_threshold     ${threshold}`)
+        .replace('cloudchecks_vm_fleet_stale!600', `cloudchecks_vm_fleet_stale!${threshold}`);
+      writeFileSync(join(stock.etc, 'conf.d', 'cloudchecks-vm-fleet.cfg'), fleetCfg);
+      const hosts = await discover('nagios');
+      vmServices = [...hosts.matchAll(/^ {4}host_name\s+(vm-\S+)$/gm)].flatMap((m) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${m[1]}!${s}`));
+      writeFileSync(join(stock.etc, 'conf.d', 'vcd-acme-vms.cfg'), hosts);
+      // The runner exactly as the end of vm-fleet.cfg shows it, on the simulator.
+      const example = /^# define host \{\n[\s\S]*?^# \}\n(?=#\n# dependent_hostgroup_name)/m.exec(shipped)![0].replace(/^# ?/gm, '');
+      const api = sim.ready.apis.vcd;
+      const runner = example.replace(
+        'cloudchecks_vm_fleet!https://vcd.example.com!monitoring!acme!/etc/nagios4/secrets/vcd-acme.password!-t 60',
+        `cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${cacheDir} -t 30`,
+      );
+      expect(runner).not.toBe(example);
+      writeFileSync(join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'), runner);
+      // Every notification of the stock contact goes to the log file instead of mail.
+      const commands = join(stock.etc, 'objects', 'commands.cfg');
+      writeFileSync(
+        commands,
+        readFileSync(commands, 'utf8').replace(
+          /(command_name\s+notify-service-by-email\n\s+command_line\s+).*/,
+          `$1/usr/bin/printf "%s\\n" "$HOSTNAME$!$SERVICEDESC$ $NOTIFICATIONTYPE$ $SERVICESTATE$ $SERVICEOUTPUT$" >> ${notes.file}`,
+        ),
+      );
+      let main = readFileSync(stock.main, 'utf8');
+      main = main.replace(/^service_freshness_check_interval=.*$/m, 'service_freshness_check_interval=1');
+      main = main.replace(/^interval_length=.*$/m, `interval_length=${UNIT_S}`);
+      main += 'additional_freshness_latency=0\nmax_service_check_spread=1\n';
+      writeFileSync(stock.main, main);
+      nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+      await nagios.start();
+    }, 60_000);
+    afterAll(() => nagios?.stop());
+
+    it('the runner is HARD UNKNOWN before any VM service is stale; they go stale pointing at it; only the runner notifies', async () => {
+      nagios.command(`SCHEDULE_FORCED_SVC_CHECK;vcd-acme-fleet;vm-fleet;${Math.floor(Date.now() / 1000)}`);
+      const started = Math.floor(Date.now() / 1000);
+      await until(
+        'passive results for every VM service',
+        async () => nagios.services(),
+        (all) => vmServices.every((k) => /^VM_/.test(all.get(k)?.output ?? '') && all.get(k)!.lastCheck >= started),
+        60_000,
+      );
+      await sleep(2000);
+      const before = notes.lines().length;
+      breakPassword(passwordFile, cacheDir);
+      const stale = await until(
+        'every VM service stale',
+        async () => nagios.services(),
+        (all) => vmServices.every((k) => /no result from check_vm_fleet/.test(all.get(k)?.output ?? '')),
+        30 * UNIT_S * 1000,
+      );
+      await sleep(5 * UNIT_S * 1000);
+      const runner = nagios.services().get('vcd-acme-fleet!vm-fleet')!;
+      expect(runner.state).toBe(3);
+      expect(runner.output).toMatch(/^VM_FLEET UNKNOWN - /);
+      const one = stale.get(vmServices[0])!;
+      expect(one.state).toBe(3);
+      expect(one.output).toBe(`UNKNOWN: no result from check_vm_fleet for more than ${(600 / 60) * UNIT_S} s: see the vm-fleet service of its runner`);
+      const counts = notes.countsSince(before);
+      expect(Object.fromEntries(counts), notes.lines().slice(before).join('\n')).toEqual({ 'vcd-acme-fleet!vm-fleet': 1 });
+      console.log(
+        `Nagios 4: ${counts.get('vcd-acme-fleet!vm-fleet')} notification(s) for ${vmServices.length} VM services and their runner after a broken password`,
+      );
+    }, 180_000);
   },
 );

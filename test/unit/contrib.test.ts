@@ -117,6 +117,15 @@ describe('contrib/ matches the plugins', () => {
       expect(objects.map((c) => c.plugin).sort()).toEqual([...PLUGINS].sort());
     });
 
+    it('docs/icinga2.md names every CheckCommand and every variable of the vdc and vm-fleet ones', () => {
+      const doc = readFileSync(join(REPO, 'docs/icinga2.md'), 'utf8');
+      for (const c of objects) expect(doc, c.name).toContain(`\`${c.name}\``);
+      for (const name of ['cloudchecks-vdc', 'cloudchecks-vm-fleet']) {
+        const body = new RegExp(`^object CheckCommand "${name}" \\{[^]*?^\\}`, 'm').exec(text)![0];
+        for (const [, v] of body.matchAll(/\$(cloudchecks_\w+)\$/g)) expect(doc, `${name}: ${v}`).toContain(`\`${v}\``);
+      }
+    });
+
     it.each(PLUGINS)('%s: every argument exists in --help, and every option is offered or deliberately left out', (plugin) => {
       const command = objects.find((c) => c.plugin === plugin)!;
       const args = allArgs(commands, command.name);
@@ -182,6 +191,15 @@ describe('contrib/ matches the plugins', () => {
         expect(options.length).toBeGreaterThan(0);
         for (const o of options) expect(helpOptions(m[1]), `${m[1]} ${o}`).toContain(o);
       }
+    });
+
+    it('a name a tenant chose (--vapp) goes only into a quoted slot, never into a free $ARGn$ that a shell splits', () => {
+      for (const f of readdirSync(join(REPO, 'contrib/nagios')).filter((n) => n.endsWith('.cfg'))) {
+        const text = readFileSync(join(REPO, 'contrib/nagios', f), 'utf8');
+        expect(text, `${f} suggests --vapp NAME in a free argument`).not.toMatch(/--vapp NAME/);
+        for (const m of text.matchAll(/command_line\s+(.*--vapp.*)/g)) expect(m[1], f).toMatch(/--vapp '\$ARG\d\$'/);
+      }
+      expect(commandPlugins.get('cloudchecks_vm_fleet_vapp')).toBe('check_vm_fleet');
     });
 
     it('example-services.cfg uses defined commands with options the plugins have', () => {

@@ -70,12 +70,12 @@ export async function judgeFleetVm(j: FleetJudging, vm: VmRecord, answer: FleetA
     }
     services[service] = serviceResult(profile, result);
   }
-  return { id: vm.id, name: vm.name, vapp: vm.vapp, status: vm.status, read: true, services };
+  return { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org ? { org: vm.org } : {}), status: vm.status, read: true, services };
 }
 
 /** A VM whose metrics were not read: each service UNKNOWN, saying why. */
 export function unreadFleetVm(j: FleetJudging, vm: VmRecord, why: string): FleetVmResult {
   const services = {} as Record<FleetService, ServiceResult>;
   for (const { service, profile } of j.judges) services[service] = serviceResult(profile, { state: State.UNKNOWN, summary: `${vm.id}: ${why}` });
-  return { id: vm.id, name: vm.name, vapp: vm.vapp, status: vm.status, read: false, services };
+  return { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org ? { org: vm.org } : {}), status: vm.status, read: false, services };
 }

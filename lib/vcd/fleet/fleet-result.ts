@@ -47,6 +47,8 @@ export interface FleetVmResult {
   /** The VM's and its vApp's names as the query service lists them: tenant text, make it inert where it lands. */
   name: string;
   vapp: string;
+  /** Its organisation's name, when the listing knows it (a provider account's listing of every organisation). */
+  org?: string;
   /** Its power status as the query service lists it (POWERED_ON, POWERED_OFF, ...). */
   status: string;
   /** False when its metrics were not read (the deadline came first, or the connection failed): its services are UNKNOWN saying why. */

@@ -71,6 +71,15 @@ function header(comment: string, text: (s: string) => string, src: DiscoverySour
   return out;
 }
 
+/**
+ * The name an engine shows for a VM: with a provider account (org System), whose one file holds
+ * every organisation's VMs (acme and globex may both have a `web-01`), the VM's organisation
+ * before it, `acme/web-01` (a form Nagios keeps as it is); a tenant account's VMs are all of its own organisation.
+ */
+export function displayName(v: Pick<VmRecord, 'name' | 'org'>, src: Pick<DiscoverySource, 'org'>): string {
+  return src.org.toLowerCase() === 'system' && v.org ? `${v.org}/${v.name}` : v.name;
+}
+
 /** The connection options the discovery used, as option/value pairs (file paths, never a secret). */
 function connectionOptions(src: DiscoverySource): Array<[string, string | undefined]> {
   const opts: Array<[string, string | undefined]> = [
@@ -138,7 +147,7 @@ export function icingaDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
   let out = icingaHeader(src, vms.length, 'VM');
   for (const v of vms) {
     out +=
-      `\nobject Host ${icingaString(v.id)} {\n\timport "cloudchecks-vcd-vm"\n\tdisplay_name = ${icingaString(v.name)}\n` +
+      `\nobject Host ${icingaString(v.id)} {\n\timport "cloudchecks-vcd-vm"\n\tdisplay_name = ${icingaString(displayName(v, src))}\n` +
       `\tvars.cloudchecks_vm_id = ${icingaMacroString(v.id)}\n\tvars.cloudchecks_vm_name = ${icingaMacroString(v.name)}\n\tvars.cloudchecks_vapp = ${icingaMacroString(v.vapp)}\n\tvars.cloudchecks_vm_status = ${icingaMacroString(v.status)}\n\tvars.cloudchecks_vm_org = ${icingaMacroString(v.org ?? '')}\n` +
       `${conn}\n}\n`;
   }
@@ -156,7 +165,7 @@ export function nagiosDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
   const vcdArgs = nagiosConnection(src);
   let out = header('#', nagiosText, src, vms.length, NAGIOS_FIX);
   for (const v of vms) {
-    const name = nagiosText(v.name) || v.id;
+    const name = nagiosText(displayName(v, src)) || v.id;
     out +=
       `\ndefine host {\n    use             cloudchecks-vcd-vm\n    host_name       ${v.id}\n    alias           ${name}\n    display_name    ${name}\n` +
       `    _VM_ID          ${v.id}\n    _VM_VAPP        ${nagiosText(v.vapp) || '-'}\n    _VM_STATUS      ${nagiosText(v.status) || '-'}\n    _VM_ORG         ${nagiosText(v.org ?? '') || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;

@@ -40,6 +40,17 @@ export interface SandboxOptions {
   dir: string;
   /** More shims: name -> shell script body (after #!/bin/sh). */
   shims?: Record<string, string>;
+  /**
+   * Cron's environment: nothing but `env` and PATH=/usr/bin:/bin (after the shims); these
+   * shims go into <dir>/sbin instead, which only a command that adds /usr/sbin to its PATH
+   * finds (localize maps /usr/sbin there).
+   */
+  cron?: { sbinShims: Record<string, string> };
+}
+
+/** Where the sbin shims of a cron-like run are: the sandbox's stand-in for /usr/sbin. */
+export function sbinShimDir(dir: string): string {
+  return join(dir, 'sbin');
 }
 
 /** Runs documented lines one by one, as root would in a shell, in the sandbox; never throws. */
@@ -52,10 +63,16 @@ export function runDocumentedSteps(lines: string[], options: SandboxOptions): St
     editor: `echo "editor $*" >> '${log}'`,
     ...options.shims,
   };
-  for (const [name, body] of Object.entries(shims)) {
-    writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(join(bin, name), 0o755);
-  }
+  const write = (dir: string, all: Record<string, string>) => {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, body] of Object.entries(all)) {
+      writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(dir, name), 0o755);
+    }
+  };
+  write(bin, shims);
+  if (options.cron) write(sbinShimDir(options.dir), options.cron.sbinShims);
+  const env = options.cron ? { ...options.env, PATH: `${bin}:/usr/bin:/bin` } : { ...process.env, ...options.env, PATH: `${bin}:${process.env.PATH}` };
   const runs: StepRun[] = [];
   for (const line of lines) {
     const command = options.localize(line);
@@ -64,7 +81,7 @@ export function runDocumentedSteps(lines: string[], options: SandboxOptions): St
         cwd: options.cwd,
         encoding: 'utf8',
         timeout: 60_000,
-        env: { ...process.env, ...options.env, PATH: `${bin}:${process.env.PATH}` },
+        env,
       });
       runs.push({ line, command, code: 0, output });
     } catch (e) {

@@ -58,6 +58,10 @@ describe('describeNetworkError', () => {
     expect(describeNetworkError(mismatch, new URL('https://10.0.0.5:6443/')).message).toBe(
       'TLS certificate of 10.0.0.5:6443 is not valid for the name "10.0.0.5": it carries DNS:api.cluster.example.com, DNS:api-int.cluster.example.com, IP:172.30.0.1; use one of those names in the URL, have the certificate reissued, or skip verification with -k/--insecure',
     );
+    // The Icinga 2 API: a name option and no -k for that connection.
+    expect(describeNetworkError(mismatch, new URL('https://10.0.0.5:5665/'), undefined, { serverNameOption: '--icinga2-server-name' }).message).toBe(
+      'TLS certificate of 10.0.0.5:5665 is not valid for the name "10.0.0.5": it carries DNS:api.cluster.example.com, DNS:api-int.cluster.example.com, IP:172.30.0.1; give one of those names with --icinga2-server-name, or have the certificate reissued',
+    );
     const cnOnly = err('ERR_TLS_CERT_ALTNAME_INVALID', 'x', { cert: { subject: { CN: 'legacy.example.com' } } });
     expect(describeNetworkError(cnOnly, url).message).toMatch(/it carries only the common name legacy\.example\.com \(no subjectAltName\)/);
     expect(describeNetworkError(err('ERR_TLS_CERT_ALTNAME_INVALID'), url).message).toMatch(/it carries no names/);

@@ -41,7 +41,11 @@ describe('submitConfigFrom', () => {
     ]);
     expect(out?.mode).toBe('icinga2');
     if (out?.mode !== 'icinga2') return;
-    expect(out.icinga).toMatchObject({ user: 'fleet', password: 'p4ss', tls: { ca: SIM_CA_PEM, caOnly: true, serverName: 'master1' } });
+    expect(out.icinga).toMatchObject({
+      user: 'fleet',
+      password: 'p4ss',
+      tls: { ca: SIM_CA_PEM, caOnly: true, serverName: 'master1', serverNameOption: '--icinga2-server-name' },
+    });
     expect(out.icinga.url.href).toBe('https://localhost:5665/');
     expect(secrets).toContain('p4ss');
   });

@@ -108,3 +108,25 @@ describe('nagios discovery of hostile names', () => {
     expect(() => nagiosDiscovery(vms, { ...src, org: 'acme\\' })).toThrow(/--org "acme\\\\" cannot be written/);
   });
 });
+
+describe('a provider account names each VM with its organisation', () => {
+  const twins: VmRecord[] = [
+    { id: 'vm-00000000-0000-4000-8000-000000000001', name: 'web-01', vapp: 'shop', status: 'POWERED_ON', template: false, org: 'acme' },
+    { id: 'vm-00000000-0000-4000-8000-000000000002', name: 'web-01', vapp: 'portal', status: 'POWERED_ON', template: false, org: 'globex' },
+  ];
+  const provider: DiscoverySource = { ...src, org: 'System' };
+
+  it('icinga2: display_name "acme/web-01" and "globex/web-01"', () => {
+    expect([...icingaDiscovery(twins, provider).matchAll(/display_name = "([^"]*)"/g)].map((m) => m[1])).toEqual(['acme/web-01', 'globex/web-01']);
+  });
+
+  it('nagios: alias and display_name the same', () => {
+    const out = nagiosDiscovery(twins, provider);
+    expect([...out.matchAll(/^ {4}alias\s+(.*)$/gm)].map((m) => m[1])).toEqual(['acme/web-01', 'globex/web-01']);
+    expect([...out.matchAll(/^ {4}display_name\s+(.*)$/gm)].map((m) => m[1])).toEqual(['acme/web-01', 'globex/web-01']);
+  });
+
+  it('a tenant account keeps the bare name: all its VMs are of its own organisation', () => {
+    expect(icingaDiscovery(twins.slice(0, 1), src)).toContain('display_name = "web-01"\n');
+  });
+});
