@@ -60,11 +60,13 @@ test-node-versions: deps
 bench:
 	python3 bench/bench.py
 
-# The Icinga 2 and Nagios engines the integration tests run (test/integration/): installs
-# them in CI (CI=true), else says loudly that those tests will be skipped.
+# The Icinga 2, Nagios and Zabbix engines the integration tests run (test/integration/), and the
+# Debian 13 root with its own (.cache/trixie): installs them in CI (CI=true), else says loudly
+# that those tests will be skipped.
 integration-deps:
 	@sh test/integration/install-deps.sh
 	@sh test/integration/install-zabbix-deps.sh
+	@sh test/integration/install-trixie.sh
 
 # Every plugin against the built-in simulator, healthy and sick. Needs only node and the
 # committed dist/ (no npm install).

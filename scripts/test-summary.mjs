@@ -17,7 +17,7 @@ for (const run of process.argv.slice(2)) {
   }
   const skipped = r.numPendingTests + r.numTodoTests;
   console.log(
-    `${run === 'host' ? `host Node.js ${process.version}` : `Node.js ${run}`}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`,
+    `${run === 'host' ? `host Node.js ${process.version}` : run === 'debian13' ? 'Debian 13 (trixie root) engines' : `Node.js ${run}`}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`,
   );
   total.passed += r.numPassedTests;
   total.failed += r.numFailedTests;

@@ -11,11 +11,12 @@ import { State, stateName } from '../../lib/plugin/state';
 import { problemsOf, worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
-import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
+import { FLEET_SERVICES, type FleetVmResult, type JsonResult } from '../../lib/vcd/fleet/fleet-result';
 import { CheckError } from '../../lib/plugin/errors';
 import { passiveResultsOf } from './passive';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
 import { submitResults, type SubmitOutcome } from '../../lib/submit/submit';
+import { sendToZabbix } from '../../lib/submit/zabbix';
 import type { FleetCheckConfig } from './config';
 import { readFleet } from './read';
 import { FLEET_CHECK_OPTIONS, type FleetCheckOptions } from './options';
@@ -47,18 +48,41 @@ void runPlugin({
 async function runFleet(options: FleetCheckOptions, context: RunContext): Promise<Result> {
   const started = Date.now();
   const submit = submitConfigFrom(options, context);
-  const { cfg, vms, collection } = await readFleet(options, context, submit !== undefined);
+  const { cfg, vms, collection } = await readFleet(options, context, submit !== undefined).catch((error: unknown) => reportFailure(submit, error, context));
   const collected = fleetResult(vms, collection, (Date.now() - started) / 1000, cfg);
-  const result = submit ? withSubmission(collected, await submitFleet(submit, vms, collected, context)) : collected;
+  const result = submit ? withSubmission(collected, await submitFleet(submit, vms, collected, context, options.compact === true)) : collected;
   if (options.output !== 'json') return result;
-  return { ...result, raw: fleetJson(result, vms) };
+  return { ...result, raw: fleetJson(result, vms, options.compact === true) };
+}
+
+/**
+ * --submit zabbix: a run that could read no VM (login, TLS, the VM list) still reaches Zabbix,
+ * as a document with its state and cause and no VMs (the template's state and summary items
+ * take it, its VMs keep their last values), then fails as it would have.
+ */
+async function reportFailure(submit: SubmitConfig, error: unknown, context: RunContext): Promise<never> {
+  if (submit?.mode !== 'zabbix' || !(error instanceof CheckError) || context.signal.aborted) throw error;
+  const value = JSON.stringify({ state: stateName(State.UNKNOWN), code: State.UNKNOWN, summary: oneLine(error.message) }) + '\n';
+  try {
+    await sendToZabbix([{ host: submit.host, key: submit.key, value, clock: Math.floor(Date.now() / 1000) }], submit.zabbix, { signal: context.signal });
+  } catch (sent) {
+    if (!(sent instanceof CheckError)) throw sent;
+    throw new CheckError(`${error.message}; not reported to Zabbix either: ${sent.message}`, { cause: error });
+  }
+  throw error;
 }
 
 /** Hands the results of the VMs read to the engine; a failure says how far the collection got. */
-async function submitFleet(submit: NonNullable<SubmitConfig>, vms: FleetVmResult[], collected: Result, context: RunContext): Promise<SubmitOutcome> {
+async function submitFleet(
+  submit: NonNullable<SubmitConfig>,
+  vms: FleetVmResult[],
+  collected: Result,
+  context: RunContext,
+  compact: boolean,
+): Promise<SubmitOutcome> {
   const services = passiveResultsOf(vms);
   try {
-    return await submitResults(submit, { services, json: () => fleetJson(collected, vms) }, context);
+    return await submitResults(submit, { services, json: () => fleetJson(collected, vms, compact) }, context);
   } catch (error) {
     if (!(error instanceof CheckError) || context.signal.aborted) throw error;
     throw new CheckError(`${plural(services.length / 3, 'VM')} read, results not submitted: ${error.message}`, { cause: error });
@@ -139,8 +163,25 @@ function problemItems(vms: FleetVmResult[]): Item[] {
   });
 }
 
-/** `--output json`: the collection's state and summary, and each VM with its three single-check objects. */
-function fleetJson(result: Result, vms: FleetVmResult[]): string {
+/** One service as --compact gives it. */
+interface CompactService {
+  code: number;
+  summary?: string;
+  metrics: Array<{ label: string; value: number | null }>;
+}
+
+/**
+ * --compact: what the Zabbix templates read of one service, where the full object has it (the
+ * code, the judged metrics' label and value), and its summary when it is not OK.
+ */
+function compactService(json: JsonResult): CompactService {
+  const metrics = json.metrics.filter((m) => m.warning !== null || m.critical !== null).map(({ label, value }) => ({ label, value }));
+  return json.code === State.OK ? { code: json.code, metrics } : { code: json.code, summary: json.summary, metrics };
+}
+
+/** `--output json`: the collection's state and summary, and each VM with its three single-check objects (--compact: their judged parts). */
+function fleetJson(result: Result, vms: FleetVmResult[], compact = false): string {
+  const service = (json: JsonResult) => (compact ? compactService(json) : json);
   const doc = {
     state: stateName(result.state),
     code: result.state,
@@ -155,9 +196,9 @@ function fleetJson(result: Result, vms: FleetVmResult[]): string {
           status: blankControlCharacters(vm.status),
           read: vm.read,
           state: stateName(vmState(vm)),
-          cpu: vm.services.cpu.json,
-          mem: vm.services.mem.json,
-          disk: vm.services.disk.json,
+          cpu: service(vm.services.cpu.json),
+          mem: service(vm.services.mem.json),
+          disk: service(vm.services.disk.json),
         },
       ]),
     ),

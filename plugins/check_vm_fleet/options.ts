@@ -55,6 +55,12 @@ export const FLEET_CHECK_OPTIONS = defineOptions([
     default: DEFAULT_CONCURRENCY,
     description: `Metrics requests under way at once, over as many kept-alive connections (default ${DEFAULT_CONCURRENCY}). When vCD answers OPERATION_LIMITS_EXCEEDED, fewer are sent and the refused VMs are asked again within -t.`,
   },
+  {
+    long: 'compact',
+    type: 'boolean',
+    description:
+      "With --output json (and --submit zabbix): each VM's three results as their code, the metrics they judge (label and value) and, when not OK, their summary, at about a sixth of the size (docs/zabbix.md: Zabbix's output limit). The fields kept are where the full form has them.",
+  },
   ...prefixOptions('cpu', profileOptions(CPU_PROFILE, CPU_OPTIONS), describedAs(CPU_PROFILE, 'cpu')),
   ...prefixOptions('mem', profileOptions(MEM_PROFILE, []), describedAs(MEM_PROFILE, 'mem')),
   ...prefixOptions('disk', profileOptions(DISK_PROFILE, DISK_OPTIONS), describedAs(DISK_PROFILE, 'disk')),

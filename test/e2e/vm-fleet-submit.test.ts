@@ -2,7 +2,7 @@
 // command pipe and a Zabbix trapper, and the failures that must end UNKNOWN within -t with
 // the cause: a pipe nobody reads, a trapper that never answers, an Icinga 2 API that is down.
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,6 +87,31 @@ describe('check_vm_fleet --submit zabbix', () => {
       const doc = JSON.parse(received!.data[0].value) as { vms: Record<string, { cpu: { code: number } }> };
       expect(Object.keys(doc.vms)).toHaveLength(15);
       expect(doc.vms[BUSY].cpu.code).toBe(1);
+
+      // --compact: the same fields where the template reads them, a third of the size here (a sixth when most VMs are OK).
+      const compact = await fleet('--submit', 'zabbix', '--zabbix-port', port, '--zabbix-host', 'vcd-acme', '--compact');
+      expect(compact.code).toBe(0);
+      const small = JSON.parse(received!.data[0].value) as { vms: Record<string, { cpu: { code: number; summary: string; metrics: unknown[] } }> };
+      expect(small.vms[BUSY].cpu).toEqual({
+        code: 1,
+        summary: expect.stringMatching(/^cpu usage/) as unknown,
+        metrics: [{ label: 'cpu_usage', value: expect.any(Number) as unknown }],
+      });
+      expect(received!.data[0].value.length * 3).toBeLessThan(JSON.stringify(doc).length);
+
+      // A run that reads no VM (here a refused password) still reaches the trapper: its state and cause, no VMs.
+      const wrong = join(dir, 'wrong.pw');
+      writeFileSync(wrong, 'not-the-password\n', { mode: 0o600 });
+      const args = simVcdArgs(sim).map((a) => (a === sim.apis.vcd.info.passwordFile ? wrong : a));
+      const refused = await runExecutable(PLUGIN, [...args, '--no-cache', '--submit', 'zabbix', '--zabbix-port', port, '--zabbix-host', 'vcd-acme'], {
+        env: { PATH: process.env.PATH },
+      });
+      expect(refused.code).toBe(3);
+      expect(received!.data).toHaveLength(1);
+      const failure = JSON.parse(received!.data[0].value) as Record<string, unknown>;
+      expect(failure).toEqual({ state: 'UNKNOWN', code: 3, summary: expect.stringMatching(/^login to .* rejected \(HTTP 401/) as unknown });
+      expect(refused.stdout).toMatch(/^VM_FLEET UNKNOWN - login to .* rejected \(HTTP 401/);
+      expect(refused.stdout).not.toContain('not-the-password');
 
       silent = true;
       const started = Date.now();

@@ -1,8 +1,8 @@
 #!/bin/sh
 # `make integration-deps`, Zabbix part: makes sure the Zabbix server, its frontend (for the
 # JSON-RPC API, served by `php -S`) and PostgreSQL, which test/integration/zabbix.test.ts runs,
-# are installed (Debian/Ubuntu packages: Debian 12 has Zabbix 6.0 LTS; 7.0 LTS is not in its
-# archive, so the test runs 6.0).
+# are installed (Debian/Ubuntu packages: Debian 12 has Zabbix 6.0 LTS, which the host's run
+# tests; Zabbix 7.0 LTS, Debian 13's, is tested inside the trixie root: install-trixie.sh).
 # - Present: nothing to do.
 # - Absent, in CI (CI=true) or when asked (CLOUDCHECKS_INSTALL_DEPS=1): apt-get installs them,
 #   as root or through passwordless sudo, without starting any service (the test starts its
@@ -45,5 +45,5 @@ have_all || skip "installed $PACKAGES but zabbix_server, /usr/share/zabbix/api_j
 version=$(apt-cache policy zabbix-server-pgsql 2>/dev/null | sed -n 's/^ *Installed: //p')
 case "$version" in
 1:7.*) echo "integration-deps: installed Zabbix $version" ;;
-*) echo "integration-deps: installed Zabbix $version (Zabbix 7.0 LTS is not in this distribution's archive: the test runs this version)" ;;
+*) echo "integration-deps: installed Zabbix $version (Zabbix 7.0 LTS runs in the Debian 13 root: install-trixie.sh)" ;;
 esac

@@ -28,6 +28,7 @@ const NOT_IN_ICINGA: Record<string, string> = {
   '--zabbix-port': "check_vm_fleet's submission to Zabbix, not Icinga",
   '--zabbix-host': "check_vm_fleet's submission to Zabbix, not Icinga",
   '--zabbix-key': "check_vm_fleet's submission to Zabbix, not Icinga",
+  '--compact': 'shapes --output json for Zabbix, which Icinga does not read',
 };
 /** Options of the Cloud Director checks that only shape --discovery output (generated config, not a check). */
 const VM_DISCOVERY_ONLY = ['--discovery-format', '--include', '--exclude', '--discovery-file', '--allow-shrink'];

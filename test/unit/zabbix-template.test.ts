@@ -2,6 +2,7 @@
 // the whole import when one uuid is not a UUIDv4 (CApiInputValidator::validateUuid checks the
 // version nibble and the variant bits), and a check whose state has no trigger on UNKNOWN fails
 // silently. The real import is test/integration/zabbix.test.ts.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ interface Template {
   template: string;
   items?: Item[];
   discovery_rules?: Array<{ uuid: string; key: string; item_prototypes?: Item[] }>;
-  macros?: Array<{ macro: string }>;
+  macros?: Array<{ macro: string; value?: string }>;
 }
 const doc = parse(TEXT) as { zabbix_export: { version: string; templates: Template[] } };
 const templates = doc.zabbix_export.templates;
@@ -125,6 +126,79 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
       const defined = new Set((t.macros ?? []).map((m) => m.macro));
       const used = new Set(JSON.stringify(t).match(/\{\$[A-Z0-9_.]+\}/g) ?? []);
       for (const m of used) expect(defined.has(m), `${t.template} uses ${m}`).toBe(true);
+    }
+  });
+});
+
+describe('contrib/zabbix/cloudchecks_templates_7.0.yaml', () => {
+  const SEVEN = readFileSync(join(REPO, 'contrib/zabbix/cloudchecks_templates_7.0.yaml'), 'utf8');
+  const seven = parse(SEVEN) as { zabbix_export: { version: string; template_groups: unknown; templates: Template[] } };
+
+  it('is what scripts/zabbix-templates-7.0.mjs makes of the 6.0 file (edit that one, then run the script)', () => {
+    const r = spawnSync(process.execPath, [join(REPO, 'scripts/zabbix-templates-7.0.mjs'), '--check'], { encoding: 'utf8' });
+    expect(r.stderr + r.stdout).toMatch(/matches cloudchecks_templates\.yaml/);
+    expect(r.status).toBe(0);
+  });
+
+  it('is export format 7.0, and the 6.0 templates with a timeout on each external check and its macro, nothing else', () => {
+    expect(seven.zabbix_export.version).toBe('7.0');
+    const externals = JSON.stringify(seven).match(/"type":"EXTERNAL"/g) ?? [];
+    const timeouts = [...SEVEN.matchAll(/^ +timeout: '(.+)'$/gm)].map((m) => m[1]);
+    expect(timeouts).toHaveLength(externals.length);
+    const fleet = seven.zabbix_export.templates.find((x) => x.template === 'cloudchecks Cloud Director VM fleet')!;
+    expect((fleet.items![0] as Item & { timeout?: string }).timeout).toBe('{$CLOUDCHECKS.FLEET.TIMEOUT}');
+    // Without what 7.0 adds, it is the 6.0 document.
+    const strip = (node: unknown): unknown =>
+      Array.isArray(node)
+        ? node.filter((n: { macro?: string }) => !['{$CLOUDCHECKS.TIMEOUT}', '{$CLOUDCHECKS.FLEET.TIMEOUT}'].includes(n?.macro ?? '')).map(strip)
+        : node && typeof node === 'object'
+          ? Object.fromEntries(
+              Object.entries(node)
+                .filter(([k]) => k !== 'timeout')
+                .map(([k, v]) => [k === 'template_groups' ? 'groups' : k, strip(v)]),
+            )
+          : node;
+    const { version: _v7, ...rest7 } = (strip(seven) as typeof seven).zabbix_export;
+    const { version: _v6, date: _date, ...rest6 } = doc.zabbix_export as typeof doc.zabbix_export & { date: string };
+    expect(rest7).toEqual(rest6);
+  });
+});
+
+describe('the fleet templates: one root cause, one problem', () => {
+  const fleets = templates.filter((t) => t.template.startsWith('cloudchecks Cloud Director VM fleet'));
+
+  it("both have the runner's triggers: cannot be collected, and no result for {$CLOUDCHECKS.FLEET.NODATA}", () => {
+    expect(fleets).toHaveLength(2);
+    for (const t of fleets) {
+      const state = t.items!.find((i) => i.key === 'cloudchecks.fleet.code')!;
+      expect(state.triggers!.map((tr) => tr.expression)).toEqual(
+        expect.arrayContaining([
+          `last(/${t.template}/cloudchecks.fleet.code)=3`,
+          `nodata(/${t.template}/cloudchecks.fleet.code,{$CLOUDCHECKS.FLEET.NODATA})=1`,
+        ]),
+      );
+    }
+  });
+
+  it('every VM trigger depends on both, so that a failed run or a silent runner is the one problem', () => {
+    for (const t of fleets) {
+      const prototypes = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? []);
+      expect(prototypes.length).toBe(6);
+      for (const tr of prototypes as Array<Trigger & { dependencies?: Array<{ expression: string }> }>)
+        expect((tr.dependencies ?? []).map((d) => d.expression).sort(), `${t.template}: ${tr.name}`).toEqual([
+          `last(/${t.template}/cloudchecks.fleet.code)=3`,
+          `nodata(/${t.template}/cloudchecks.fleet.code,{$CLOUDCHECKS.FLEET.NODATA})=1`,
+        ]);
+    }
+  });
+
+  it('both take the powered-off state from {$CLOUDCHECKS.VM.POWERED_OFF_STATE}, OK unless changed', () => {
+    for (const t of fleets) {
+      expect(
+        t.macros!.find((m) => m.macro === '{$CLOUDCHECKS.VM.POWERED_OFF_STATE}'),
+        t.template,
+      ).toMatchObject({ value: 'OK' });
+      expect(JSON.stringify(t.items!.concat(t.discovery_rules!.flatMap((r) => r.item_prototypes ?? [])))).toContain('{$CLOUDCHECKS.VM.POWERED_OFF_STATE}');
     }
   });
 });

@@ -95,13 +95,16 @@ export class PrivateZabbix {
   private pg(tool: string, args: string[], input?: string): string {
     const exe = tool === 'psql' ? this.install.psql : join(this.install.pgBin, tool);
     const argv = this.postgres ? ['runuser', '-u', 'postgres', '--', exe, ...args] : [exe, ...args];
-    const r = spawnSync(argv[0], argv.slice(1), { input, encoding: 'utf8', cwd: this.root, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+    const r = spawnSync(argv[0], argv.slice(1), { input, encoding: 'utf8', cwd: this.root, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
     if (r.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
     return r.stdout;
   }
 
-  /** Starts PostgreSQL, the server (running external checks from `externalScripts`) and the API. */
-  async start(externalScripts: string): Promise<void> {
+  /**
+   * Starts PostgreSQL, the server (running external checks from `externalScripts`, with
+   * `settings` in place of its own zabbix_server.conf values or beside them) and the API.
+   */
+  async start(externalScripts: string, settings: Record<string, string> = {}): Promise<void> {
     const { install } = this;
     // PostgreSQL: a cluster of our own, trust on 127.0.0.1 only, no fsync (thrown away after).
     const pgDir = join(this.root, 'pg');
@@ -157,8 +160,13 @@ export class PrivateZabbix {
         // As root the server switches to the zabbix user, as the packages run it (without that
         // user, e.g. a build from source, it may only stay root when told so).
         ...(this.runAs ? ['User=zabbix'] : process.getuid?.() === 0 ? ['AllowRoot=1'] : []),
-        '',
-      ].join('\n'),
+      ]
+        .filter((line) => !(line.split('=')[0] in settings))
+        .concat(
+          Object.entries(settings).map(([k, v]) => `${k}=${v}`),
+          '',
+        )
+        .join('\n'),
     );
     const server = spawn(install.server, ['-f', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     this.children.push(server);
