@@ -10,10 +10,12 @@ export interface DurationRule {
   bareSeconds?: boolean;
   /** The longest duration accepted, in seconds. */
   maxSeconds?: number;
+  /** Days (`7d`, `1d12h`) are accepted: for ages and time left, which are counted in days. */
+  days?: boolean;
 }
 
 const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-const UNITS = new RegExp(String.raw`^(?:${NUMBER}\s*h)?\s*(?:${NUMBER}\s*m)?\s*(?:${NUMBER}\s*s)?$`);
+const UNITS = new RegExp(String.raw`^(?:${NUMBER}\s*d)?\s*(?:${NUMBER}\s*h)?\s*(?:${NUMBER}\s*m)?\s*(?:${NUMBER}\s*s)?$`);
 
 /**
  * Parses `90s`, `15m`, `1h`, `1h30m` (and, with `bareSeconds`, `10`) into seconds, for every
@@ -25,10 +27,12 @@ export function parseDuration(text: string, option: string, rule: DurationRule =
   if (bare && !rule.bareSeconds) {
     throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: a duration needs a unit: ${t}s, ${t}m or ${t}h`);
   }
-  const m = bare ? undefined : UNITS.exec(t);
-  const seconds = bare ? Number(t) : m ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : NaN;
+  const found = bare ? undefined : UNITS.exec(t);
+  const m = found && (rule.days || found[1] === undefined) ? found : undefined;
+  const seconds = bare ? Number(t) : m ? Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0) : NaN;
   if ((!bare && !m) || t === '' || !(seconds > 0)) {
-    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as ${rule.bareSeconds ? '10 (seconds), ' : ''}900s, 15m or 1h`);
+    const examples = rule.days ? '900s, 15m, 1h or 7d' : '900s, 15m or 1h';
+    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as ${rule.bareSeconds ? '10 (seconds), ' : ''}${examples}`);
   }
   if (rule.maxSeconds !== undefined && seconds > rule.maxSeconds) {
     throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: at most ${formatDuration(rule.maxSeconds)}`);
