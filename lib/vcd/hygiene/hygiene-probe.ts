@@ -4,6 +4,7 @@
 import type { HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { describeResponse } from '../api/connection';
+import { parseVmRecords, VM_LIST_REFUSED, type VmQueryType, type VmRecord } from '../inventory/vm-query';
 import type { VmHygiene } from './hygiene-record';
 import { leaseFromRecord, leaseFromSection, type LeaseFacts } from './lease-judge';
 import { parseLeaseSection, type LeaseSection } from './lease-section';
@@ -23,6 +24,21 @@ async function readSection<T>(get: SessionGet, path: string, phase: string, pars
   const res = await get(path, phase);
   if (res.status < 200 || res.status >= 300) throw new CheckError(`GET ${path} answered ${describeResponse(res)}`);
   return parse(res.body.toString('utf8'));
+}
+
+/**
+ * The query record of one VM, with its hygiene attributes (a tenant's `vm` query, or a provider's
+ * `adminVM`), found by the VM's id as the query service filters it.
+ */
+export async function readHygieneRecord(get: SessionGet, id: string, type: VmQueryType): Promise<VmRecord> {
+  const filter = encodeURIComponent(`(id==${id.replace(/^vm-/, '')})`);
+  const path = `/api/query?type=${type}&format=records&filter=${filter}&pageSize=8`;
+  const res = await get(path, `reading the record of ${id}`);
+  if (res.status === 401 || res.status === 403) throw new CheckError(`GET ${path} answered ${describeResponse(res)}: ${VM_LIST_REFUSED}`);
+  if (res.status < 200 || res.status >= 300) throw new CheckError(`GET ${path} answered ${describeResponse(res)}`);
+  const record = parseVmRecords(res.body.toString('utf8'), `the ${type} query for ${id}`, true).records.find((r) => r.id === id);
+  if (!record) throw new CheckError(`the query service lists no VM ${id} (deleted, a template, or not visible to this account?)`);
+  return record;
 }
 
 /** True when the record says the VM has no snapshot: then no request is needed. */
