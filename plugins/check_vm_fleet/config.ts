@@ -4,7 +4,7 @@ import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import type { State } from '../../lib/plugin/state';
 import type { DiscoverySelection } from '../../lib/vcd/inventory/discovery';
-import type { MetricsKind } from '../../lib/vcd/api/client';
+import type { MetricsKind } from '../../lib/vcd/vm/vm-metrics';
 import { selectionFrom } from '../../lib/vcd/fleet/fleet-options';
 import type { FleetJudge } from '../../lib/vcd/fleet/fleet-judge';
 import { cacheUnusableStateFrom } from '../../lib/vcd/api/session-request';

@@ -2,7 +2,7 @@
 // vCD API reference, SnapshotSectionType and SnapshotType (since 5.1): one Snapshot element per
 // snapshot, each with `created` (xs:dateTime), `size` (xs:long, bytes) and `poweredOn`.
 import { CheckError } from '../../plugin/errors';
-import { describeVcdError, parseVcdError } from '../vm/metrics';
+import { describeVcdError, parseVcdError } from '../api/vcd-error';
 import { parseXml, VCLOUD_NS, type XmlElement } from '../api/xml';
 import { parseDateTime } from './vcd-time';
 

@@ -1,18 +1,18 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { RunContext } from '../../plugin/context';
-import { CheckError } from '../../plugin/errors';
 import type { ValueParser } from '../../plugin/range';
 import type { Result } from '../../plugin/result';
 import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import type { Thresholds } from '../../plugin/threshold';
-import { fetchMetrics } from '../api/client';
 import { formatDuration } from '../../plugin/duration';
 import { resolveTtlFrom, runDiscovery, writesInventory } from '../fleet/fleet-options';
 import type { MetricName } from './metrics';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../api/session-request';
 import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from './vm-config';
 import { judge } from './vm-judge';
+import { readMetrics } from './vm-metrics';
+import { withVm } from './vm-session';
 import type { VmCheckOptions, VmSessionOptions } from './vm-options';
 
 /** What a profile is given to word its result. */
@@ -108,29 +108,19 @@ export async function runVmCheck(profile: VmCheckProfile, options: VmCheckOption
   return result;
 }
 
-/** Reads the VM's metrics in the session and judges them; the run's notes get what was noticed on the way. */
+/** Reads the VM's metrics in the session (the per-VM seam) and judges them; the run's notes get what was noticed on the way. */
 async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, options: VmCheckOptions, context: RunContext, session: VmSession): Promise<Result> {
   const { cache, facts } = session;
-  let result: Result | undefined;
-  await fetchMetrics({
-    ...session,
-    vm: cfg.target,
-    vapp: options.vapp,
-    resolveTtlMs: resolveTtlFrom(options),
-    which: cfg.window === undefined ? 'current' : 'historic',
-    follow: async (response, get) => {
-      for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
-      // A VM checked by name is named in the result, with its id beside it.
-      const { id, name, vapp, org } = response.vm;
-      const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
-      result = await judge(profile, named, context, response, get, `${cfg.base.origin}/api/vApp/${id}/metrics/current`);
-      if (name !== undefined)
-        result.items = [
-          { name: 'vm', state: State.OK, text: `VM ${name} = ${id} in vApp ${vapp ?? '?'}${org !== undefined ? ` of org ${org}` : ''}` },
-          ...(result.items ?? []),
-        ];
-    },
+  const select = { target: cfg.target, vapp: options.vapp, resolveTtlMs: resolveTtlFrom(options) };
+  return withVm(session, select, async ({ vm, get }) => {
+    const response = await readMetrics(session, vm, get, cfg.window === undefined ? 'current' : 'historic');
+    for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
+    // A VM checked by name is named in the result, with its id beside it.
+    const { id, name, vapp, org } = vm;
+    const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
+    const result = await judge(profile, named, context, response, get, `${cfg.base.origin}/api/vApp/${id}/metrics/current`);
+    if (name === undefined) return result;
+    const item = { name: 'vm', state: State.OK, text: `VM ${name} = ${id} in vApp ${vapp ?? '?'}${org !== undefined ? ` of org ${org}` : ''}` };
+    return { ...result, items: [item, ...(result.items ?? [])] };
   });
-  if (!result) throw new CheckError(`no answer was judged for ${cfg.vmLabel}`);
-  return result;
 }

@@ -2,7 +2,7 @@ import type { RunContext } from '../../plugin/context';
 import { CheckError, UsageError } from '../../plugin/errors';
 import type { Item, Result } from '../../plugin/result';
 import { State } from '../../plugin/state';
-import type { MetricsResponse } from '../api/client';
+import type { MetricsResponse } from './vm-metrics';
 import { formatDuration } from '../../plugin/duration';
 import { parseCurrentUsage, parseHistoricUsage, type MetricName, type MetricSeries } from './metrics';
 import type { VmCheckProfile } from './vm-check';
