@@ -36,7 +36,7 @@ export async function readHygieneRecord(get: SessionGet, id: string, type: VmQue
   const res = await get(path, `reading the record of ${id}`);
   if (res.status === 401 || res.status === 403) throw new CheckError(`GET ${path} answered ${describeResponse(res)}: ${VM_LIST_REFUSED}`);
   if (res.status < 200 || res.status >= 300) throw new CheckError(`GET ${path} answered ${describeResponse(res)}`);
-  const record = parseVmRecords(res.body.toString('utf8'), `the ${type} query for ${id}`, true).records.find((r) => r.id === id);
+  const record = parseVmRecords(res.body.toString('utf8'), `query response for ${id}`, true).records.find((r) => r.id === id);
   if (!record) throw new CheckError(`the query service lists no VM ${id} (deleted, a template, or not visible to this account?)`);
   return record;
 }
