@@ -9,7 +9,7 @@ import { selectionFrom } from '../../lib/vcd/fleet/fleet-options';
 import type { FleetJudge } from '../../lib/vcd/fleet/fleet-judge';
 import { cacheUnusableStateFrom } from '../../lib/vcd/api/session-request';
 import { configureVmCheck, type ProfileChoice } from '../../lib/vcd/vm/vm-config';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import type { FleetService } from '../../lib/vcd/fleet/fleet-result';
 import { CPU_PROFILE } from '../check_vm_cpu/profile';
 import { DISK_PROFILE } from '../check_vm_disk/profile';

@@ -5,7 +5,7 @@ import { State } from '../../plugin/state';
 import type { MetricsResponse } from './vm-metrics';
 import { formatDuration } from '../../plugin/duration';
 import { parseCurrentUsage, parseHistoricUsage, type MetricName, type MetricSeries } from './metrics';
-import type { VmCheckProfile } from './vm-check';
+import type { VmCheckProfile } from './profile';
 import type { VmCheckConfig } from './vm-config';
 import { notRunning, readVmRecord, type SessionGet } from './vm-record';
 import { aggregateWindow, dropFutureSamples, seriesInterval, stalenessOf } from './window';
