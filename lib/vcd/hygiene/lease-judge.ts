@@ -4,7 +4,8 @@ import type { Metric } from '../../plugin/perfdata';
 import type { Range } from '../../plugin/range';
 import type { Item, Result } from '../../plugin/result';
 import { ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
+import { State } from '../../plugin/state';
+import { worstOf } from '../../plugin/subcheck';
 import type { VmHygiene } from './hygiene-record';
 import type { LeaseSection } from './lease-section';
 import { formatMoment, formatSpan, parseDateTime } from './vcd-time';
@@ -81,14 +82,16 @@ export function judgeLeases(facts: LeaseFacts, t: LeaseThresholds, vm: string, n
       continue;
     }
     const left = Math.floor((term.expires - now) / 1000);
-    const state = left <= 0 ? State.CRITICAL : context.evaluate(left);
+    const measured = context.measure(`lease_${kind}`, left, { uom: 's' });
+    // Expired is CRITICAL whatever -c says.
+    const state = left <= 0 ? State.CRITICAL : measured.state;
     expiring.push({ kind, left, at: term.expires, state });
     items.push({ name: kind, state, text: `${kind} lease ${describeLeft(left)} (${formatMoment(term.expires)})` });
-    metrics.push(context.perfdata(`lease_${kind}`, left, { uom: 's' }));
+    metrics.push(measured.metric);
   }
   if (facts.expired === true && !expiring.some((e) => e.left <= 0))
     items.push({ name: 'expired', state: State.CRITICAL, text: "the VM's record says its vApp's lease has expired" });
-  const state = worstState(items.map((i) => i.state));
+  const state = worstOf(items);
   const first = expiring.sort((a, b) => a.left - b.left)[0];
   const summary =
     first === undefined

@@ -1,8 +1,9 @@
 // check_vm_snapshot's judgement: a VM's snapshots by count, age of the oldest and total size.
 import type { Item, Result } from '../../plugin/result';
 import { formatBytes } from '../../plugin/number-format';
-import { ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
+import type { Measurement, ScalarContext } from '../../plugin/scalar-context';
+import { State } from '../../plugin/state';
+import { worstOf } from '../../plugin/subcheck';
 import type { Snapshot } from './snapshot-section';
 import { formatMoment, formatSpan } from './vcd-time';
 
@@ -17,8 +18,8 @@ export interface SnapshotThresholds {
 export function judgeSnapshots(snapshots: readonly Snapshot[], thresholds: SnapshotThresholds, vm: string, now: number): Result {
   const count = snapshots.length;
   if (count === 0) {
-    const state = worstState([thresholds.count.evaluate(0), thresholds.age.evaluate(0), thresholds.size.evaluate(0)]);
-    return { state, summary: `no snapshot on ${vm}`, metrics: perfdata(thresholds, 0, 0, 0) };
+    const measured = measureAll(thresholds, 0, 0, 0);
+    return { state: worstOf(measured), summary: `no snapshot on ${vm}`, metrics: measured.map((m) => m.metric) };
   }
   const oldest = Math.min(...snapshots.map((s) => s.created));
   const items: Item[] = [];
@@ -33,9 +34,8 @@ export function judgeSnapshots(snapshots: readonly Snapshot[], thresholds: Snaps
   }
   // A size the server left out costs the size figure, not the check.
   const size = snapshots.every((s) => s.size !== undefined) ? snapshots.reduce((sum, s) => sum + (s.size as number), 0) : undefined;
-  const ageState = thresholds.age.evaluate(age);
-  const countState = thresholds.count.evaluate(count);
-  const sizeState = size === undefined ? State.OK : thresholds.size.evaluate(size);
+  const measured = measureAll(thresholds, count, age, size);
+  const [countState, ageState, sizeState] = [measured[0].state, measured[1].state, measured[2]?.state ?? State.OK];
   items.unshift(
     { name: 'age', state: ageState, text: `oldest snapshot ${formatSpan(age)} old (${formatMoment(oldest)})` },
     { name: 'count', state: countState, text: `${count} snapshot${count === 1 ? '' : 's'}` },
@@ -47,13 +47,14 @@ export function judgeSnapshots(snapshots: readonly Snapshot[], thresholds: Snaps
   );
   const sized = size === undefined ? '' : `, ${formatBytes(size)}`;
   const summary = `${count} snapshot${count === 1 ? '' : 's'} on ${vm}, oldest ${formatSpan(age)} old (${formatMoment(oldest)})${sized}`;
-  return { state: worstState([ageState, countState, sizeState]), summary, items, metrics: perfdata(thresholds, count, age, size) };
+  return { state: worstOf(measured), summary, items, metrics: measured.map((m) => m.metric) };
 }
 
-function perfdata(t: SnapshotThresholds, count: number, age: number, size: number | undefined) {
+/** Count, age and (when known) size, each measured with its own context: its state and perfdata from one value. */
+function measureAll(t: SnapshotThresholds, count: number, age: number, size: number | undefined): Measurement[] {
   return [
-    t.count.perfdata('snapshots', count, { min: 0 }),
-    t.age.perfdata('snapshot_age', age, { uom: 's', min: 0 }),
-    ...(size === undefined ? [] : [t.size.perfdata('snapshot_size', size, { uom: 'B', min: 0 })]),
+    t.count.measure('snapshots', count, { min: 0 }),
+    t.age.measure('snapshot_age', age, { uom: 's', min: 0 }),
+    ...(size === undefined ? [] : [t.size.measure('snapshot_size', size, { uom: 'B', min: 0 })]),
   ];
 }
