@@ -29,7 +29,12 @@ afterAll(async () => {
 
 const section = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?><SnapshotSection ${NS}>${inner}</SnapshotSection>`;
 const leases = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?><LeaseSettingsSection ${NS}>${inner}</LeaseSettingsSection>`;
-const body = (path: string, text: string, contentType = 'application/vnd.vmware.vcloud.snapshotSection+xml'): Fault => ({ kind: 'body', path, body: text, contentType });
+const body = (path: string, text: string, contentType = 'application/vnd.vmware.vcloud.snapshotSection+xml'): Fault => ({
+  kind: 'body',
+  path,
+  body: text,
+  contentType,
+});
 
 interface HostileCase {
   id: string;
