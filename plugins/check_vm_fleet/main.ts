@@ -7,8 +7,8 @@ import { formatDecimal } from '../../lib/plugin/number-format';
 import type { Metric } from '../../lib/plugin/perfdata';
 import { oneLine, type Item, type Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
-import { State, stateName, worstState } from '../../lib/plugin/state';
-import { problemsOf, worstFirst } from '../../lib/plugin/subcheck';
+import { State, stateName } from '../../lib/plugin/state';
+import { problemsOf, worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
 import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
@@ -80,7 +80,7 @@ function withSubmission(result: Result, outcome: SubmitOutcome): Result {
     state: State.WARNING,
     text: `${name}: no such service in ${outcome.engine}; rerun the discovery to add the VM`,
   }));
-  return { ...result, state: worstState([result.state, State.WARNING]), summary, metrics, items: [...items, ...(result.items ?? [])] };
+  return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])] };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -5,7 +5,8 @@ import { Notes } from '../../plugin/notes';
 import { redactResult, runRedactor } from '../../plugin/redact';
 import { jsonDocument, renderNagios, type Result } from '../../plugin/result';
 import { failureResult } from '../../plugin/run';
-import { State, worstState } from '../../plugin/state';
+import { State } from '../../plugin/state';
+import { worstOf } from '../../plugin/subcheck';
 import type { FleetAnswer } from './fleet-collect';
 import type { FleetService, FleetVmResult, JsonResult, ServiceResult } from './fleet-result';
 import type { VmCheckProfile } from '../vm/profile';
@@ -43,7 +44,7 @@ export function serviceResult(profile: VmCheckProfile, result: Result): ServiceR
 
 /** The worst state of a VM's services. */
 export function vmState(vm: FleetVmResult): State {
-  return worstState(Object.values(vm.services).map((s) => s.code));
+  return worstOf(Object.values(vm.services).map((s) => ({ state: s.code })));
 }
 
 /** Judges one VM's answer for each service, as the single check run with `--vm <id>` would. */
