@@ -208,7 +208,7 @@ async function hygieneDemo(sick, bad) {
   await runPlugin('VMware Tools out of date', 'check_vm_tools', vcdArgs(sick, bad.busy));
   await runPlugin('VMware Tools not installed', 'check_vm_tools', vcdArgs(sick, bad['no-tools']));
   await runPlugin('Guest-managed open-vm-tools: never out of date', 'check_vm_tools', vcdArgs(sick, bad['no-disk']));
-  await runPlugin("A vApp whose leases never expire (its section read once, as the record has no date)", 'check_vm_lease', vcdArgs(sick, bad.healthy));
+  await runPlugin('A vApp whose leases never expire (its section read once, as the record has no date)', 'check_vm_lease', vcdArgs(sick, bad.healthy));
   await runPlugin('A runtime lease that ends in a day: vCD will stop the vApp', 'check_vm_lease', vcdArgs(sick, bad.busy));
 }
 
