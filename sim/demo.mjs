@@ -195,6 +195,23 @@ async function fleetDemo(sim) {
 }
 
 /** check_vdc: the organisation's VDCs, one near its memory limit, and the discovery of them. */
+async function hygieneDemo(sick, bad) {
+  process.stdout.write(`\n${bold('=== check_vm_snapshot, check_vm_tools, check_vm_lease: VM hygiene ===')}\n`);
+  await runPlugin('A VM without snapshots: read from its query record, no other request', 'check_vm_snapshot', vcdArgs(sick, bad.healthy));
+  await runPlugin('A snapshot 10 days old (the default: WARNING at 3 days, CRITICAL at 7)', 'check_vm_snapshot', vcdArgs(sick, bad['full-disk']));
+  await runPlugin('Twelve snapshots, none old enough to alarm, but more than --count-warning 10', 'check_vm_snapshot', [
+    ...vcdArgs(sick, bad.stale),
+    '--count-warning',
+    '10',
+  ]);
+  await runPlugin('VMware Tools running and current', 'check_vm_tools', vcdArgs(sick, bad.healthy));
+  await runPlugin('VMware Tools out of date', 'check_vm_tools', vcdArgs(sick, bad.busy));
+  await runPlugin('VMware Tools not installed', 'check_vm_tools', vcdArgs(sick, bad['no-tools']));
+  await runPlugin('Guest-managed open-vm-tools: never out of date', 'check_vm_tools', vcdArgs(sick, bad['no-disk']));
+  await runPlugin('A vApp whose leases never expire (its section read once, as the record has no date)', 'check_vm_lease', vcdArgs(sick, bad.healthy));
+  await runPlugin('A runtime lease that ends in a day: vCD will stop the vApp', 'check_vm_lease', vcdArgs(sick, bad.busy));
+}
+
 async function vdcDemo(healthy, sick) {
   const args = (sim) => vcdArgs(sim, 'unused').slice(0, -2);
   process.stdout.write(`\n${bold('=== check_vdc: organisation VDC quotas and health ===')}\n`);
@@ -304,6 +321,7 @@ async function main() {
     await runPlugin('A powered-off VM: no current metrics', 'check_vm_mem', vcdArgs(sick, bad['powered-off']));
     await runPlugin('A VM whose metrics stopped an hour ago', 'check_vm_cpu', [...vcdArgs(sick, bad.stale), '--window', '1h']);
     await runPlugin('JSON for scripts and Zabbix dependent items', 'check_vm_mem', [...vcdArgs(healthy, calm), '--output', 'json']);
+    await hygieneDemo(sick, bad);
     await fleetDemo(sick);
     process.stdout.write(`\n${bold('=== check_vm_fleet: every VM in one process, each judged as the single checks do ===')}\n`);
     await runPlugin('Every VM the account sees: the collection, and the VMs that are not OK', 'check_vm_fleet', vcdArgs(sick, 'unused').slice(0, -2));

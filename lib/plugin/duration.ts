@@ -10,7 +10,7 @@ export interface DurationRule {
   bareSeconds?: boolean;
   /** The longest duration accepted, in seconds. */
   maxSeconds?: number;
-  /** Days (`30d`, `1d12h`) are accepted: for lifetimes such as a certificate's, not for delays of minutes. */
+  /** Days (`7d`, `30d`, `1d12h`) are accepted: for ages, lifetimes and time left, counted in days; not for delays of minutes. */
   days?: boolean;
 }
 
@@ -28,10 +28,12 @@ export function parseDuration(text: string, option: string, rule: DurationRule =
     throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: a duration needs a unit: ${t}s, ${t}m or ${t}h`);
   }
   const m = bare ? undefined : UNITS.exec(t);
-  if (m?.[1] !== undefined && !rule.days) throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as 900s, 15m or 1h (days as hours: ${Number(m[1]) * 24}h)`);
+  if (m?.[1] !== undefined && !rule.days)
+    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as 900s, 15m or 1h (days as hours: ${Number(m[1]) * 24}h)`);
   const seconds = bare ? Number(t) : m ? Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0) : NaN;
   if ((!bare && !m) || t === '' || !(seconds > 0)) {
-    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as ${rule.bareSeconds ? '10 (seconds), ' : ''}900s, 15m or 1h`);
+    const examples = rule.days ? '900s, 15m, 1h or 7d' : '900s, 15m or 1h';
+    throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: expected a duration such as ${rule.bareSeconds ? '10 (seconds), ' : ''}${examples}`);
   }
   if (rule.maxSeconds !== undefined && seconds > rule.maxSeconds) {
     throw new UsageError(`invalid ${option} ${JSON.stringify(text)}: at most ${formatDuration(rule.maxSeconds)}`);

@@ -13,6 +13,7 @@ import { currentUsage, errorDocument, historicUsage, sessionDocument, type XmlSt
 import { scenarioFleet, type Fleet, type SimOrg, type VmRecord } from './fleet';
 import { ALL_VERSIONS, answerRecords, orgRows, parseVersionList, sendQueryError, versionsDocument, vmRows, type QueryRow } from './query';
 import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
+import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
 import type { SimVm } from './vms';
 
@@ -141,6 +142,8 @@ const CLOUDAPI_LOGIN = /^\/cloudapi\/1\.0\.0\/sessions(\/provider)?$/;
 const OAUTH_TOKEN = /^\/oauth\/(?:tenant\/([^/]+)|(provider))\/token$/;
 const METRICS = /^\/api\/vApp\/([^/]+)\/metrics\/(current|historic)$/;
 const VM_RECORD = /^\/api\/vApp\/(vm-[^/]+)$/;
+const SNAPSHOT_SECTION = /^\/api\/vApp\/(vm-[^/]+)\/snapshotSection\/?$/;
+const LEASE_SECTION = /^\/api\/vApp\/(vapp-[^/]+)\/leaseSettingsSection\/?$/;
 
 /** vCD does not reveal whether an id exists: unknown and forbidden look the same. */
 const isSystem = (org: string) => org.toLowerCase() === 'system';
@@ -196,6 +199,10 @@ class VcdServer {
       if (metrics) return this.metricsOperation(req, res, metrics[1], metrics[2] as 'current' | 'historic');
       const record = VM_RECORD.exec(path);
       if (record) return this.vmRecord(req, res, record[1]);
+      const snapshots = SNAPSHOT_SECTION.exec(path);
+      if (snapshots) return this.snapshotSection(req, res, snapshots[1]);
+      const leases = LEASE_SECTION.exec(path);
+      if (leases) return this.leaseSection(req, res, leases[1]);
     }
     if (path.startsWith('/cloudapi/')) return this.jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
     return this.xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
@@ -363,6 +370,7 @@ class VcdServer {
           base,
           vdcHref,
           admin ? { orgHref: (r) => this.orgHref(base, this.orgOfRecord(r)) } : undefined,
+          (r) => hygieneAttributes(this.vms.get(r.id), r, admin, Date.now()),
         );
       case 'organization':
         return orgRows(
@@ -470,6 +478,45 @@ class VcdServer {
       200,
       { 'content-type': 'application/vnd.vmware.vcloud.vm+xml;version=34.0' },
       vmRecordDocument(this.styleOf(req).base, this.cfg.prefix, vm),
+    );
+  }
+
+  /** A VM's SnapshotSection (check_vm_snapshot reads it when the record lists a snapshot). */
+  private snapshotSection(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const session = this.sessionOf(req);
+    if (!session) return this.unauthorized(req, res);
+    const vm = this.visibleVm(session[1], id);
+    if (!vm) return this.xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', forbiddenVm(id));
+    this.stats.bump('snapshot-section');
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/vnd.vmware.vcloud.snapshotSection+xml;version=34.0' },
+      snapshotSectionDocument(this.styleOf(req).base, this.cfg.prefix, vm, Date.now()),
+    );
+  }
+
+  /** A vApp's LeaseSettingsSection (check_vm_lease reads it when the record has no lease date). */
+  private leaseSection(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const session = this.sessionOf(req);
+    if (!session) return this.unauthorized(req, res);
+    const sees = (org: string) => isSystem(session[1].org) || org.toLowerCase() === session[1].org.toLowerCase();
+    const members = this.records.filter((r) => !r.template && simVappId(r.vapp) === id.toLowerCase() && sees(this.orgOfRecord(r)));
+    if (members.length === 0)
+      return this.xmlError(
+        req,
+        res,
+        403,
+        'ACCESS_TO_RESOURCE_IS_FORBIDDEN',
+        `Either you need some or all of the following rights [vApp: View] to perform operations [VAPP_VIEW] for ${id} or the target entity is invalid.`,
+      );
+    this.stats.bump('lease-section');
+    const deployed = members.some((r) => r.status === 'POWERED_ON');
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/vnd.vmware.vcloud.leaseSettingsSection+xml;version=34.0' },
+      leaseSectionDocument(this.styleOf(req).base, this.cfg.prefix, id, members[0].vapp, deployed, Date.now()),
     );
   }
 

@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { send } from '../faults';
 import type { SimOrg, VmRecord } from './fleet';
+import { simVappId } from './hygiene';
 
 const NS = 'http://www.vmware.com/vcloud/v1.5';
 // Control and line-separator characters as character references, as real servers write
@@ -96,9 +97,17 @@ export interface QueryRow {
 }
 
 /** The VM records of the fleet as query rows (`adminVM`: AdminVMRecord with the href of each VM's org). */
-export function vmRows(records: readonly VmRecord[], base: string, vdcOf: (r: VmRecord) => string, admin?: { orgHref: (r: VmRecord) => string }): QueryRow[] {
+export function vmRows(
+  records: readonly VmRecord[],
+  base: string,
+  vdcOf: (r: VmRecord) => string,
+  admin?: { orgHref: (r: VmRecord) => string },
+  hygiene: (r: VmRecord) => Record<string, string> = () => ({}),
+): QueryRow[] {
   return records.map((r) => {
-    const container = `${base}/api/vApp/${r.template ? 'vappTemplate' : 'vapp'}-${r.id.slice(3)}`;
+    // The VMs of a vApp share its id (a template's own, by the VM).
+    const container = r.template ? `${base}/api/vApp/vappTemplate-${r.id.slice(3)}` : `${base}/api/vApp/${simVappId(r.vapp)}`;
+    const extra = hygiene(r);
     const vdc = vdcOf(r);
     const values: Record<string, string> = {
       vdc,
@@ -112,12 +121,14 @@ export function vmRows(records: readonly VmRecord[], base: string, vdcOf: (r: Vm
       numberOfCpus: '2',
       memoryMB: '4096',
       ...(admin ? { org: admin.orgHref(r) } : {}),
+      ...extra,
       href: `${base}/api/vApp/${r.id}`,
     };
     return {
       name: r.name,
       id: r.id,
-      attr: (a) => values[a],
+      // The query service filters `id` by the bare UUID, as clients send it.
+      attr: (a) => (a === 'id' ? r.id.slice(3) : values[a]),
       element: admin ? 'AdminVMRecord' : 'VMRecord',
       xml: Object.entries(values),
       json: {
@@ -134,6 +145,7 @@ export function vmRows(records: readonly VmRecord[], base: string, vdcOf: (r: Vm
         numberOfCpus: 2,
         memoryMB: 4096,
         ...(admin ? { org: admin.orgHref(r) } : {}),
+        ...extra,
       },
     };
   });

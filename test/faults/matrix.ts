@@ -144,6 +144,14 @@ export const TARGETS: Target[] = [
         .filter((a, i, all) => a !== '--vm' && all[i - 1] !== '--vm'),
     skip: [...METRICS_ONLY, 'usage error: malformed threshold', "HTTP 400 with the server's error document"],
   },
+  // The hygiene checks read the VM's query record first (their main request), then at most one
+  // section, which test/faults/hygiene-hostile.test.ts aims its documents at. No -w of theirs
+  // is a range (check_vm_lease's is a duration), and no metrics document is read.
+  ...(['check_vm_snapshot', 'check_vm_tools', 'check_vm_lease'] as const).map((exe): Target => ({
+    ...vmTarget(exe),
+    path: '/api/query$',
+    skip: [...METRICS_ONLY, 'usage error: malformed threshold'],
+  })),
   vdcTarget(),
 ];
 

@@ -341,6 +341,33 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         argv: ['--metric', 'used', '--warning', '400G', '--critical', '490G'],
       },
       {
+        host: 'sick',
+        service: 'snapshot-old',
+        command: 'cloudchecks-vm-snapshot',
+        vars: { cloudchecks_vm: vms.sick['full-disk'] },
+        state: 2,
+        firstLine: /^VM_SNAPSHOT CRITICAL - 1 snapshot on vm-[0-9a-f-]+, oldest 10d( \d+h)? old /,
+        argv: ['--vm'],
+      },
+      {
+        host: 'sick',
+        service: 'tools-outdated',
+        command: 'cloudchecks-vm-tools',
+        vars: { cloudchecks_vm: vms.sick.busy, cloudchecks_vm_tools_outdated_state: 'CRITICAL' },
+        state: 2,
+        firstLine: /^VM_TOOLS CRITICAL - VMware Tools running but out of date/,
+        argv: ['--outdated-state', 'CRITICAL'],
+      },
+      {
+        host: 'sick',
+        service: 'lease-soon',
+        command: 'cloudchecks-vm-lease',
+        vars: { cloudchecks_vm: vms.sick.busy, cloudchecks_vm_lease_warning: '14d' },
+        state: 2,
+        firstLine: /^VM_LEASE CRITICAL - runtime lease expires in 1d/,
+        argv: ['--warning', '14d'],
+      },
+      {
         host: 'healthy',
         service: 'mem',
         command: 'cloudchecks-vm-mem',
@@ -495,7 +522,8 @@ ${Object.entries(c.vars)
     const expected = new Map<string, string[]>();
     for (const c of cases) {
       const r = results.get(`${c.host}!${c.service}`)!;
-      if (c.service !== 'mem-off') expect(r.performance_data.length, `${c.host}!${c.service} has perfdata`).toBeGreaterThan(0);
+      // A powered-off VM's memory and VMware Tools (a state, no figure) have no perfdata.
+      if (!['mem-off', 'tools-outdated'].includes(c.service)) expect(r.performance_data.length, `${c.host}!${c.service} has perfdata`).toBeGreaterThan(0);
       expected.set(
         `${c.host}!${c.service}`,
         r.performance_data.map((p) => p.replace(/^'?([^'=]+)'?=.*$/, '$1')),

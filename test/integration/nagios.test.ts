@@ -95,6 +95,35 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
     }
   });
 
+  it('the command line Nagios builds from cloudchecks_vm_snapshot raises a snapshot 10 days old', async () => {
+    const sim = new BuiltSimulator(['--vcd-scenario', 'default']);
+    const ready = await sim.start();
+    try {
+      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
+      const template = /command_name\s+cloudchecks_vm_snapshot\n\s+command_line\s+(.+)$/m.exec(commands)![1];
+      const vcd = ready.apis.vcd;
+      const args: Record<string, string> = {
+        $USER1$: DIST,
+        $ARG1$: vcd.httpsUrl,
+        $ARG2$: vcd.user,
+        $ARG3$: vcd.org,
+        $ARG4$: vcd.passwordFile,
+        $ARG5$: 'db-03',
+        $ARG6$: `--vapp shop --ca-file ${ready.caFile} --no-cache`,
+      };
+      const { out, code } = runCommandLine(
+        template.replace(/\$(USER1|ARG[1-6])\$/g, (m) => args[m]),
+        root,
+      );
+      expect(out).toMatch(
+        /^VM_SNAPSHOT CRITICAL - 1 snapshot on db-03 \(vm-[0-9a-f-]+\), oldest 10d( \d+h)? old .* \| snapshots=1;;;0 snapshot_age=\d+s;259200;604800;0 /,
+      );
+      expect(code).toBe(2);
+    } finally {
+      await sim.stop();
+    }
+  });
+
   it('the command line Nagios builds from cloudchecks_vdc runs the check', async () => {
     const sim = new BuiltSimulator(['--vcd-scenario', 'default']);
     const ready = await sim.start();

@@ -363,6 +363,11 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(item('vm-full-disk', 'cloudchecks.vm.disk.code').lastvalue).toBe('2');
     expect(Number(item('vm-full-disk', 'cloudchecks.vm.disk.used_pct').lastvalue)).toBeGreaterThan(90);
     expect(Number(item('vm-full-disk', 'cloudchecks.vm.disk.provisioned').lastvalue)).toBeGreaterThan(0);
+    // db-03's snapshot is 10 days old: CRITICAL, whatever its disks say.
+    expect(item('vm-full-disk', 'cloudchecks.vm.snapshot.code').lastvalue).toBe('2');
+    expect(item('vm-full-disk', 'cloudchecks.vm.snapshot.summary').lastvalue).toMatch(/^1 snapshot on vm-[0-9a-f-]+, oldest 10d/);
+    expect(item('vm-busy', 'cloudchecks.vm.tools.code').lastvalue).toBe('1');
+    expect(item('vm-busy', 'cloudchecks.vm.lease.code').lastvalue).toBe('2');
     for (const c of ['cpu', 'mem', 'disk']) expect(item('vm-powered-off', `cloudchecks.vm.${c}.code`).lastvalue, c).toBe('3');
     expect(item('vm-powered-off', 'cloudchecks.vm.cpu.summary').lastvalue).toMatch(/powered off/);
     expect(item('vm-legacy-07', 'cloudchecks.vm.mem.code').lastvalue).toBe('3');
@@ -533,6 +538,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(names).toContain('Cluster operator etcd is degraded or unavailable');
     expect(names).toContain('Cluster operator network needs attention (warning)');
     expect(names).toContain('VM legacy-07: memory cannot be checked');
+    expect(names).toContain(`VM ${vms['full-disk']}: snapshot problem`);
     expect(names).toContain('VM appliance-06: disk cannot be checked');
     expect(names).toContain(`VM ${vms['full-disk']}: disks 90% full`);
     expect(names).toContain('Cloud Director session cache unusable: every check logs in');

@@ -1,6 +1,7 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
+import { vmHygieneOf, type VmHygiene } from '../hygiene/hygiene-record';
 import {
   detached,
   MAX_NAME_CHARS,
@@ -28,6 +29,8 @@ export interface VmRecord {
   orgId?: string;
   /** The organisation's name, once the listing knows it (vm-listing.ts). */
   org?: string;
+  /** What the record says of VMware Tools, snapshots and leases (the hygiene checks). */
+  hygiene?: VmHygiene;
 }
 
 /** One page of VMRecords. */
@@ -50,13 +53,16 @@ export function orgIdOf(href: string | undefined): string | undefined {
  * VMRecord elements, or AdminVMRecord for the provider's `adminVM` query, which adds the `org`
  * href; the VM id is the last segment of each record's href).
  */
-export function parseVmRecords(text: string, what = 'query response'): RecordsPage {
+export function parseVmRecords(text: string, what = 'query response', withHygiene = false): RecordsPage {
   const envelope = parseRecordsEnvelope(text, what, ['VMRecord', 'AdminVMRecord']);
-  return { ...envelope, records: envelope.records.map((element) => vmRecordOf(element.attributes, what)) };
+  return { ...envelope, records: envelope.records.map((element) => vmRecordOf(element.attributes, what, withHygiene)) };
 }
 
-/** One VMRecord's attributes as a VmRecord; throws a CheckError naming `what` for one that is no VM. */
-export function vmRecordOf(a: Record<string, string>, what: string): VmRecord {
+/**
+ * One VMRecord's attributes as a VmRecord; throws a CheckError naming `what` for one that is no VM.
+ * `withHygiene` keeps the attributes the hygiene checks judge (only they pay for them).
+ */
+export function vmRecordOf(a: Record<string, string>, what: string, withHygiene = false): VmRecord {
   const id = VM_HREF.exec(a.href ?? '')?.[1];
   if (!id || typeof a.name !== 'string')
     throw new CheckError(`unexpected ${what}: a VMRecord without a VM href or name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
@@ -74,6 +80,8 @@ export function vmRecordOf(a: Record<string, string>, what: string): VmRecord {
   };
   const orgId = orgIdOf(a.org);
   if (orgId !== undefined) record.orgId = detached(orgId);
+  const hygiene = withHygiene ? vmHygieneOf(a) : undefined;
+  if (hygiene !== undefined) record.hygiene = hygiene;
   return record;
 }
 

@@ -6,17 +6,28 @@ import { FLEET_OPTIONS, type FleetOptions } from '../fleet/fleet-options';
 import type { VmCheckProfile } from './profile';
 import { AGGREGATES } from './window';
 
+/** --vm: the one VM a check reads. */
+export const VM_OPTION = {
+  long: 'vm',
+  type: 'string',
+  arg: 'ID|NAME',
+  description:
+    "The VM: vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, the URL of the VM's page in the vCD web console, or the VM's name (resolved through the query service; see --vapp).",
+} as const;
+
+/** --powered-off-state: what a check that needs a running VM says of one that is not. */
+export const POWERED_OFF_STATE_OPTION = {
+  long: 'powered-off-state',
+  type: 'string',
+  arg: 'STATE',
+  description: "State when the VM's record says it is powered off or suspended (OK, WARNING, CRITICAL, UNKNOWN; default UNKNOWN).",
+} as const;
+
 /** The vCD options of every VM check; the disk sizes' interval is named only where disks are read. */
 export function vcdOptions(readsDisks: boolean) {
   return defineOptions([
     VCD_URL_OPTION,
-    {
-      long: 'vm',
-      type: 'string',
-      arg: 'ID|NAME',
-      description:
-        "The VM: vm-<guid>, the bare GUID, urn:vcloud:vm:<guid>, the URL of the VM's page in the vCD web console, or the VM's name (resolved through the query service; see --vapp).",
-    },
+    VM_OPTION,
     ...VCD_LOGIN_OPTIONS,
     {
       long: 'window',
@@ -38,12 +49,7 @@ export function vcdOptions(readsDisks: boolean) {
       arg: 'DURATION',
       description: `With --window: UNKNOWN when a needed series' newest sample is older (default 3 × the series' interval: 15m${readsDisks ? ', or 90m for disk sizes' : ''}).`,
     },
-    {
-      long: 'powered-off-state',
-      type: 'string',
-      arg: 'STATE',
-      description: "State when the VM's record says it is powered off or suspended (OK, WARNING, CRITICAL, UNKNOWN; default UNKNOWN).",
-    },
+    POWERED_OFF_STATE_OPTION,
   ]);
 }
 

@@ -70,7 +70,7 @@ export function parseVmRecord(text: string, what = 'VM record'): VmRecord {
  * so --powered-off-state applies), or undefined when it is running or in a state that does not
  * explain missing metrics (then the server's refusal is reported as it is).
  */
-export function notRunning(record: VmRecord): string | undefined {
+export function notRunning(record: Pick<VmRecord, 'statusName'>): string | undefined {
   switch (record.statusName) {
     case 'POWERED_OFF':
       return 'powered off';
