@@ -186,7 +186,7 @@ const orgHref = (base: string, org: string) =>
   `${base}/api/org/${org === 'globex' ? 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e' : 'a0b1c2d3-e4f5-4a6b-9c7d-8e9f0a1b2c3d'}`;
 
 /** A record as a query row: XML attributes as given; in JSON (`QueryResult<element>Type`) booleans and figures typed. */
-function row(name: string, id: string, element: string, values: Record<string, string>): QueryRow {
+export function row(name: string, id: string, element: string, values: Record<string, string>): QueryRow {
   const json: Record<string, unknown> = { _type: `QueryResult${element}Type` };
   for (const [k, v] of Object.entries(values)) json[k] = v === 'true' || v === 'false' ? v === 'true' : /Mhz$|MB$|^numberOf/.test(k) ? Number(v) : v;
   return { name, id, attr: (a) => values[a], element, xml: Object.entries(values), json };
