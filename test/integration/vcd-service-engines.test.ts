@@ -1,17 +1,21 @@
-// One root cause, one page, in the real Nagios 4: the shipped contrib/nagios/vcd-service.cfg
-// makes check_vcd the master of every other Cloud Director service. With the simulator's vCD
+// One root cause, one page, in the real Nagios 4 and Icinga 2: the shipped vcd-service files
+// make check_vcd the parent of every other Cloud Director service. With the simulator's vCD
 // killed, check_vcd is CRITICAL and pages; the VDC check, the provider VDC check of a
 // discovered host and the fleet runner beneath it reach hard UNKNOWN and page nobody.
-// Notifications are counted as Nagios sends them (a contact whose command appends a line).
+// Notifications are counted as each engine sends them (a contact whose command appends a line).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { announceSkip, findExecutable, sleep } from './support/engines';
+import { PrivateIcinga } from './support/icinga2';
 import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 
+const icinga2 = findExecutable('icinga2');
+if (!icinga2) announceSkip('icinga2', 'icinga2-bin');
+const icingaSuite = icinga2 ? describe : describe.skip;
 const nagios4 = findExecutable('nagios4');
 if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (its stock /etc/nagios4)');
 const suite = nagios4 && hasStockNagiosConfig() ? describe : describe.skip;
@@ -181,6 +185,116 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       expect(sent, alerts).toEqual(['PROBLEM,vcd,vcd,CRITICAL']);
     } finally {
       await nagios.stop();
+      await sim.stop();
+    }
+  });
+});
+
+/** Icinga 2 values as a config literal. */
+const icingaValue = (v: string | boolean) => (typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+
+icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notifies', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cc-vcd-service-icinga-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('notifies once for vCD down: the VDC check and the discovered provider VDC stay silent', { timeout: 240_000 }, async () => {
+    assertBuilt();
+    const sim = new BuiltSimulator(['--vcd-scenario', 'healthy']);
+    const ready = await sim.start();
+    const passwordFile = join(root, 'vcd-password');
+    copyFileSync(ready.apis.vcd.passwordFile, passwordFile);
+    const caFile = join(root, 'ca.pem');
+    copyFileSync(ready.caFile, caFile);
+    const vcd = ready.apis.vcd;
+    const pages = join(root, 'pages.log');
+    const connection = (user: string, org: string): Record<string, string | boolean> => ({
+      cloudchecks_vcd_url: vcd.httpsUrl,
+      cloudchecks_vcd_user: user,
+      cloudchecks_vcd_org: org,
+      cloudchecks_vcd_password_file: passwordFile,
+      cloudchecks_ca_file: caFile,
+      cloudchecks_vcd_cache_dir: join(root, 'cache'),
+    });
+    const host = (name: string, vars: Record<string, string | boolean>, extra = '') =>
+      `object Host ${JSON.stringify(name)} {\n  check_command = "dummy"\n${Object.entries(vars)
+        .map(([k, v]) => `  vars.${k} = ${icingaValue(v)}`)
+        .join('\n')}\n${extra}}`;
+    const discovered = execFileSync(
+      join(DIST, 'check_pvdc'),
+      [
+        '--discovery',
+        '--discovery-format',
+        'icinga2',
+        '--url',
+        vcd.httpsUrl,
+        '--user',
+        vcd.providerUser,
+        '--org',
+        'System',
+        '--password-file',
+        passwordFile,
+        '--ca-file',
+        caFile,
+        '--no-cache',
+      ],
+      { encoding: 'utf8' },
+    );
+    // What vcd-service.conf tells a user to do: the discovered hosts' template names their vCD's host.
+    const shipped = readFileSync(join(REPO, 'contrib/icinga2/vcd-service.conf'), 'utf8').replace(
+      'template Host "cloudchecks-vcd-pvdc" {',
+      'template Host "cloudchecks-vcd-pvdc" {\n\tvars.cloudchecks_vcd_parent = "vcd"',
+    );
+    writeFileSync(join(root, 'vcd-service.conf'), shipped);
+    writeFileSync(join(root, 'pvdcs.conf'), discovered);
+    const icinga = new PrivateIcinga({
+      icinga2: icinga2!,
+      pluginDir: DIST,
+      objects: [
+        `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`,
+        `include ${JSON.stringify(join(root, 'vcd-service.conf'))}`,
+        `include ${JSON.stringify(join(root, 'pvdcs.conf'))}`,
+        'object NotificationComponent "notification" {}',
+        'object User "cc-pager" { }',
+        `object NotificationCommand "cc-page" {\n  command = [ "/bin/sh", "-c", "printf '%s,%s,%s,%s\\\\n' \\"$$1\\" \\"$$2\\" \\"$$3\\" \\"$$4\\" >> ${pages}", "page", "$notification.type$", "$host.name$", "$service.name$", "$service.state$" ]\n}`,
+        'apply Notification "page" to Service {\n  command = "cc-page"\n  users = [ "cc-pager" ]\n  interval = 0\n  assign where true\n}',
+        host('vcd', { ...connection(vcd.providerUser, 'System'), cloudchecks_vcd_service: true }),
+        host('acme', { ...connection(vcd.user, vcd.org), cloudchecks_vcd_parent: 'vcd' }),
+        'object Service "vdc" {\n  host_name = "acme"\n  check_command = "cloudchecks-vdc"\n  max_check_attempts = 3\n}',
+      ].join('\n'),
+    });
+    const pvdcHost = /object Host "(pvdc-[^"]+)"/.exec(discovered)![1];
+    const services = [
+      ['vcd', 'vcd'],
+      ['acme', 'vdc'],
+      [pvdcHost, 'pvdc'],
+    ] as const;
+    await icinga.start();
+    try {
+      for (const [h, s] of services) expect((await icinga.check(h, s)).exit_status, `${h}!${s}`).toBe(0);
+      await sim.stop(); // vCD is down
+      for (let n = 0; n < 3; n++) for (const [h, s] of services) await icinga.check(h, s);
+      const states = await icinga.api('GET', '/v1/objects/services?attrs=state&attrs=state_type&attrs=name&attrs=host_name');
+      const byName = new Map(
+        ((states?.results ?? []) as unknown as Array<{ attrs: { host_name: string; name: string; state: number; state_type: number } }>).map((r) => [
+          `${r.attrs.host_name}!${r.attrs.name}`,
+          [r.attrs.state, r.attrs.state_type],
+        ]),
+      );
+      expect(byName.get('vcd!vcd')).toEqual([2, 1]);
+      // Hard problems of their own: without the Dependency each would have notified.
+      for (const [h, s] of services.slice(1)) expect(byName.get(`${h}!${s}`), `${h}!${s}`).toEqual([3, 1]);
+      await sleep(3000);
+      const sent = (existsSync(pages) ? readFileSync(pages, 'utf8') : '').trim().split('\n');
+      expect(
+        sent,
+        icinga.log
+          .split('\n')
+          .filter((l) => /otification|ependenc/.test(l))
+          .slice(-30)
+          .join('\n'),
+      ).toEqual(['PROBLEM,vcd,vcd,CRITICAL']);
+    } finally {
+      await icinga.stop();
       await sim.stop();
     }
   });
