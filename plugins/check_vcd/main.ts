@@ -30,7 +30,7 @@ void runPlugin({
   notes: [
     'States: CRITICAL when vCD cannot be reached (DNS, connection, TLS), answers with an error, does not answer within -t (default state CRITICAL here; -t SECONDS:STATE changes it), or refuses the login; WARNING when the slowest answer passes -w or a cell does not serve; UNKNOWN only for what the options got wrong (a missing option, an unreadable password file, an --api-version the server refuses).',
     'Any account may run it (tenant or System). Cells: System only (GET /cloudapi/1.0.0/cells, or the cell query on vCD without CloudAPI); a tenant account is OK without them, and the output says so.',
-    'Every run logs in and out: vCD counts the session for a moment. The other vCD checks keep theirs in the session cache.',
+    'Every run logs in and out (vCD counts the session for a moment), whatever --cache-dir, --no-cache and --cache-unusable-state say: they are accepted so that one --extra-opts section serves every vCD check. The other vCD checks keep their sessions in the cache.',
     'Perfdata: versions_time, login_time, query_time (s, with -w/-c); cells and cells_serving with a System account.',
     'Shipped as the parent of every other vCD service (contrib: Icinga 2 Dependency, Nagios servicedependency, Zabbix trigger dependencies), so that an outage pages once.',
     HTTP_ENVIRONMENT_NOTE,

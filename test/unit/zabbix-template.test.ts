@@ -96,6 +96,8 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
         'check_vm_disk',
         'check_vm_fleet',
         'check_vdc',
+        'check_pvdc',
+        'check_vcd',
       ]),
     );
   });

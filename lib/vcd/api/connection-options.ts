@@ -11,8 +11,8 @@ export const VCD_URL_OPTION = {
   description: 'The vCD API host of the region, e.g. https://vcd.example.com (any path is ignored).',
 } as const;
 
-/** The account and the API version: what every login needs. */
-export const VCD_ACCOUNT_OPTIONS = defineOptions([
+/** The login, the API version and the session cache. */
+export const VCD_LOGIN_OPTIONS = defineOptions([
   { long: 'user', short: 'U', type: 'string', arg: 'NAME', description: 'vCD user name (without @org).' },
   { long: 'org', short: 'o', type: 'string', arg: 'ORG', description: 'vCD organisation of the user; System for a provider account.' },
   { long: 'password-file', type: 'string', arg: 'PATH', description: 'File holding the password (one line). Without it: --password, else $VCD_PASSWORD.' },
@@ -31,11 +31,6 @@ export const VCD_ACCOUNT_OPTIONS = defineOptions([
     description: 'File holding a vCD API token (OAuth refresh token), used instead of a password; needs --org.',
   },
   API_VERSION_OPTION,
-]);
-
-/** The login, the API version and the session cache. */
-export const VCD_LOGIN_OPTIONS = defineOptions([
-  ...VCD_ACCOUNT_OPTIONS,
   {
     long: 'cache-dir',
     type: 'string',
