@@ -1,17 +1,17 @@
 import { formatDecimal } from '../plugin/number-format';
 import type { Metric } from '../plugin/perfdata';
-import type { Range } from '../plugin/range';
 import type { Item, Result } from '../plugin/result';
+import { unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { ScalarContext } from '../plugin/scalar-context';
+import { worstOf } from '../plugin/subcheck';
 import { elideMiddle } from '../plugin/server-text';
 import { displayName, type NodeHealth, type NodeProblem } from './node';
 import type { NodeTally } from './node-tally';
 
 /** How the tally becomes a state: -w/-c on failing nodes (or their share), --min-nodes, --grace. */
 export interface NodeThresholds {
-  warning?: Range;
-  critical?: Range;
+  /** -w/-c on the failing nodes, or on their share with `percent`. */
+  failing: ScalarContext;
   /** The ranges are percentages of the selected nodes. */
   percent?: boolean;
   minNodes?: number;
@@ -175,24 +175,24 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
   // Nodes within --grace do not count against -w/-c; they make the result WARNING at most.
   const pct = nodes === 0 ? 0 : (counted * 100) / nodes;
   // -w/-c judge the failing count, or its percentage: the perfdata of the one judged carries the ranges.
-  const judged = new ScalarContext({ warning: t.warning, critical: t.critical });
-  let state = judged.evaluate(t.percent ? pct : counted);
-  if (graced.length > 0 && state === State.OK) state = State.WARNING;
+  const judged = t.percent
+    ? t.failing.measure('failing_pct', pct, { uom: '%', min: 0, max: 100, decimals: 2 })
+    : t.failing.measure('failing', counted, { min: 0, max: nodes });
+  const tooFew = t.minNodes !== undefined && nodes < t.minNodes;
+  const state = worstOf([judged, { state: graced.length > 0 ? State.WARNING : State.OK }, { state: tooFew ? State.CRITICAL : State.OK }]);
   const pctText = t.percent ? ` (${formatDecimal((failing * 100) / nodes, 1)}%)` : '';
   let summary = failing === 0 ? `${nodes} of ${nodes} nodes healthy` : `${failing} of ${nodes} nodes failing${pctText}: ${describeFailing(tally.failing)}`;
-  if (t.minNodes !== undefined && nodes < t.minNodes) {
-    state = State.CRITICAL;
-    summary = `only ${nodes} nodes, expected at least ${t.minNodes}: ${summary}`;
-  }
+  if (tooFew) summary = `only ${nodes} nodes, expected at least ${t.minNodes}: ${summary}`;
 
   const metrics: Metric[] = [
     { label: 'nodes', value: nodes, min: 0 },
     { label: 'healthy', value: nodes - failing, min: 0 },
-    (t.percent ? ScalarContext.NONE : judged).perfdata('failing', failing, { min: 0, max: nodes }),
+    // `failing` counts the nodes within --grace too (`failing_in_grace` says how many); -w/-c judge the others.
+    t.percent ? unjudgedMetric('failing', failing, { min: 0, max: nodes }) : { ...judged.metric, value: failing },
     // Every cordoned node that matched, skipped or not: the same number the summary gives.
     { label: 'cordoned', value: cordoned, min: 0 },
   ];
-  if (t.percent) metrics.push(judged.perfdata('failing_pct', Number(pct.toFixed(2)), { uom: '%', min: 0, max: 100 }));
+  if (t.percent) metrics.push(judged.metric);
   if (t.grace !== undefined) metrics.push({ label: 'failing_in_grace', value: graced.length, min: 0, max: nodes });
 
   const failingState = state === State.CRITICAL ? State.CRITICAL : State.WARNING;

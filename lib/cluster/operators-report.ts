@@ -2,9 +2,10 @@
 // judgeClusterOperator (Available=True, Degraded=False) with delays, and the ClusterVersion.
 import type { Metric } from '../plugin/perfdata';
 import type { Item, Result } from '../plugin/result';
-import { ScalarContext } from '../plugin/scalar-context';
+import { unjudgedMetric } from '../plugin/scalar-context';
 import { boundedExcerpt, cutAtWord } from '../plugin/server-text';
-import { State, worstState } from '../plugin/state';
+import { State } from '../plugin/state';
+import { worstFirst, worstOf } from '../plugin/subcheck';
 import { judgeClusterOperator, type ClusterOperatorCondition, type ClusterOperatorStatus } from './cluster-operator';
 import type { ClusterVersionStatus } from './cluster-version';
 import { formatAge } from './node-report';
@@ -235,30 +236,13 @@ export function judgeClusterVersion(cv: ClusterVersionStatus, rules: OperatorRul
 /** The counts of perfdata, over the operators checked. */
 function operatorMetrics(verdicts: readonly OperatorVerdict[]): Metric[] {
   const n = verdicts.length;
-  const count = (f: (v: OperatorVerdict) => boolean) => verdicts.filter(f).length;
-  const none = ScalarContext.NONE;
+  const counted = (label: string, f: (v: OperatorVerdict) => boolean) => unjudgedMetric(label, verdicts.filter(f).length, { min: 0, max: n });
   return [
-    none.perfdata('operators', n, { min: 0 }),
-    none.perfdata(
-      'available',
-      count((v) => v.available),
-      { min: 0, max: n },
-    ),
-    none.perfdata(
-      'degraded',
-      count((v) => v.degraded),
-      { min: 0, max: n },
-    ),
-    none.perfdata(
-      'progressing',
-      count((v) => v.progressing),
-      { min: 0, max: n },
-    ),
-    none.perfdata(
-      'unavailable',
-      count((v) => !v.available),
-      { min: 0, max: n },
-    ),
+    unjudgedMetric('operators', n, { min: 0 }),
+    counted('available', (v) => v.available),
+    counted('degraded', (v) => v.degraded),
+    counted('progressing', (v) => v.progressing),
+    counted('unavailable', (v) => !v.available),
   ];
 }
 
@@ -295,7 +279,7 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
     ...(version?.desiredVersion && rules.operator === undefined && !versionFindings.some((f) => f.text.startsWith('updating to '))
       ? [`version ${version.desiredVersion}${version.channel ? ` (${version.channel})` : ''}`]
       : []),
-    ...[...versionFindings].sort((a, b) => b.state - a.state).map((f) => (f.state === State.OK && f.brief ? f.brief : f.text)),
+    ...worstFirst(versionFindings).map((f) => (f.state === State.OK && f.brief ? f.brief : f.text)),
     ...(version === undefined && rules.operator === undefined ? ['no ClusterVersion (404)'] : []),
     ...(rules.operator === undefined ? quick.filter((v) => v.progressing && v.state === State.OK).map((v) => `${v.name} progressing`) : []),
     ...namedList(
@@ -312,7 +296,7 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
       ? [
           {
             name: 'clusterversion',
-            state: worstState(versionFindings.map((f) => f.state)),
+            state: worstOf(versionFindings),
             text: `ClusterVersion ${version?.desiredVersion ?? ''}: ${versionFindings.map((f) => f.text).join(', ') || 'not failing'}`,
           },
         ]
@@ -326,7 +310,7 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
       state: State.OK,
       text: `${healthy}${items.length > 0 ? ' more' : ''} operator${healthy === 1 ? '' : 's'} available and not degraded (--list-all lists them)`,
     });
-  const state = worstState([...verdicts.map((v) => v.state), ...versionFindings.map((f) => f.state)]);
+  const state = worstOf([...verdicts, ...versionFindings]);
   return { state, summary: parts.join('; '), items, metrics: operatorMetrics(verdicts) };
 }
 

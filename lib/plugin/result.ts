@@ -1,7 +1,8 @@
 import { blankControlCharacters } from './control-characters';
 import { formatPerfdata, type Metric } from './perfdata';
 import { formatRange } from './range';
-import { State, stateName, worstState } from './state';
+import { State, stateName } from './state';
+import { worstOf } from './subcheck';
 
 /** One line of long output: a node, a metric, a configuration fact. */
 export interface Item {
@@ -30,7 +31,7 @@ export function summaryWithNotes(result: Result): string {
 
 /** A result whose state is the worst of its items' states (the subchecks: worst wins). */
 export function resultFromItems(summary: string, items: Item[], metrics: Metric[] = []): Result {
-  return { state: worstState(items.map((i) => i.state)), summary, items, metrics };
+  return { state: worstOf(items), summary, items, metrics };
 }
 
 /** The status line's longest text: a 30 MB server message must not become a 30 MB line. */

@@ -1,6 +1,6 @@
 import type { Metric, Uom } from './perfdata';
 import { parseRange, type Range, type ValueParser } from './range';
-import type { State } from './state';
+import { State } from './state';
 import { describeThresholdSlip, evaluateThresholds, type Thresholds } from './threshold';
 
 /** The -w/-c options of a check's one thresholded measurement: declared here once for every plugin. */
@@ -25,15 +25,37 @@ export interface PerfShape {
   uom?: Uom;
   min?: number;
   max?: number;
+  /** Perfdata shows the value rounded to this many decimals; the state is judged on the value itself. */
+  decimals?: number;
+}
+
+/** A value judged: its state and its perfdata item, both from that one value and one context's ranges. */
+export interface Measurement {
+  readonly state: State;
+  readonly metric: Metric;
+}
+
+/** One of several values a `--metric` chooses among: its key (the choice), perfdata label, value and shape. */
+export interface ChoosableValue {
+  key: string;
+  label: string;
+  value: number | null | undefined;
+  shape?: PerfShape;
+}
+
+/** The perfdata item of a value no threshold judges: no ranges. */
+export function unjudgedMetric(label: string, value: number | null | undefined, shape: PerfShape = {}): Metric {
+  return ScalarContext.NONE.measure(label, value, shape).metric;
 }
 
 /** A percentage: 0 to 100 %. */
 export const PERCENT: PerfShape = { uom: '%', min: 0, max: 100 };
 
 /**
- * One measurement's -w/-c ranges: the state of a value and its perfdata both come from
- * these same ranges, so that what is judged and what the graphs show cannot drift apart.
- * The ranges are readable as `Thresholds`, so a context goes wherever thresholds do.
+ * One measurement's -w/-c ranges: `measure` gives the state of a value and its perfdata in one
+ * call, from that value and these ranges, so that what is judged and what the graphs show
+ * cannot drift apart. The ranges are readable as `Thresholds`, so a context goes wherever
+ * thresholds do.
  */
 export class ScalarContext implements Thresholds {
   /** No thresholds: OK for every value, perfdata without ranges. */
@@ -64,20 +86,34 @@ export class ScalarContext implements Thresholds {
     return thresholds instanceof ScalarContext ? thresholds : new ScalarContext(thresholds);
   }
 
-  /** The state of a value: CRITICAL outside (or inside, for `@`) -c, else WARNING for -w, else OK. */
-  evaluate(value: number): State {
-    return evaluateThresholds(value, this);
-  }
-
-  /** The perfdata item of a value, with this context's ranges. */
-  perfdata(label: string, value: number | null | undefined, shape: PerfShape = {}): Metric {
-    const metric: Metric = { label, value: value ?? null };
+  /**
+   * A value's state and its perfdata item, with this context's ranges: CRITICAL outside (or
+   * inside, for `@`) -c, else WARNING for -w, else OK; UNKNOWN for a value not measured
+   * (perfdata `U`).
+   */
+  measure(label: string, value: number | null | undefined, shape: PerfShape = {}): Measurement {
+    const measured = typeof value === 'number' && !Number.isNaN(value);
+    const metric: Metric = { label, value: !measured ? null : shape.decimals === undefined ? value : Number(value.toFixed(shape.decimals)) };
     if (shape.uom !== undefined) metric.uom = shape.uom;
     if (this.warning) metric.warning = this.warning;
     if (this.critical) metric.critical = this.critical;
     if (shape.min !== undefined) metric.min = shape.min;
     if (shape.max !== undefined) metric.max = shape.max;
-    return metric;
+    return { state: measured ? evaluateThresholds(value, this) : State.UNKNOWN, metric };
+  }
+
+  /**
+   * The perfdata of several values of which -w/-c judge the one `chosen` (a `--metric`): that
+   * one measured (its state and perfdata from one value), the others without ranges.
+   */
+  measureChosen(chosen: string, values: readonly ChoosableValue[]): { judged?: Measurement; metrics: Metric[] } {
+    let judged: Measurement | undefined;
+    const metrics = values.map(({ key, label, value, shape }) => {
+      if (key !== chosen) return unjudgedMetric(label, value, shape);
+      judged = this.measure(label, value, shape);
+      return judged.metric;
+    });
+    return { judged, metrics };
   }
 
   /** The note for -v when -w alerts later than -c (`-w 95 -c 90`), else undefined. */

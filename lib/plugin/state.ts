@@ -32,6 +32,11 @@ const RANK: Record<State, number> = {
   [State.CRITICAL]: 3,
 };
 
+/** How bad a state is, for ordering: CRITICAL 3, WARNING 2, UNKNOWN 1, OK 0. */
+export function severity(state: State): number {
+  return RANK[state];
+}
+
 /** The worst of the given states (CRITICAL > WARNING > UNKNOWN > OK); OK for none. */
 export function worstState(states: Iterable<State>): State {
   let worst = State.OK;

@@ -40,7 +40,7 @@ void runPlugin({
         userWorkloadNamespace: config.userWorkloadNamespace,
         userWorkloadPods: userWorkload?.pods,
       },
-      { warning: config.notReady.warning, critical: config.notReady.critical, expectUserWorkload: config.expectUserWorkload },
+      { notReady: config.notReady, expectUserWorkload: config.expectUserWorkload },
     );
     const read = [
       operator ? `ClusterOperator monitoring read` : 'no ClusterOperator monitoring (404: OpenShift 3 or plain Kubernetes), skipped',

@@ -54,8 +54,7 @@ async function probeNodes(config: NodesConfig, context: RunContext): Promise<{ t
 function evaluate(config: NodesConfig, tally: NodeTally): Result {
   const { failing, percent, minNodes, grace, listAll, selector, selectionOptions } = config;
   return evaluateNodes(tally, {
-    warning: failing.warning,
-    critical: failing.critical,
+    failing,
     percent,
     minNodes,
     node: config.selection.node,

@@ -2,7 +2,7 @@ import { formatDecimal } from '../../lib/plugin/number-format';
 import { defineOptions } from '../../lib/plugin/options';
 import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
 import type { MetricName } from '../../lib/vcd/vm/metrics';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { metricOption } from '../../lib/vcd/vm/vm-options';
 
 const SELECTED: Record<string, MetricName> = {
@@ -31,18 +31,17 @@ export const CPU_PROFILE: VmCheckProfile = {
   evaluate({ values, metric, thresholds, vm, mode }) {
     const selected = SELECTED[metric];
     const value = values.get(selected) as number;
-    const judged = ScalarContext.of(thresholds);
-    const on = (m: string) => (m === metric ? judged : ScalarContext.NONE);
+    const { judged, metrics } = ScalarContext.of(thresholds).measureChosen(metric, [
+      { key: 'average', label: 'cpu_usage', value: values.get('cpu.usage.average'), shape: PERCENT },
+      { key: 'maximum', label: 'cpu_usage_max', value: values.get('cpu.usage.maximum'), shape: PERCENT },
+      { key: 'mhz', label: 'cpu_mhz', value: values.get('cpu.usagemhz.average'), shape: { min: 0 } },
+    ]);
     const shown = metric === 'mhz' ? `${formatDecimal(value, 0)} MHz` : `${formatDecimal(value, 1)}%`;
     const what = metric === 'maximum' ? 'cpu usage maximum' : 'cpu usage';
     return {
-      state: judged.evaluate(value),
+      state: judged!.state,
       summary: `${what} ${shown} (${mode}) on ${vm}`,
-      metrics: [
-        on('average').perfdata('cpu_usage', values.get('cpu.usage.average'), PERCENT),
-        on('maximum').perfdata('cpu_usage_max', values.get('cpu.usage.maximum'), PERCENT),
-        on('mhz').perfdata('cpu_mhz', values.get('cpu.usagemhz.average'), { min: 0 }),
-      ],
+      metrics,
     };
   },
   examples: [

@@ -6,10 +6,11 @@ import type { ValueParser } from '../../lib/plugin/range';
 import { defineOptions } from '../../lib/plugin/options';
 import type { Metric as PerfMetric } from '../../lib/plugin/perfdata';
 import type { Item } from '../../lib/plugin/result';
-import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
-import { State, worstState } from '../../lib/plugin/state';
+import { PERCENT, ScalarContext, type ChoosableValue } from '../../lib/plugin/scalar-context';
+import { State } from '../../lib/plugin/state';
+import { worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { MetricName } from '../../lib/vcd/vm/metrics';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { metricOption, PER_DISK_OPTION } from '../../lib/vcd/vm/vm-options';
 
 /** vCD reports sizes in KILOBYTE, which is 1024 bytes. */
@@ -67,22 +68,25 @@ function judgedValue(d: DiskValues, metric: string): { value?: number; words: st
   }
 }
 
-/** The judged metric's context on its own perfdata, none on the others. */
-function onJudged(metric: string, judged: ScalarContext): (m: string) => ScalarContext {
-  return (m) => (m === metric ? judged : ScalarContext.NONE);
+/**
+ * The perfdata values of the whole VM (every one, unknown ones as U) or of one disk (`_0`: the
+ * ones it reports), each keyed by the --metric that judges it.
+ */
+function perfValues(d: DiskValues, perDisk: boolean): ChoosableValue[] {
+  const suffix = perDisk ? `_${d.id}` : '';
+  const values: ChoosableValue[] = [
+    { key: 'used', label: `disk_used${suffix}`, value: d.used, shape: { uom: 'B', min: 0, max: d.prov && d.prov > 0 ? d.prov : undefined } },
+    ...(perDisk ? [] : [{ key: 'provisioned', label: 'disk_provisioned', value: d.prov, shape: { uom: 'B' as const, min: 0 } }]),
+    { key: 'percent', label: `disk_used_pct${suffix}`, value: d.pct, shape: PERCENT },
+    { key: 'read', label: `disk_read_kBps${suffix}`, value: d.read, shape: { min: 0 } },
+    { key: 'write', label: `disk_write_kBps${suffix}`, value: d.write, shape: { min: 0 } },
+  ];
+  return perDisk ? values.filter((v) => v.value !== undefined) : values;
 }
 
 /** Perfdata of each disk: `disk_used_pct_0`, `disk_used_0`, `disk_read_kBps_0`, ...; thresholds on the judged one. */
 function diskPerfdata(disks: DiskValues[], metric: string, judged: ScalarContext): PerfMetric[] {
-  const on = onJudged(metric, judged);
-  const out: PerfMetric[] = [];
-  for (const d of disks) {
-    if (d.used !== undefined) out.push(on('used').perfdata(`disk_used_${d.id}`, d.used, { uom: 'B', min: 0, max: d.prov && d.prov > 0 ? d.prov : undefined }));
-    if (d.pct !== undefined) out.push(on('percent').perfdata(`disk_used_pct_${d.id}`, d.pct, PERCENT));
-    if (d.read !== undefined) out.push(on('read').perfdata(`disk_read_kBps_${d.id}`, d.read, { min: 0 }));
-    if (d.write !== undefined) out.push(on('write').perfdata(`disk_write_kBps_${d.id}`, d.write, { min: 0 }));
-  }
-  return out;
+  return disks.flatMap((d) => judged.measureChosen(metric, perfValues(d, true)).metrics);
 }
 
 const METRICS = ['percent', 'used', 'read', 'write'] as const;
@@ -142,7 +146,7 @@ export const DISK_PROFILE: VmCheckProfile = {
       return {
         state: State.OK,
         summary: `${n} fully allocated on the datastore, ${formatBytes(whole.used as number)} of ${formatBytes(whole.prov as number)} (${ALLOCATION_NOTE}, --alarm-fully-allocated to judge them) (${mode}) on ${vm}`,
-        metrics: [...wholeVmPerfdata(values, metric, judged), ...(summed.length > 0 ? diskPerfdata(disks, metric, ScalarContext.NONE) : [])],
+        metrics: [...wholeVm(values, metric, judged).metrics, ...(summed.length > 0 ? diskPerfdata(disks, metric, ScalarContext.NONE) : [])],
       };
     }
     const usedKb = values.get('disk.used.latest');
@@ -175,11 +179,12 @@ export const DISK_PROFILE: VmCheckProfile = {
         value = pct as number;
         summary = `disk used ${formatDecimal(value, 1)}% (${formatBytes(used as number)}${of})`;
     }
+    const measured = wholeVm(values, metric, judged);
     return {
-      state: judged.evaluate(value),
+      state: measured.judged!.state,
       summary: `${summary} (${mode}) on ${vm}`,
       metrics: [
-        ...wholeVmPerfdata(values, metric, judged),
+        ...measured.metrics,
         // Per disk when the whole was summed from the disks: the sum alone would hide which one fills.
         ...(summed.length > 0 ? diskPerfdata(disks, metric, ScalarContext.NONE) : []),
       ],
@@ -193,17 +198,9 @@ export const DISK_PROFILE: VmCheckProfile = {
   ],
 };
 
-/** The whole-VM perfdata, thresholds on the judged metric unless given none. */
-function wholeVmPerfdata(values: ReadonlyMap<MetricName, number>, metric: string, judged: ScalarContext): PerfMetric[] {
-  const whole = diskValues('', values);
-  const on = onJudged(metric, judged);
-  return [
-    on('used').perfdata('disk_used', whole.used, { uom: 'B', min: 0, max: whole.prov !== undefined && whole.prov > 0 ? whole.prov : undefined }),
-    ScalarContext.NONE.perfdata('disk_provisioned', whole.prov, { uom: 'B', min: 0 }),
-    on('percent').perfdata('disk_used_pct', whole.pct, PERCENT),
-    on('read').perfdata('disk_read_kBps', whole.read, { min: 0 }),
-    on('write').perfdata('disk_write_kBps', whole.write, { min: 0 }),
-  ];
+/** The whole VM measured: the chosen metric judged, and the perfdata, thresholds on the judged metric unless given none. */
+function wholeVm(values: ReadonlyMap<MetricName, number>, metric: string, judged: ScalarContext) {
+  return judged.measureChosen(metric, perfValues(diskValues('', values), false));
 }
 
 /** --per-disk: each disk that reports the chosen metric is judged; the worst decides. */
@@ -216,7 +213,9 @@ function evaluatePerDisk(
   mode: string,
   thickOk: boolean,
 ) {
-  const judged = disks.map((d) => ({ d, ...judgedValue(d, metric) })).filter((j) => j.value !== undefined);
+  // Each disk measured once: the state of its item and its perfdata come from the same values.
+  const measured = disks.map((d) => ({ d, ...judgedValue(d, metric), ...each.measureChosen(metric, perfValues(d, true)) }));
+  const judged = measured.filter((j) => j.value !== undefined);
   if (judged.length === 0) {
     throw new CheckError(
       `${vm}: the server sends no per-disk ${metric === 'percent' ? 'used and provisioned sizes' : `${metric} values`}, so --per-disk has nothing to judge: drop --per-disk to judge the whole VM`,
@@ -225,21 +224,18 @@ function evaluatePerDisk(
   const items: Item[] = judged.map((j) =>
     thickOk && fullyAllocated(j.d)
       ? { name: `disk ${j.d.id}`, state: State.OK, text: `disk ${j.d.id}: fully allocated, ${j.words} (thick provisioned)` }
-      : { name: `disk ${j.d.id}`, state: each.evaluate(j.value as number), text: `disk ${j.d.id}: ${j.words}` },
+      : { name: `disk ${j.d.id}`, state: j.judged!.state, text: `disk ${j.d.id}: ${j.words}` },
   );
-  const state = worstState(items.map((i) => i.state));
   // The worst disk, and among equals the fullest (a fully allocated one, when not alarmed on, last): that is the one to name.
-  const rank = (i: number) => (thickOk && fullyAllocated(judged[i].d) ? -Infinity : (judged[i].value as number));
-  let worst = 0;
-  for (let i = 1; i < judged.length; i++) {
-    if (items[i].state > items[worst].state || (items[i].state === items[worst].state && rank(i) > rank(worst))) worst = i;
-  }
+  const fill = (i: number) => (thickOk && fullyAllocated(judged[i].d) ? -Infinity : (judged[i].value as number));
+  const fullestFirst = items.map((item, i) => ({ ...item, i, fill: fill(i) })).sort((a, b) => (a.fill > b.fill ? -1 : a.fill < b.fill ? 1 : 0));
+  const worst = worstFirst(fullestFirst)[0].i;
   const of = judged.length > 1 ? ` (worst of ${judged.length})` : '';
   const words = items[worst].text.slice(`disk ${judged[worst].d.id}: `.length);
   return {
-    state,
+    state: worstOf(items),
     summary: `disk ${judged[worst].d.id}${of} ${words} (${mode}) on ${vm}`,
     items,
-    metrics: [...wholeVmPerfdata(values, metric, ScalarContext.NONE), ...diskPerfdata(disks, metric, each)],
+    metrics: [...wholeVm(values, metric, ScalarContext.NONE).metrics, ...measured.flatMap((m) => m.metrics)],
   };
 }

@@ -8,6 +8,7 @@ import type { Metric } from '../../lib/plugin/perfdata';
 import { oneLine, type Item, type Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
 import { State, stateName, worstState } from '../../lib/plugin/state';
+import { problemsOf, worstFirst } from '../../lib/plugin/subcheck';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
 import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
@@ -123,13 +124,9 @@ function fleetResult(vms: FleetVmResult[], collection: FleetCollection<FleetVmRe
   return { state, summary, metrics, items: problemItems(vms), notes };
 }
 
-// Worst first: CRITICAL, WARNING, UNKNOWN.
-const RANK: Record<State, number> = { [State.CRITICAL]: 0, [State.WARNING]: 1, [State.UNKNOWN]: 2, [State.OK]: 3 };
-
 /** One long-output line per VM that is not OK, worst first: its name (inert), id, vApp and the summaries of its services that are not OK. */
 function problemItems(vms: FleetVmResult[]): Item[] {
-  const problems = vms.map((vm) => ({ vm, state: vmState(vm) })).filter((p) => p.state !== State.OK);
-  problems.sort((a, b) => RANK[a.state] - RANK[b.state]);
+  const problems = worstFirst(problemsOf(vms.map((vm) => ({ vm, state: vmState(vm) }))));
   return problems.map(({ vm, state }) => {
     // The states of the services that are not OK, and the words of the worst (the first of equals).
     const bad = FLEET_SERVICES.filter((s) => vm.services[s].code !== State.OK);
@@ -155,7 +152,7 @@ function fleetJson(result: Result, vms: FleetVmResult[]): string {
           vapp: blankControlCharacters(vm.vapp),
           status: blankControlCharacters(vm.status),
           read: vm.read,
-          state: stateName(worstState(FLEET_SERVICES.map((s) => vm.services[s].code))),
+          state: stateName(vmState(vm)),
           cpu: vm.services.cpu.json,
           mem: vm.services.mem.json,
           disk: vm.services.disk.json,

@@ -6,7 +6,7 @@ import { defineOptions, optionNamed, prefixOptions, type OptionSpec, type Plugin
 import { FLEET_OPTIONS } from '../../lib/vcd/fleet/fleet-options';
 import { profileOptions, vcdOptions } from '../../lib/vcd/vm/vm-options';
 import { SUBMIT_OPTIONS } from '../../lib/submit/options';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { CPU_OPTIONS, CPU_PROFILE } from '../check_vm_cpu/profile';
 import { DISK_OPTIONS, DISK_PROFILE } from '../check_vm_disk/profile';
 import { MEM_PROFILE } from '../check_vm_mem/profile';

@@ -55,7 +55,7 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     which: cfg.which,
     concurrency: cfg.concurrency,
     cutoff: cutoffOf(context.deadline, handOver),
-    judge: (vm, answer, get) => judgeFleetVm(judging, vm, answer, get),
+    judge: (vm, answer, { get }) => judgeFleetVm(judging, vm, answer, get),
   });
   const vms = collection.vms.map((vm) => collection.judged.get(vm.id) ?? unreadFleetVm(judging, vm, unreadWords(collection.unread.get(vm.id), context)));
   for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);

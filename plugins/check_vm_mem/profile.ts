@@ -1,6 +1,6 @@
 import { formatDecimal } from '../../lib/plugin/number-format';
 import { PERCENT, ScalarContext } from '../../lib/plugin/scalar-context';
-import type { VmCheckProfile } from '../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 
 /** check_vm_mem: mem.usage.average %. */
 export const MEM_PROFILE: VmCheckProfile = {
@@ -16,11 +16,11 @@ export const MEM_PROFILE: VmCheckProfile = {
     name === 'mem.usage.average' ? 'memory metrics need VMware Tools running in the guest (install or start VMware Tools in the VM)' : undefined,
   evaluate({ values, thresholds, vm, mode }) {
     const value = values.get('mem.usage.average') as number;
-    const judged = ScalarContext.of(thresholds);
+    const judged = ScalarContext.of(thresholds).measure('mem_usage', value, PERCENT);
     return {
-      state: judged.evaluate(value),
+      state: judged.state,
       summary: `memory usage ${formatDecimal(value, 1)}% (${mode}) on ${vm}`,
-      metrics: [judged.perfdata('mem_usage', value, PERCENT)],
+      metrics: [judged.metric],
     };
   },
   examples: [

@@ -1,5 +1,5 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../../http/request';
-import { describeVcdError, parseVcdError } from '../vm/metrics';
+import { describeVcdError, parseVcdError } from './vcd-error';
 
 /** Where and how to talk to one vCD API host, and the hooks of the running check. */
 export interface VcdConnection {

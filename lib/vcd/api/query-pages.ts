@@ -121,3 +121,9 @@ function queryError(conn: VcdConnection, res: HttpResponse, noun: string, refuse
     `the query service of ${conn.base.origin} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`,
   );
 }
+
+/**
+ * vCD refuses VM and vApp names over 128 characters; twice that is still a name, more is not.
+ * With at most --max-vms records this bounds what a query keeps to some tens of megabytes.
+ */
+export const MAX_NAME_CHARS = 256;

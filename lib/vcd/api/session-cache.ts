@@ -4,7 +4,7 @@ import { CheckError } from '../../plugin/errors';
 import { PrivateCache, entryName, type CacheBinding } from '../../plugin/private-cache';
 import { Redactor } from '../../plugin/redact';
 import { boundedExcerpt } from '../../plugin/server-text';
-import { FleetCache } from '../fleet/fleet-cache';
+import { FleetCache } from './fleet-cache';
 import { UnsendableSessionError, type Credentials, type VcdSession } from './login';
 
 export { defaultCacheDir } from '../../plugin/private-cache';

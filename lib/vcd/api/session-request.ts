@@ -5,12 +5,12 @@ import type { RunContext } from '../../plugin/context';
 import { UsageError } from '../../plugin/errors';
 import type { Result } from '../../plugin/result';
 import { parseState, State, worstState } from '../../plugin/state';
-import type { SessionRequest } from './client';
+import type { SessionRequest } from './session';
 import type { VcdConnection } from './connection';
 import { credentialsFrom, type CredentialOptions } from './credentials';
 import { forcedVersionFrom, maxVmsFrom } from '../fleet/fleet-options';
 import { cacheKey, defaultCacheDir, SessionCache } from './session-cache';
-import { vmScope, type VmScope } from '../inventory/vm-listing';
+import { vmScope, type VmScope } from './scope';
 
 /** The options a vCD session is opened from (see VCD_LOGIN_OPTIONS, HTTP_OPTIONS). */
 export type VcdSessionOptions = CredentialOptions &

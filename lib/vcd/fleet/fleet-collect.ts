@@ -5,10 +5,13 @@
 import type { HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { DeadlineError } from '../../plugin/deadline';
-import { metricsAnswer, queryVmList, withVcdSession, type MetricsKind, type MetricsResponse, type SessionReader, type SessionRequest } from '../api/client';
+import { withVcdSession, type OpenSession, type SessionRequest } from '../api/session';
 import { selectVms, type DiscoverySelection } from '../inventory/discovery';
-import { parseVcdError } from '../vm/metrics';
+import { parseVcdError } from '../api/vcd-error';
+import { queryVmList } from '../inventory/vm-listing';
 import type { VmRecord } from '../inventory/vm-query';
+import { metricsAnswer, type MetricsKind, type MetricsResponse } from '../vm/vm-metrics';
+import { vmInSession, type VmInSession } from '../vm/vm-session';
 
 /** What vCD answers (HTTP 400, this minorErrorCode) to an operation beyond the simultaneous ones it allows. */
 export const OPERATION_LIMITS_EXCEEDED = 'OPERATION_LIMITS_EXCEEDED';
@@ -28,8 +31,8 @@ export interface FleetRequest<T> extends SessionRequest {
   concurrency: number;
   /** When requests still under way are stopped and no more are started (ms since the epoch). */
   cutoff: number;
-  /** Judges one VM from its answer as soon as it comes (the document is not kept); `get` reads more with the session. */
-  judge(vm: VmRecord, answer: FleetAnswer, get: (path: string, phase: string) => Promise<HttpResponse>): Promise<T>;
+  /** Judges one VM from its answer as soon as it comes (the document is not kept); `vm` reads more of it with the session. */
+  judge(vm: VmRecord, answer: FleetAnswer, inSession: VmInSession): Promise<T>;
 }
 
 /** What the collection made: the selected VMs in order, their judgements, and the VMs that were not read and why. */
@@ -60,23 +63,12 @@ export function isOperationLimit(res: HttpResponse): boolean {
  */
 export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection<T>> {
   req.conn.sockets = req.concurrency;
-  return withVcdSession(req, async (get) => {
+  return withVcdSession(req, async (get, session) => {
     const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp });
     const vms = selectVms(records, req.selection);
     req.log(`${records.length} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
-    const outer = req.conn.signal;
-    const cut = new AbortController();
-    const stop = () => cut.abort();
-    outer?.addEventListener('abort', stop);
-    const timer = setTimeout(stop, Math.max(0, req.cutoff - Date.now()));
-    req.conn.signal = cut.signal;
-    try {
-      return { vms, records: records.length, pages, ...(await readAll(req, vms, get, cut.signal)) };
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', stop);
-      req.conn.signal = outer;
-    }
+    const read = await session.until(req.cutoff, (cut) => new FleetReader(req, session, cut).readAll(vms));
+    return { vms, records: records.length, pages, ...read };
   });
 }
 
@@ -85,108 +77,137 @@ interface Job {
   attempts: number;
 }
 
-/** Reads and judges every VM, at most `limit` at a time; the limit halves at each operation-limits refusal and grows back by one after as many answers. */
-function readAll<T>(req: FleetRequest<T>, vms: readonly VmRecord[], get: SessionReader, cut: AbortSignal) {
-  const judged = new Map<string, T>();
-  const unread = new Map<string, string>();
-  const queue: Job[] = vms.map((vm) => ({ vm, attempts: 0 }));
-  const waiting = new Set<NodeJS.Timeout>();
-  let next = 0;
-  let active = 0;
-  let limit = req.concurrency;
-  let lowest = limit;
-  let streak = 0;
-  let limited = 0;
-  const notReached = 'not read within -t';
+const NOT_REACHED = 'not read within -t';
 
-  return new Promise<Omit<FleetCollection<T>, 'vms' | 'records' | 'pages'>>((resolve) => {
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      for (const t of waiting) clearTimeout(t);
-      waiting.clear();
-      for (const job of queue) if (!judged.has(job.vm.id) && !unread.has(job.vm.id)) unread.set(job.vm.id, notReached);
-      resolve({ judged, unread, limited, lowestConcurrency: lowest });
-    };
-    const pump = () => {
-      if (cut.aborted) {
-        if (active === 0) finish();
-        return;
-      }
-      while (active < limit && next < queue.length) {
-        const job = queue[next++];
-        active++;
-        void readOne(job).finally(() => {
-          active--;
-          pump();
-        });
-      }
-      if (active === 0 && next >= queue.length && waiting.size === 0) finish();
-    };
-    const retryLater = (job: Job) => {
-      const delay = Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** (job.attempts - 1));
-      const timer = setTimeout(() => {
-        waiting.delete(timer);
-        queue.push(job);
-        pump();
-      }, delay);
-      waiting.add(timer);
-    };
-    const readOne = async (job: Job): Promise<void> => {
-      const { vm } = job;
-      job.attempts++;
-      let res: HttpResponse;
-      try {
-        req.conn.setPhase(`reading ${req.which} metrics of ${vm.id} (and ${active - 1} more)`);
-        res = await get(`/api/vApp/${vm.id}/metrics/${req.which}`);
-      } catch (error) {
-        unread.set(vm.id, cut.aborted || !(error instanceof CheckError) ? notReached : error.message);
-        return;
-      }
-      const delay = Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** (job.attempts - 1));
-      if (isOperationLimit(res) && job.attempts < MAX_ATTEMPTS && Date.now() + delay < req.cutoff) {
-        limited++;
-        streak = 0;
-        // Fewer at a time: half of those under way when the server said no.
-        limit = Math.max(1, Math.min(limit, Math.floor(active / 2)));
-        lowest = Math.min(lowest, limit);
-        retryLater(job);
-        return;
-      }
-      if (++streak >= limit && limit < req.concurrency) {
-        limit++;
-        streak = 0;
-      }
-      let answer: FleetAnswer;
-      try {
-        answer = metricsAnswer(req, { id: vm.id }, req.which, res);
-      } catch (error) {
-        answer = error instanceof CheckError ? error : new CheckError(String(error));
-      }
-      // The record read for a refusal is read once for the three judgements.
-      const reads = new Map<string, Promise<HttpResponse>>();
-      const follow = (path: string, phase: string) => {
-        req.conn.setPhase(phase);
-        let r = reads.get(path);
-        if (!r) reads.set(path, (r = get(path)));
-        return r;
-      };
-      try {
-        const result = await req.judge(vm, answer, follow);
-        // A judgement that needed a read after the cut-off may rest on a request that was stopped.
-        if (cut.aborted) unread.set(vm.id, notReached);
-        else judged.set(vm.id, result);
-      } catch (error) {
-        unread.set(vm.id, error instanceof DeadlineError || cut.aborted ? notReached : error instanceof Error ? error.message : String(error));
-      }
-    };
-    cut.addEventListener('abort', () => {
-      // The requests under way end with an abort error; waiting retries are not started.
-      for (const t of waiting) clearTimeout(t);
-      waiting.clear();
-      if (active === 0) finish();
+/**
+ * Reads and judges every VM, at most `limit` at a time; the limit halves at each
+ * operation-limits refusal and grows back by one after as many answers.
+ */
+class FleetReader<T> {
+  private readonly judged = new Map<string, T>();
+  private readonly unread = new Map<string, string>();
+  private readonly waiting = new Set<NodeJS.Timeout>();
+  private queue: Job[] = [];
+  private next = 0;
+  private active = 0;
+  private limit: number;
+  private lowest: number;
+  private streak = 0;
+  private limited = 0;
+  private done = false;
+  private resolve: (read: Omit<FleetCollection<T>, 'vms' | 'records' | 'pages'>) => void = () => undefined;
+
+  constructor(
+    private readonly req: FleetRequest<T>,
+    private readonly session: OpenSession,
+    private readonly cut: AbortSignal,
+  ) {
+    this.limit = this.lowest = req.concurrency;
+  }
+
+  readAll(vms: readonly VmRecord[]): Promise<Omit<FleetCollection<T>, 'vms' | 'records' | 'pages'>> {
+    this.queue = vms.map((vm) => ({ vm, attempts: 0 }));
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.cut.addEventListener('abort', () => {
+        // The requests under way end with an abort error; waiting retries are not started.
+        this.clearWaiting();
+        if (this.active === 0) this.finish();
+      });
+      this.pump();
     });
-    pump();
-  });
+  }
+
+  private clearWaiting(): void {
+    for (const t of this.waiting) clearTimeout(t);
+    this.waiting.clear();
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.clearWaiting();
+    for (const job of this.queue) if (!this.judged.has(job.vm.id) && !this.unread.has(job.vm.id)) this.unread.set(job.vm.id, NOT_REACHED);
+    this.resolve({ judged: this.judged, unread: this.unread, limited: this.limited, lowestConcurrency: this.lowest });
+  }
+
+  private pump(): void {
+    if (this.cut.aborted) {
+      if (this.active === 0) this.finish();
+      return;
+    }
+    while (this.active < this.limit && this.next < this.queue.length) {
+      const job = this.queue[this.next++];
+      this.active++;
+      void this.readOne(job).finally(() => {
+        this.active--;
+        this.pump();
+      });
+    }
+    if (this.active === 0 && this.next >= this.queue.length && this.waiting.size === 0) this.finish();
+  }
+
+  private retryLater(job: Job, delay: number): void {
+    const timer = setTimeout(() => {
+      this.waiting.delete(timer);
+      this.queue.push(job);
+      this.pump();
+    }, delay);
+    this.waiting.add(timer);
+  }
+
+  private async readOne(job: Job): Promise<void> {
+    const { req } = this;
+    const { vm } = job;
+    job.attempts++;
+    let res: HttpResponse;
+    try {
+      res = await this.session.get(`/api/vApp/${vm.id}/metrics/${req.which}`, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
+    } catch (error) {
+      this.unread.set(vm.id, this.cut.aborted || !(error instanceof CheckError) ? NOT_REACHED : error.message);
+      return;
+    }
+    const delay = Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** (job.attempts - 1));
+    if (isOperationLimit(res) && job.attempts < MAX_ATTEMPTS && Date.now() + delay < req.cutoff) {
+      this.limited++;
+      this.streak = 0;
+      // Fewer at a time: half of those under way when the server said no.
+      this.limit = Math.max(1, Math.min(this.limit, Math.floor(this.active / 2)));
+      this.lowest = Math.min(this.lowest, this.limit);
+      this.retryLater(job, delay);
+      return;
+    }
+    if (++this.streak >= this.limit && this.limit < req.concurrency) {
+      this.limit++;
+      this.streak = 0;
+    }
+    await this.judgeOne(vm, res);
+  }
+
+  /** Judges one VM's answer, in the per-VM seam: its record, read for a refusal, is read once for every judgement. */
+  private async judgeOne(vm: VmRecord, res: HttpResponse): Promise<void> {
+    const { req } = this;
+    let answer: FleetAnswer;
+    try {
+      answer = metricsAnswer(req, { id: vm.id }, req.which, res);
+    } catch (error) {
+      answer = error instanceof CheckError ? error : new CheckError(String(error));
+    }
+    const reads = new Map<string, Promise<HttpResponse>>();
+    const once = {
+      get: (path: string, phase?: string) => {
+        let r = reads.get(path);
+        if (!r) reads.set(path, (r = this.session.get(path, phase)));
+        return r;
+      },
+    };
+    try {
+      const result = await req.judge(vm, answer, vmInSession(req, once, { id: vm.id }));
+      // A judgement that needed a read after the cut-off may rest on a request that was stopped.
+      if (this.cut.aborted) this.unread.set(vm.id, NOT_REACHED);
+      else this.judged.set(vm.id, result);
+    } catch (error) {
+      this.unread.set(vm.id, error instanceof DeadlineError || this.cut.aborted ? NOT_REACHED : error instanceof Error ? error.message : String(error));
+    }
+  }
 }

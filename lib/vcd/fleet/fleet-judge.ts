@@ -8,7 +8,7 @@ import { failureResult } from '../../plugin/run';
 import { State, worstState } from '../../plugin/state';
 import type { FleetAnswer } from './fleet-collect';
 import type { FleetService, FleetVmResult, JsonResult, ServiceResult } from './fleet-result';
-import type { VmCheckProfile } from '../vm/vm-check';
+import type { VmCheckProfile } from '../vm/profile';
 import type { VmCheckConfig } from '../vm/vm-config';
 import { judge } from '../vm/vm-judge';
 import type { VmRecord } from '../inventory/vm-query';

@@ -1,42 +1,15 @@
 // Which VMs an account sees, and through which queries: the one place that knows a tenant
 // account (the `vm` query of its own organisation) from a provider one (System: `adminVM` over
 // every organisation, with the organisations' names from the `organization` query).
-import { CheckError, UsageError } from '../../plugin/errors';
+import { CheckError } from '../../plugin/errors';
 import type { VcdConnection } from '../api/connection';
-import { isProvider, principal, type Credentials } from '../api/login';
+import type { Credentials } from '../api/login';
 import { queryAllPages, type PagedQuery } from '../api/query-pages';
-import { MAX_NAME_CHARS, ORG_QUERY_PATH, parseOrgRecords, queryAllVms, queryPath, type OrgRecord, type SessionGet, type VmRecord } from './vm-query';
-
-/** Whose VMs a listing covers: the account's organisation, or (provider) all or one of them. */
-export interface VmScope {
-  provider: boolean;
-  /** --tenant-org: the one organisation a provider account lists. */
-  tenantOrg?: string;
-}
+import { vmScope, type VmScope } from '../api/scope';
+import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
+import { ORG_QUERY_PATH, parseOrgRecords, queryAllVms, queryPath, type OrgRecord, type SessionGet, type VmRecord } from './vm-query';
 
 const quote = (s: string) => JSON.stringify(s);
-
-/**
- * --tenant-org as given, checked against the account before any request (every plugin that
- * takes it): a name, and a provider account to narrow. `account` names the login in messages.
- */
-export function checkTenantOrg(org: string | undefined, account: string, tenantOrg: string | undefined): string | undefined {
-  if (tenantOrg === undefined) return undefined;
-  if (tenantOrg.trim() === '' || tenantOrg.length > MAX_NAME_CHARS)
-    throw new UsageError(`invalid --tenant-org ${quote(tenantOrg.slice(0, 60))}: give the name of an organisation`);
-  if (org === undefined || !isProvider(org))
-    throw new UsageError(
-      `--tenant-org ${quote(tenantOrg)} needs a provider account: ${account} sees only its own organisation, drop --tenant-org, or log in as a System user (--org System)`,
-    );
-  return tenantOrg;
-}
-
-/** The scope of an account and --tenant-org, checked before any request. */
-export function vmScope(creds: Credentials, tenantOrg: string | undefined): VmScope {
-  const provider = isProvider(creds.org);
-  const only = checkTenantOrg(creds.org, principal(creds), tenantOrg);
-  return only === undefined ? { provider } : { provider, tenantOrg: only };
-}
 
 /** Organisations are few: far more than any provider has is no answer to keep. */
 const MAX_ORGS = 20_000;
@@ -105,4 +78,21 @@ export async function listScopedVms(req: ListingRequest, filter: VmFilter): Prom
     listed.push(r);
   }
   return listed;
+}
+
+/**
+ * Every VM the account sees (templates included: the caller selects), each with its
+ * organisation, read with an open session: a tenant's own organisation, a provider's every one
+ * (or --tenant-org's) through the admin queries.
+ */
+export async function queryVmList(req: SessionRequest, get: SessionReader, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+  let pages = 0;
+  const scope = req.scope ?? vmScope(req.creds, undefined);
+  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n) => (pages = n) }, { vapp: filter.vapp });
+  return { records, pages };
+}
+
+/** Every VM the account sees (templates included: the caller selects), through the query service. */
+export async function listVms(req: SessionRequest, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+  return withVcdSession(req, (get) => queryVmList(req, get, filter));
 }

@@ -1,7 +1,15 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage as QueryRecordsPage, type SessionGet } from '../api/query-pages';
+import {
+  detached,
+  MAX_NAME_CHARS,
+  PAGE_SIZE,
+  parseRecordsEnvelope,
+  queryAllPages,
+  type RecordsPage as QueryRecordsPage,
+  type SessionGet,
+} from '../api/query-pages';
 
 /** One VMRecord of the query service: what names, discovery and messages need. */
 export interface VmRecord {
@@ -28,11 +36,6 @@ export type RecordsPage = QueryRecordsPage<VmRecord>;
 export { PAGE_SIZE, type SessionGet };
 /** The default of --max-vms: far above any organisation. */
 export const DEFAULT_MAX_VMS = 100_000;
-/**
- * vCD refuses VM and vApp names over 128 characters; twice that is still a name, more is not.
- * With --max-vms records (default DEFAULT_MAX_VMS) this bounds what a query keeps to some tens of megabytes.
- */
-export const MAX_NAME_CHARS = 256;
 
 const VM_HREF = /\/(vm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 const ORG_HREF = /\/org\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;

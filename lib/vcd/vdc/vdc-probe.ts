@@ -1,7 +1,7 @@
 // check_vdc's reads in one session: the VDC records (one by name or id, or all, or one
 // organisation's), then their storage policies and their VMs, each grouped by VDC.
 import { CheckError } from '../../plugin/errors';
-import { withVcdSession, type SessionRequest } from '../api/client';
+import { withVcdSession, type SessionRequest } from '../api/session';
 import { principal } from '../api/login';
 import type { SessionGet } from '../api/query-pages';
 import {

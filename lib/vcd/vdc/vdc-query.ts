@@ -4,8 +4,8 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
-import { fiqlValue, MAX_NAME_CHARS, VM_LIST_REFUSED, vmRecordOf, type VmRecord } from '../inventory/vm-query';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { fiqlValue, VM_LIST_REFUSED, vmRecordOf, type VmRecord } from '../inventory/vm-query';
 
 /** Used against a limit, in the record's unit (MHz, MB). A limit of 0 means unlimited. */
 export interface Quota {

@@ -4,8 +4,9 @@
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
 import { labelPart, type Metric } from '../../plugin/perfdata';
 import type { Item, Result } from '../../plugin/result';
-import { PERCENT, ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
+import { PERCENT, unjudgedMetric, type Measurement, type ScalarContext } from '../../plugin/scalar-context';
+import { State } from '../../plugin/state';
+import { problemsOf, stateOf, worstFirst, worstOf, type Subcheck } from '../../plugin/subcheck';
 import type { Quota, StoragePolicyRecord, VdcRecord, VdcVm } from './vdc-query';
 
 /** -w/-c of each resource, in percent of its limit. */
@@ -52,9 +53,29 @@ const VMS_IN_SUMMARY = 5;
 const MAX_VMS_LISTED = 50;
 
 /** A finding about one VDC: its state and how it is said. */
-interface Finding {
+interface Finding extends Subcheck {
   state: State;
   text: string;
+}
+
+/** How a quota's figures are said and graphed. */
+interface QuotaUnit {
+  show: (n: number) => string;
+  /** What one unit of the quota is in perfdata's unit (MB in bytes). */
+  scale: number;
+  uom?: 'B';
+  /** The perfdata label's end for the absolute value (`_mhz`). */
+  suffix?: string;
+}
+
+/** One limit of a VDC: what it is, its perfdata label, and its use judged by -w/-c when it has a limit. */
+interface QuotaUse {
+  what: string;
+  label: string;
+  q: Quota;
+  unit: QuotaUnit;
+  /** The percentage of the limit: its state and perfdata from one value; none when unlimited. */
+  judged?: Measurement;
 }
 
 /** The percentage of a limit, or undefined when there is none (0 = unlimited). */
@@ -62,14 +83,29 @@ export function percentOfLimit(q: Quota): number | undefined {
   return q.limit > 0 ? (q.used / q.limit) * 100 : undefined;
 }
 
-function quotaFinding(what: string, q: Quota, ctx: ScalarContext, show: (n: number) => string): Finding {
-  const pct = percentOfLimit(q);
-  if (pct === undefined) return { state: State.OK, text: `${what} ${show(q.used)} used, unlimited` };
-  return { state: ctx.evaluate(pct), text: `${what} ${formatDecimal(pct, 1)}% (${show(q.used)} of ${show(q.limit)})` };
+const CPU: QuotaUnit = { show: (n) => `${formatDecimal(n, 0)} MHz`, scale: 1, suffix: '_mhz' };
+const MEMORY: QuotaUnit = { show: (n) => formatBytes(n * MIB), scale: MIB, uom: 'B' };
+
+/** The quotas of one VDC (CPU, memory, each storage policy), measured once for its findings and its perfdata. */
+function quotasOf(r: VdcReading, prefix: string, t: VdcThresholds): QuotaUse[] {
+  // `<prefix>_memory_pct` beside `<prefix>_memory`; CPU says its unit in the label: `_cpu_pct`, `_cpu_mhz`.
+  const use = (what: string, label: string, q: Quota, unit: QuotaUnit, ctx: ScalarContext): QuotaUse => {
+    const pct = percentOfLimit(q);
+    return { what, label, q, unit, judged: pct === undefined ? undefined : ctx.measure(`${label}_pct`, pct, PERCENT) };
+  };
+  const policyLabels = new UniqueLabels();
+  return [
+    use('cpu', `${prefix}_cpu`, r.vdc.cpuMhz, CPU, t.cpu),
+    use('memory', `${prefix}_memory`, r.vdc.memoryMb, MEMORY, t.memory),
+    ...r.policies.map((p) => use(`storage ${p.name}`, `${prefix}_storage_${policyLabels.of(p.name, p.id)}`, p.storageMb, MEMORY, t.storage)),
+  ];
 }
 
-const mhz = (n: number) => `${formatDecimal(n, 0)} MHz`;
-const mb = (n: number) => formatBytes(n * MIB);
+function quotaFinding({ what, q, unit, judged }: QuotaUse): Finding {
+  const pct = percentOfLimit(q);
+  if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used)} used, unlimited` };
+  return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used)} of ${unit.show(q.limit)})` };
+}
 
 /** The VMs in failed or unknown states, as WARNING findings. */
 function vmFindings(vms: readonly VdcVm[]): { bad: VdcVm[]; finding?: Finding } {
@@ -84,26 +120,18 @@ function describeVmStatus(status: string): string {
   return FAILED_VM_STATES.has(status) ? status : `unknown status ${status}`;
 }
 
-/** Everything said about one VDC, the problems first. */
-function findingsOf(r: VdcReading, t: VdcThresholds): { findings: Finding[]; bad: VdcVm[] } {
+/** Everything said about one VDC, the worst first. */
+function findingsOf(r: VdcReading, quotas: readonly QuotaUse[]): { findings: Finding[]; bad: VdcVm[] } {
   const { vdc } = r;
   const findings: Finding[] = [];
   if (!vdc.enabled) findings.push({ state: State.CRITICAL, text: 'disabled' });
   if (vdc.status !== undefined && !GOOD_VDC_STATES.has(vdc.status)) findings.push({ state: State.CRITICAL, text: `status ${vdc.status}` });
-  findings.push(quotaFinding('cpu', vdc.cpuMhz, t.cpu, mhz), quotaFinding('memory', vdc.memoryMb, t.memory, mb));
-  for (const p of r.policies) findings.push(quotaFinding(`storage ${p.name}`, p.storageMb, t.storage, mb));
+  findings.push(...quotas.map(quotaFinding));
   const { bad, finding } = vmFindings(r.vms);
   if (finding) findings.push(finding);
   const { total, running } = vmCounts(r);
   findings.push({ state: State.OK, text: `${running} of ${total} VMs running` });
-  const order = (f: Finding) => (f.state === State.CRITICAL ? 0 : f.state === State.WARNING ? 1 : 2);
-  return {
-    findings: findings
-      .map((f, i) => ({ f, i }))
-      .sort((a, b) => order(a.f) - order(b.f) || a.i - b.i)
-      .map((x) => x.f),
-    bad,
-  };
+  return { findings: worstFirst(findings), bad };
 }
 
 /** The VM counts of the record when it has them (API 37.0 and later), else counted from the VM list. */
@@ -118,25 +146,15 @@ function vdcName(vdc: VdcRecord, withOrg: boolean): string {
 }
 
 /** The perfdata of one VDC: percentages with the thresholds, absolute values with the limits as max. */
-function perfdataOf(r: VdcReading, prefix: string, t: VdcThresholds): Metric[] {
-  const { vdc } = r;
+function perfdataOf(r: VdcReading, prefix: string, quotas: readonly QuotaUse[]): Metric[] {
   const out: Metric[] = [];
-  // `<prefix>_memory_pct` beside `<prefix>_memory`; CPU says its unit in the label: `_cpu_pct`, `_cpu_mhz`.
-  const quota = (name: string, q: Quota, ctx: ScalarContext, unit: { scale: number; uom?: 'B'; suffix?: string }) => {
-    const pct = percentOfLimit(q);
-    if (pct !== undefined) out.push(ctx.perfdata(`${name}_pct`, pct, PERCENT));
+  for (const { label, q, unit, judged } of quotas) {
+    if (judged) out.push(judged.metric);
     const shape = { ...(unit.uom ? { uom: unit.uom } : {}), min: 0, ...(q.limit > 0 ? { max: q.limit * unit.scale } : {}) };
-    out.push(ScalarContext.NONE.perfdata(`${name}${unit.suffix ?? ''}`, q.used * unit.scale, shape));
-  };
-  quota(`${prefix}_cpu`, vdc.cpuMhz, t.cpu, { scale: 1, suffix: '_mhz' });
-  quota(`${prefix}_memory`, vdc.memoryMb, t.memory, { scale: MIB, uom: 'B' });
-  const policyLabels = new UniqueLabels();
-  for (const p of r.policies) quota(`${prefix}_storage_${policyLabels.of(p.name, p.id)}`, p.storageMb, t.storage, { scale: MIB, uom: 'B' });
+    out.push(unjudgedMetric(`${label}${unit.suffix ?? ''}`, q.used * unit.scale, shape));
+  }
   const { total, running } = vmCounts(r);
-  out.push(
-    ScalarContext.NONE.perfdata(`${prefix}_vms`, total, { min: 0 }),
-    ScalarContext.NONE.perfdata(`${prefix}_vms_running`, running, { min: 0, max: total }),
-  );
+  out.push(unjudgedMetric(`${prefix}_vms`, total, { min: 0 }), unjudgedMetric(`${prefix}_vms_running`, running, { min: 0, max: total }));
   return out;
 }
 
@@ -168,19 +186,21 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
   let single = '';
   for (const r of readings) {
     const name = vdcName(r.vdc, options.withOrg);
-    const { findings, bad } = findingsOf(r, t);
-    const state = worstState(findings.map((f) => f.state));
+    const prefix = labels.of(r.vdc.name, r.vdc.id);
+    const quotas = quotasOf(r, prefix, t);
+    const { findings, bad } = findingsOf(r, quotas);
+    const state = stateOf({ subchecks: findings });
     const said = findings.map((f) => f.text).join(', ');
     items.push({ name: r.vdc.name, state, text: `${name}: ${said}` });
     for (const v of bad.slice(0, MAX_VMS_LISTED))
       items.push({ name: v.name, state: State.WARNING, text: `${name}: VM ${v.name} in vApp ${v.vapp || '?'} (${v.id}) is ${describeVmStatus(v.status)}` });
     if (bad.length > MAX_VMS_LISTED) items.push({ name: r.vdc.name, state: State.WARNING, text: `${name}: … ${bad.length - MAX_VMS_LISTED} more VMs failed` });
-    const wrong = findings.filter((f) => f.state !== State.OK).map((f) => f.text);
+    const wrong = problemsOf(findings).map((f) => f.text);
     if (wrong.length > 0) problems.push(`${name} ${wrong.join(', ')}`);
     single = `${name}: ${said}`;
-    metrics.push(...perfdataOf(r, labels.of(r.vdc.name, r.vdc.id), t));
+    metrics.push(...perfdataOf(r, prefix, quotas));
   }
-  const state = worstState(items.map((i) => i.state));
+  const state = worstOf(items);
   if (readings.length === 1) return { state, summary: single, items, metrics };
   const n = `${readings.length} VDCs${options.scope}`;
   const summary = problems.length === 0 ? `${n}: all enabled, ready and within their limits` : `${n}: ${problems.join(', ')}`;

@@ -1,66 +1,17 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { RunContext } from '../../plugin/context';
-import { CheckError } from '../../plugin/errors';
-import type { ValueParser } from '../../plugin/range';
 import type { Result } from '../../plugin/result';
 import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
-import type { Thresholds } from '../../plugin/threshold';
-import { fetchMetrics } from '../api/client';
 import { formatDuration } from '../../plugin/duration';
 import { resolveTtlFrom, runDiscovery, writesInventory } from '../fleet/fleet-options';
-import type { MetricName } from './metrics';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../api/session-request';
 import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from './vm-config';
 import { judge } from './vm-judge';
+import type { VmCheckProfile } from './profile';
+import { readMetrics } from './vm-metrics';
+import { withVm } from './vm-session';
 import type { VmCheckOptions, VmSessionOptions } from './vm-options';
-
-/** What a profile is given to word its result. */
-export interface Measurements {
-  /** Values by metric name; a metric the server did not send is absent. */
-  values: ReadonlyMap<MetricName, number>;
-  /** The --metric chosen (the profile's first choice by default). */
-  metric: string;
-  /** -w/-c on the chosen metric: a `ScalarContext` gives its state and perfdata. */
-  thresholds: Thresholds;
-  /** `vm-<guid>`. */
-  vm: string;
-  /** `current`, or e.g. `avg 15m`. */
-  mode: string;
-  /** Per-disk values by disk number (as the server numbers them), for the profiles that read disks. */
-  disks: ReadonlyMap<string, ReadonlyMap<MetricName, number>>;
-  /** Whole-VM names the server did not send, summed from its per-disk values. */
-  summed: readonly MetricName[];
-  /** --per-disk: thresholds apply to each disk, the worst decides. */
-  perDisk: boolean;
-  /** --alarm-fully-allocated: fully allocated (thick) disks are judged by -w/-c too. */
-  alarmFullyAllocated?: boolean;
-}
-
-/** What one VM check reads and how it words its result; the rest is shared. */
-export interface VmCheckProfile {
-  name: string;
-  command: string;
-  description: string;
-  /** --metric choices, the default first (its folder declares the option); none: the check has one metric. */
-  metrics?: readonly string[];
-  /** Metric names the chosen --metric cannot do without (missing → UNKNOWN naming it). */
-  needs(metric: string): MetricName[];
-  /** Every metric name shown in perfdata (absent ones print as U). */
-  reads: readonly MetricName[];
-  /** Metrics that are zero while the VM is powered off (what it consumes): its perfdata then. */
-  zeroWhenOff?: readonly MetricName[];
-  /** Thresholds when -w/-c are not given: percentages default to 80/90. */
-  defaultThresholds(metric: string): { warning?: string; critical?: string };
-  /** Parses threshold numbers of the chosen metric (e.g. sizes such as 500G). */
-  thresholdParser?(metric: string): ValueParser | undefined;
-  thresholdHelp?: string;
-  /** Turns the measurements into state, summary and perfdata. */
-  evaluate(m: Measurements): Result;
-  /** What to tell the admin when a needed metric is missing (e.g. memory needs VMware Tools). */
-  missingHint?(name: MetricName): string | undefined;
-  examples: readonly string[];
-}
 
 /** Everything of a VM check's plugin definition but its options and run, which its folder adds with the profile's own options. */
 export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinition, 'options' | 'run'> {
@@ -108,29 +59,19 @@ export async function runVmCheck(profile: VmCheckProfile, options: VmCheckOption
   return result;
 }
 
-/** Reads the VM's metrics in the session and judges them; the run's notes get what was noticed on the way. */
+/** Reads the VM's metrics in the session (the per-VM seam) and judges them; the run's notes get what was noticed on the way. */
 async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, options: VmCheckOptions, context: RunContext, session: VmSession): Promise<Result> {
   const { cache, facts } = session;
-  let result: Result | undefined;
-  await fetchMetrics({
-    ...session,
-    vm: cfg.target,
-    vapp: options.vapp,
-    resolveTtlMs: resolveTtlFrom(options),
-    which: cfg.window === undefined ? 'current' : 'historic',
-    follow: async (response, get) => {
-      for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
-      // A VM checked by name is named in the result, with its id beside it.
-      const { id, name, vapp, org } = response.vm;
-      const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
-      result = await judge(profile, named, context, response, get, `${cfg.base.origin}/api/vApp/${id}/metrics/current`);
-      if (name !== undefined)
-        result.items = [
-          { name: 'vm', state: State.OK, text: `VM ${name} = ${id} in vApp ${vapp ?? '?'}${org !== undefined ? ` of org ${org}` : ''}` },
-          ...(result.items ?? []),
-        ];
-    },
+  const select = { target: cfg.target, vapp: options.vapp, resolveTtlMs: resolveTtlFrom(options) };
+  return withVm(session, select, async ({ vm, get }) => {
+    const response = await readMetrics(session, vm, get, cfg.window === undefined ? 'current' : 'historic');
+    for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
+    // A VM checked by name is named in the result, with its id beside it.
+    const { id, name, vapp, org } = vm;
+    const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };
+    const result = await judge(profile, named, context, response, get, `${cfg.base.origin}/api/vApp/${id}/metrics/current`);
+    if (name === undefined) return result;
+    const item = { name: 'vm', state: State.OK, text: `VM ${name} = ${id} in vApp ${vapp ?? '?'}${org !== undefined ? ` of org ${org}` : ''}` };
+    return { ...result, items: [item, ...(result.items ?? [])] };
   });
-  if (!result) throw new CheckError(`no answer was judged for ${cfg.vmLabel}`);
-  return result;
 }

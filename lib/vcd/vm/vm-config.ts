@@ -2,7 +2,7 @@ import { UsageError } from '../../plugin/errors';
 import { ScalarContext } from '../../plugin/scalar-context';
 import { parseState, type State } from '../../plugin/state';
 import { parseDuration } from '../../plugin/duration';
-import type { VmCheckProfile } from './vm-check';
+import type { VmCheckProfile } from './profile';
 import { parseVmTarget, type VmTarget } from './vm-id';
 import type { VmCheckOptions, VmSessionOptions } from './vm-options';
 import type { Aggregate } from './window';

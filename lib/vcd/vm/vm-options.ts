@@ -3,7 +3,7 @@ import { defineOptions, type OptionSpec, type OptionsOf, type PluginOptions } fr
 import { thresholdOptions } from '../../plugin/scalar-context';
 import { VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../api/connection-options';
 import { FLEET_OPTIONS, type FleetOptions } from '../fleet/fleet-options';
-import type { VmCheckProfile } from './vm-check';
+import type { VmCheckProfile } from './profile';
 import { AGGREGATES } from './window';
 
 /** The vCD options of every VM check; the disk sizes' interval is named only where disks are read. */

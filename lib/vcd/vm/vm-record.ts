@@ -3,7 +3,7 @@
 import type { HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { describeResponse } from '../api/connection';
-import { describeVcdError, parseVcdError } from './metrics';
+import { describeVcdError, parseVcdError } from '../api/vcd-error';
 import { parseXml, VCLOUD_NS } from '../api/xml';
 
 /** vCD's resource status codes, as the API reference lists them for a VM's `status`. */

@@ -6,6 +6,7 @@ import { evaluateMonitoring, type MonitoringFacts } from '../../../lib/cluster/m
 import { classifyPod, type Pod, type PodHealth } from '../../../lib/cluster/pod-health';
 import { formatPerfdata } from '../../../lib/plugin/perfdata';
 import { parseRange } from '../../../lib/plugin/range';
+import { ScalarContext } from '../../../lib/plugin/scalar-context';
 import { State } from '../../../lib/plugin/state';
 
 const FIXTURES = join(__dirname, '../../fixtures/cluster/monitoring');
@@ -37,7 +38,7 @@ const facts = (over: Partial<MonitoringFacts> = {}): MonitoringFacts => ({
   userWorkloadPods: UWM,
   ...over,
 });
-const C0 = { critical: parseRange('0', '-c') };
+const C0 = { notReady: new ScalarContext({ critical: parseRange('0', '-c') }) };
 
 describe('evaluateMonitoring', () => {
   it('all well, workload monitoring on: OK with strict perfdata', () => {
@@ -95,10 +96,12 @@ describe('evaluateMonitoring', () => {
       state: State.CRITICAL,
       text: 'pod openshift-monitoring/prometheus-k8s-0 (Running, Ready=False, prometheus: CrashLoopBackOff, last exit OOMKilled (code 137), 37 restarts)',
     });
-    const warn = evaluateMonitoring(facts({ platformPods: pods }), { warning: parseRange('0', '-w'), critical: parseRange('2', '-c') });
+    const warn = evaluateMonitoring(facts({ platformPods: pods }), {
+      notReady: new ScalarContext({ warning: parseRange('0', '-w'), critical: parseRange('2', '-c') }),
+    });
     expect(warn.state).toBe(State.WARNING);
     expect(formatPerfdata(warn.metrics!)).toBe('pods=8;;;0 pods_ready=7;;;0;8 pods_not_ready=1;0;2;0;8 user_workload=1;;;0;1');
-    expect(evaluateMonitoring(facts({ platformPods: pods }), { critical: parseRange('1', '-c') }).state).toBe(State.OK);
+    expect(evaluateMonitoring(facts({ platformPods: pods }), { notReady: new ScalarContext({ critical: parseRange('1', '-c') }) }).state).toBe(State.OK);
   });
 
   it('completed pods are neither counted nor failures', () => {

@@ -5,6 +5,7 @@ import { NodeTally } from '../../../lib/cluster/node-tally';
 import { compileNamePattern } from '../../../lib/plugin/linear-regexp';
 import { parseRange } from '../../../lib/plugin/range';
 import { renderNagios } from '../../../lib/plugin/result';
+import { ScalarContext } from '../../../lib/plugin/scalar-context';
 import { State } from '../../../lib/plugin/state';
 import { parsePerfdataStrict } from '../../support/perfdata-parse';
 
@@ -28,17 +29,17 @@ function tally(nodes: Node[], selection = {}): NodeTally {
   return t;
 }
 
-const c0 = parseRange('0', '-c');
+const c0 = new ScalarContext({ critical: parseRange('0', '-c') });
 const healthy6 = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((n) => mk(n));
 
 describe('evaluateNodes', () => {
   it('all healthy: OK with the documented summary and perfdata', () => {
-    const r = evaluateNodes(tally(healthy6), { critical: c0 });
+    const r = evaluateNodes(tally(healthy6), { failing: c0 });
     expect(r.state).toBe(State.OK);
     expect(renderNagios('NODES', r).split('\n')[0]).toBe('NODES OK - 6 of 6 nodes healthy | nodes=6;;;0 healthy=6;;;0 failing=0;;0;0;6 cordoned=0;;;0');
     // Quiet by default: one line counts the healthy nodes; --list-all lists them.
     expect(r.items?.map((i) => i.text)).toEqual(['6 nodes healthy (--list-all lists them)']);
-    expect(evaluateNodes(tally(healthy6), { critical: c0, listAll: true }).items?.map((i) => i.text)).toEqual([
+    expect(evaluateNodes(tally(healthy6), { failing: c0, listAll: true }).items?.map((i) => i.text)).toEqual([
       'w1.example.com (host w1): healthy',
       'w2.example.com (host w2): healthy',
       'w3.example.com (host w3): healthy',
@@ -50,7 +51,7 @@ describe('evaluateNodes', () => {
 
   it('one failing node: CRITICAL by default, naming it and why', () => {
     const nodes = [...healthy6.slice(0, 5), mk('worker-2', { ready: 'Unknown', disk: 'True' })];
-    const r = evaluateNodes(tally(nodes), { critical: c0 });
+    const r = evaluateNodes(tally(nodes), { failing: c0 });
     expect(r.state).toBe(State.CRITICAL);
     expect(r.summary).toBe('1 of 6 nodes failing: worker-2.example.com (Ready=Unknown, DiskPressure=True)');
     expect(r.items?.[0]).toEqual({
@@ -63,7 +64,7 @@ describe('evaluateNodes', () => {
 
   it('names at most five failing nodes, then "and N more"', () => {
     const nodes = Array.from({ length: 8 }, (_, i) => mk(`w${i}`, { ready: 'False' }));
-    const r = evaluateNodes(tally(nodes), { critical: c0 });
+    const r = evaluateNodes(tally(nodes), { failing: c0 });
     expect(r.summary).toBe(
       '8 of 8 nodes failing: w0.example.com (Ready=False), w1.example.com (Ready=False), w2.example.com (Ready=False), w3.example.com (Ready=False), w4.example.com (Ready=False) and 3 more',
     );
@@ -73,11 +74,11 @@ describe('evaluateNodes', () => {
   it('applies -w/-c ranges to the failing count; critical wins', () => {
     const nodes = [...healthy6, mk('x1', { ready: 'False' }), mk('x2', { ready: 'False' })];
     const t = tally(nodes);
-    const w0c2 = { warning: parseRange('0', '-w'), critical: parseRange('2', '-c') };
+    const w0c2 = { failing: new ScalarContext({ warning: parseRange('0', '-w'), critical: parseRange('2', '-c') }) };
     expect(evaluateNodes(t, w0c2).state).toBe(State.WARNING);
     expect(evaluateNodes(t, w0c2).items?.[0].state).toBe(State.WARNING);
-    expect(evaluateNodes(t, { warning: parseRange('0', '-w'), critical: parseRange('1', '-c') }).state).toBe(State.CRITICAL);
-    expect(evaluateNodes(t, { critical: parseRange('5', '-c') }).state).toBe(State.OK);
+    expect(evaluateNodes(t, { failing: new ScalarContext({ warning: parseRange('0', '-w'), critical: parseRange('1', '-c') }) }).state).toBe(State.CRITICAL);
+    expect(evaluateNodes(t, { failing: new ScalarContext({ critical: parseRange('5', '-c') }) }).state).toBe(State.OK);
     const m = evaluateNodes(t, w0c2).metrics!.find((x) => x.label === 'failing')!;
     expect(m.warning?.text).toBe('0');
     expect(m.critical?.text).toBe('2');
@@ -86,46 +87,46 @@ describe('evaluateNodes', () => {
   it('--percent: ranges on the failing percentage; failing stays a count, failing_pct carries the ranges', () => {
     const nodes = [...healthy6.slice(0, 3), mk('x1', { ready: 'False' })]; // 25 %
     const t = tally(nodes);
-    const r = evaluateNodes(t, { warning: parseRange('20', '-w'), critical: parseRange('30', '-c'), percent: true });
+    const r = evaluateNodes(t, { failing: new ScalarContext({ warning: parseRange('20', '-w'), critical: parseRange('30', '-c') }), percent: true });
     expect(r.state).toBe(State.WARNING);
     expect(r.summary).toBe('1 of 4 nodes failing (25%): x1.example.com (Ready=False)');
     const perf = renderNagios('NODES', r).split('\n')[0].split(' | ')[1];
     expect(perf).toBe('nodes=4;;;0 healthy=3;;;0 failing=1;;;0;4 cordoned=0;;;0 failing_pct=25%;20;30;0;100');
     expect(() => parsePerfdataStrict(perf)).not.toThrow();
-    expect(evaluateNodes(t, { critical: parseRange('25', '-c'), percent: true }).state).toBe(State.OK);
+    expect(evaluateNodes(t, { failing: new ScalarContext({ critical: parseRange('25', '-c') }), percent: true }).state).toBe(State.OK);
   });
 
   it('--min-nodes: CRITICAL below it, even when every node is healthy', () => {
-    const r = evaluateNodes(tally(healthy6.slice(0, 4)), { critical: c0, minNodes: 6 });
+    const r = evaluateNodes(tally(healthy6.slice(0, 4)), { failing: c0, minNodes: 6 });
     expect(r.state).toBe(State.CRITICAL);
     expect(r.summary).toBe('only 4 nodes, expected at least 6: 4 of 4 nodes healthy');
-    expect(evaluateNodes(tally(healthy6), { critical: c0, minNodes: 6 }).state).toBe(State.OK);
+    expect(evaluateNodes(tally(healthy6), { failing: c0, minNodes: 6 }).state).toBe(State.OK);
   });
 
   it('zero nodes after selection: UNKNOWN, unless --min-nodes 0 (OK) or more (CRITICAL)', () => {
     const t = tally(healthy6, { include: compileNamePattern('^nothing', '--include') });
-    const u = evaluateNodes(t, { critical: c0 });
+    const u = evaluateNodes(t, { failing: c0 });
     expect(u.state).toBe(State.UNKNOWN);
     expect(u.summary).toMatch(/^no nodes to check \(6 listed: none matches --include, --exclude and --node\), use --min-nodes 0/);
     // The advice names what was given, not options the operator never used.
-    expect(evaluateNodes(t, { critical: c0, selectionOptions: '--include "^nothing"' }).summary).toBe(
+    expect(evaluateNodes(t, { failing: c0, selectionOptions: '--include "^nothing"' }).summary).toBe(
       'no nodes to check (6 listed: none matches --include "^nothing"), use --min-nodes 0 if none is fine',
     );
-    expect(evaluateNodes(tally([]), { critical: c0, selector: 'node-role.kubernetes.io/gpu=' }).summary).toBe(
+    expect(evaluateNodes(tally([]), { failing: c0, selector: 'node-role.kubernetes.io/gpu=' }).summary).toBe(
       'no nodes to check (0 listed: the API listed none for -l/--selector node-role.kubernetes.io/gpu=), use --min-nodes 0 if none is fine',
     );
-    expect(evaluateNodes(t, { critical: c0, minNodes: 0 })).toMatchObject({ state: State.OK, summary: '0 of 0 nodes healthy' });
-    expect(evaluateNodes(t, { critical: c0, minNodes: 2 }).state).toBe(State.CRITICAL);
+    expect(evaluateNodes(t, { failing: c0, minNodes: 0 })).toMatchObject({ state: State.OK, summary: '0 of 0 nodes healthy' });
+    expect(evaluateNodes(t, { failing: c0, minNodes: 2 }).state).toBe(State.CRITICAL);
   });
 
   it('cordoned nodes are counted, and listed as skipped with --ignore-cordoned', () => {
     const nodes = [...healthy6.slice(0, 5), mk('w9', { cordoned: true })];
-    const counted = evaluateNodes(tally(nodes), { critical: c0 });
+    const counted = evaluateNodes(tally(nodes), { failing: c0 });
     expect(counted.summary).toBe('6 of 6 nodes healthy, 1 cordoned');
     expect(counted.metrics?.find((m) => m.label === 'cordoned')?.value).toBe(1);
     // A cordoned node is listed even when healthy; the others are counted.
     expect(counted.items?.map((i) => i.text)).toEqual(['w9.example.com (host w9): healthy, cordoned', '5 more nodes healthy (--list-all lists them)']);
-    const skipped = evaluateNodes(tally(nodes, { ignoreCordoned: true }), { critical: c0 });
+    const skipped = evaluateNodes(tally(nodes, { ignoreCordoned: true }), { failing: c0 });
     expect(skipped.summary).toBe('5 of 5 nodes healthy, 1 cordoned skipped');
     expect(skipped.items?.[0]).toEqual({ name: 'w9.example.com', state: State.OK, text: 'w9.example.com (host w9): skipped (cordoned, --ignore-cordoned)' });
     // The perfdata says what the summary says: one cordoned node, skipped or not.
@@ -133,9 +134,9 @@ describe('evaluateNodes', () => {
   });
 
   it('lists failing nodes first in long output', () => {
-    const r = evaluateNodes(tally([mk('a'), mk('b', { ready: 'False' }), mk('c')]), { critical: c0 });
+    const r = evaluateNodes(tally([mk('a'), mk('b', { ready: 'False' }), mk('c')]), { failing: c0 });
     expect(r.items?.map((i) => i.name)).toEqual(['b.example.com', '']);
-    expect(evaluateNodes(tally([mk('a'), mk('b', { ready: 'False' }), mk('c')]), { critical: c0, listAll: true }).items?.map((i) => i.name)).toEqual([
+    expect(evaluateNodes(tally([mk('a'), mk('b', { ready: 'False' }), mk('c')]), { failing: c0, listAll: true }).items?.map((i) => i.name)).toEqual([
       'b.example.com',
       'a.example.com',
       'c.example.com',
@@ -144,10 +145,10 @@ describe('evaluateNodes', () => {
 
   it('--node: checks the one node, found by its name or Hostname address; CRITICAL when not listed', () => {
     const nodes = [...healthy6, mk('x1', { ready: 'False' })];
-    expect(evaluateNodes(tally(nodes, { node: 'w2' }), { critical: c0, node: 'w2' }).summary).toBe('1 of 1 nodes healthy');
-    expect(evaluateNodes(tally(nodes, { node: 'w2.example.com' }), { critical: c0, node: 'w2.example.com' }).summary).toBe('1 of 1 nodes healthy');
-    expect(evaluateNodes(tally(nodes, { node: 'x1.example.com' }), { critical: c0, node: 'x1.example.com' }).state).toBe(State.CRITICAL);
-    const gone = evaluateNodes(tally(nodes, { node: 'w9' }), { critical: c0, node: 'w9' });
+    expect(evaluateNodes(tally(nodes, { node: 'w2' }), { failing: c0, node: 'w2' }).summary).toBe('1 of 1 nodes healthy');
+    expect(evaluateNodes(tally(nodes, { node: 'w2.example.com' }), { failing: c0, node: 'w2.example.com' }).summary).toBe('1 of 1 nodes healthy');
+    expect(evaluateNodes(tally(nodes, { node: 'x1.example.com' }), { failing: c0, node: 'x1.example.com' }).state).toBe(State.CRITICAL);
+    const gone = evaluateNodes(tally(nodes, { node: 'w9' }), { failing: c0, node: 'w9' });
     expect(gone).toMatchObject({ state: State.CRITICAL, summary: 'node w9 not found among 7 listed nodes' });
   });
 });
@@ -238,7 +239,7 @@ const NOT_READY = {
 
 describe('why a node fails, and since when (long output)', () => {
   it('gives each bad condition its reason, whole message, age and since when', () => {
-    const r = evaluateNodes(tally([sick('worker-3', NOT_READY), mk('w1')]), { critical: c0, now: NOW });
+    const r = evaluateNodes(tally([sick('worker-3', NOT_READY), mk('w1')]), { failing: c0, now: NOW });
     expect(r.items?.[0].state).toBe(State.CRITICAL);
     // The long output keeps the whole message: its last words are the fix.
     expect(r.items![0].text).toBe(
@@ -251,17 +252,17 @@ describe('why a node fails, and since when (long output)', () => {
   });
   it('shares the status line among the failing nodes: five say no messages, the long output has them', () => {
     const five = ['w1', 'w2', 'w3', 'w4', 'w5'].map((n) => sick(n, NOT_READY));
-    const r = evaluateNodes(tally(five), { critical: c0, now: NOW });
+    const r = evaluateNodes(tally(five), { failing: c0, now: NOW });
     expect(r.summary).toBe(`5 of 5 nodes failing: ${['w1', 'w2', 'w3', 'w4', 'w5'].map((n) => `${n}.prod-eu1.example.com (Ready=False)`).join(', ')}`);
     expect(r.items!.every((i) => i.text.endsWith('Has your network provider started?)'))).toBe(true);
-    const two = evaluateNodes(tally(five.slice(0, 2)), { critical: c0, now: NOW }).summary;
+    const two = evaluateNodes(tally(five.slice(0, 2)), { failing: c0, now: NOW }).summary;
     expect(two).toMatch(/ \(Ready=False: container runtime network not … \S* ?in \/etc\/kubernetes\/cni\/net\.d\/\. Has your network provider started\?\), w2/);
     expect(two.length).toBeLessThan(300);
   });
   it('says nothing of an age it cannot know (no or bad lastTransitionTime, or in the future)', () => {
     const bad = (since: string) =>
       evaluateNodes(tally([sick('w', { status: 'Unknown', since, reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' })]), {
-        critical: c0,
+        failing: c0,
         now: NOW,
       }).items![0].text;
     expect(bad('not a time')).toBe('w.prod-eu1.example.com (host w): Ready=Unknown (NodeStatusUnknown: Kubelet stopped posting node status.)');
@@ -284,7 +285,7 @@ describe('why a node fails, and since when (long output)', () => {
         ],
       },
     };
-    const r = evaluateNodes(tally([n]), { critical: c0, now: NOW });
+    const r = evaluateNodes(tally([n]), { failing: c0, now: NOW });
     expect(r.items![0].text).toBe(
       'w2: kubelet stopped posting status (Ready, MemoryPressure Unknown) for 3h, since 2026-11-22T07:00Z, KernelDeadlock=True for 3h, since 2026-11-22T07:00Z (DockerHung)',
     );
@@ -301,9 +302,9 @@ describe('why a node fails, and since when (long output)', () => {
 describe('--grace', () => {
   it('keeps a node whose bad conditions changed less than the grace ago at WARNING, saying so', () => {
     const nodes = [sick('worker-3', NOT_READY), ...healthy6];
-    const strict = evaluateNodes(tally(nodes), { critical: c0, now: NOW });
+    const strict = evaluateNodes(tally(nodes), { failing: c0, now: NOW });
     expect(strict.state).toBe(State.CRITICAL);
-    const graced = evaluateNodes(tally(nodes), { critical: c0, now: NOW, grace: 15 * 60 });
+    const graced = evaluateNodes(tally(nodes), { failing: c0, now: NOW, grace: 15 * 60 });
     expect(graced.state).toBe(State.WARNING);
     expect(graced.summary).toMatch(
       /^1 of 7 nodes failing: worker-3\.prod-eu1\.example\.com \(Ready=False: container .* started\?\), 1 within --grace 15m, so WARNING$/,
@@ -311,7 +312,7 @@ describe('--grace', () => {
     expect(graced.items?.[0]).toMatchObject({ state: State.WARNING, text: expect.stringMatching(/Ready=False for 12m, since .*, within --grace 15m$/) });
     expect(graced.metrics?.find((m) => m.label === 'failing_in_grace')?.value).toBe(1);
     // Grace shorter than the 12 minutes: CRITICAL again.
-    expect(evaluateNodes(tally(nodes), { critical: c0, now: NOW, grace: 10 * 60 }).state).toBe(State.CRITICAL);
+    expect(evaluateNodes(tally(nodes), { failing: c0, now: NOW, grace: 10 * 60 }).state).toBe(State.CRITICAL);
   });
   it('does not cover a node with another condition bad for longer, or with no transition time', () => {
     const old = sick('worker-4', NOT_READY, [
@@ -323,13 +324,17 @@ describe('--grace', () => {
         lastTransitionTime: '2026-11-21T22:00:00Z',
       },
     ]);
-    expect(evaluateNodes(tally([old]), { critical: c0, now: NOW, grace: 3600 }).state).toBe(State.CRITICAL);
+    expect(evaluateNodes(tally([old]), { failing: c0, now: NOW, grace: 3600 }).state).toBe(State.CRITICAL);
     const noTime = sick('worker-5', { status: 'False', since: '' });
-    expect(evaluateNodes(tally([noTime]), { critical: c0, now: NOW, grace: 3600 }).state).toBe(State.CRITICAL);
+    expect(evaluateNodes(tally([noTime]), { failing: c0, now: NOW, grace: 3600 }).state).toBe(State.CRITICAL);
   });
   it('nodes in grace do not count against -w/-c', () => {
     const nodes = [sick('a', NOT_READY), sick('b', { ...NOT_READY, since: '2026-11-22T07:00:00Z' }), ...healthy6];
-    const r = evaluateNodes(tally(nodes), { warning: parseRange('0', '-w'), critical: parseRange('1', '-c'), now: NOW, grace: 1800 });
+    const r = evaluateNodes(tally(nodes), {
+      failing: new ScalarContext({ warning: parseRange('0', '-w'), critical: parseRange('1', '-c') }),
+      now: NOW,
+      grace: 1800,
+    });
     expect(r.state).toBe(State.WARNING);
     expect(r.items?.map((i) => i.state).slice(0, 2)).toEqual([State.WARNING, State.WARNING]);
   });
@@ -343,9 +348,9 @@ describe('names that clash', () => {
     status: { addresses: [{ type: 'Hostname', address: 'worker-3' }], conditions: [{ type: 'Ready', status: 'False' }] },
   };
   it('shows each node by its own name, and --node prefers the node so named', () => {
-    const r = evaluateNodes(tally([real, copy]), { critical: c0, listAll: true });
+    const r = evaluateNodes(tally([real, copy]), { failing: c0, listAll: true });
     expect(r.summary).toBe('1 of 2 nodes failing: worker-7.prod-eu1.example.com (Ready=False)');
-    const one = evaluateNodes(tally([copy, real], { node: 'worker-3' }), { critical: c0, node: 'worker-3' });
+    const one = evaluateNodes(tally([copy, real], { node: 'worker-3' }), { failing: c0, node: 'worker-3' });
     expect(one).toMatchObject({ state: State.OK, summary: '1 of 1 nodes healthy' });
   });
   it('discovery lists each node once, by name', () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../../../../lib/http/request';
 import { CheckError } from '../../../../lib/plugin/errors';
-import { MAX_NAME_CHARS, DEFAULT_MAX_VMS, parseVmRecords, queryAllVms, queryPath } from '../../../../lib/vcd/inventory/vm-query';
+import { MAX_NAME_CHARS } from '../../../../lib/vcd/api/query-pages';
+import { DEFAULT_MAX_VMS, parseVmRecords, queryAllVms, queryPath } from '../../../../lib/vcd/inventory/vm-query';
 import { testConnection } from '../../../support/vcd-connection';
 
 const HOST = 'https://vcd.example.com';

@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CheckError } from '../../../../lib/plugin/errors';
-import { parseCurrentUsage, parseHistoricUsage, parseVcdError } from '../../../../lib/vcd/vm/metrics';
+import { parseVcdError } from '../../../../lib/vcd/api/vcd-error';
+import { parseCurrentUsage, parseHistoricUsage } from '../../../../lib/vcd/vm/metrics';
 
 const NS = 'http://www.vmware.com/vcloud/v1.5';
 const attr = fc.oneof(

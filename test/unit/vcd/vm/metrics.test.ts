@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeVcdError, parseCurrentUsage, parseHistoricUsage, parseVcdError } from '../../../../lib/vcd/vm/metrics';
+import { describeVcdError, parseVcdError } from '../../../../lib/vcd/api/vcd-error';
+import { parseCurrentUsage, parseHistoricUsage } from '../../../../lib/vcd/vm/metrics';
 import { CheckError } from '../../../../lib/plugin/errors';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../../fixtures/vcd', name), 'utf8');

@@ -6,7 +6,7 @@ import type { MetricName } from '../../../../lib/vcd/vm/metrics';
 import { CPU_PROFILE } from '../../../../plugins/check_vm_cpu/profile';
 import { DISK_PROFILE, formatBytes, parseSize } from '../../../../plugins/check_vm_disk/profile';
 import { MEM_PROFILE } from '../../../../plugins/check_vm_mem/profile';
-import type { VmCheckProfile } from '../../../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../../../lib/vcd/vm/profile';
 import { parsePerfdataStrict } from '../../../support/perfdata-parse';
 
 const VM = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';

@@ -7,7 +7,7 @@ import { Notes } from '../../../../lib/plugin/notes';
 import { renderNagios } from '../../../../lib/plugin/result';
 import { ScalarContext } from '../../../../lib/plugin/scalar-context';
 import { State } from '../../../../lib/plugin/state';
-import type { VmCheckProfile } from '../../../../lib/vcd/vm/vm-check';
+import type { VmCheckProfile } from '../../../../lib/vcd/vm/profile';
 import type { VmCheckConfig } from '../../../../lib/vcd/vm/vm-config';
 import { judge } from '../../../../lib/vcd/vm/vm-judge';
 import { CPU_PROFILE } from '../../../../plugins/check_vm_cpu/profile';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { fetchMetrics, type MetricsRequest } from '../../../../lib/vcd/api/client';
+import { fetchMetrics, type MetricsRequest } from '../../../support/fetch-metrics';
 import type { VcdConnection } from '../../../../lib/vcd/api/connection';
 import { login, type Credentials } from '../../../../lib/vcd/api/login';
 import { cacheKey, SessionCache } from '../../../../lib/vcd/api/session-cache';

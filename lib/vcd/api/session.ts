@@ -1,28 +1,14 @@
+// One run's vCD session: the API version (forced, remembered or negotiated), a session from the
+// cache or a new login, reads that log in again once on 401 and negotiate again once on 406,
+// and the logout when nothing keeps the session. Every other folder reads vCD through it.
 import type { HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { chooseApiVersion, describeOffer, fetchOfferedVersions, PREFERRED_VERSION, refusedForcedVersion, type OfferedVersion } from './api-version';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
-import { nameKey, type FleetCache } from '../fleet/fleet-cache';
+import type { FleetCache } from './fleet-cache';
 import { login, logout, principal, sessionHeaders, VersionRefusedError, type Credentials, type VcdSession } from './login';
+import type { VmScope } from './scope';
 import type { SessionCache } from './session-cache';
-import { pickVmByName } from '../inventory/vm-name';
-import type { VmTarget } from '../vm/vm-id';
-import { listScopedVms, vmScope, type VmScope } from '../inventory/vm-listing';
-import type { VmRecord } from '../inventory/vm-query';
-
-export type MetricsKind = 'current' | 'historic';
-
-/** A metrics document as received, or the server's refusal (HTTP 400) of current metrics. */
-export type MetricsResponse = { kind: 'document'; body: string; serverTime?: number } | { kind: 'refused'; detail: string };
-
-/** The VM a check read: its id, and its name and vApp when it was given by name. */
-export interface VmIdentity {
-  id: string;
-  name?: string;
-  vapp?: string;
-  /** Its organisation, when a provider account resolved the name. */
-  org?: string;
-}
 
 /** What every request with a session needs. */
 export interface SessionRequest {
@@ -36,26 +22,12 @@ export interface SessionRequest {
   forcedVersion?: string;
   /** --max-vms: more VMs in a query's answer are refused (memory stays bounded). */
   maxVms?: number;
-  /** Whose VMs names and lists cover (vm-listing.ts); by default the account's as its org says. */
+  /** Whose objects names and lists cover; by default the account's as its org says. */
   scope?: VmScope;
   deadline: number;
   log(message: string): void;
   /** Facts for the first line at -v (the version and why, the VM's name and id). */
   facts?: string[];
-}
-
-export interface MetricsRequest extends SessionRequest {
-  vm: VmTarget;
-  /** --vapp: narrows a name to one vApp. */
-  vapp?: string;
-  /** How long a resolved name is reused (--resolve-ttl), in ms. */
-  resolveTtlMs?: number;
-  which: MetricsKind;
-  /**
-   * Called with the answer while the session is still open (a --no-cache logout waits for it),
-   * for reads the answer calls for: the VM's record when metrics are refused or stop.
-   */
-  follow?(response: MetricsResponse & { vm: VmIdentity }, get: (path: string, phase: string) => Promise<HttpResponse>): Promise<void>;
 }
 
 /**
@@ -304,114 +276,50 @@ function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): v
   };
 }
 
-/** Resolves a VM name: the cached answer while younger than the TTL, else the query service. */
-async function resolveName(req: MetricsRequest, runner: VcdSessionRunner, name: string, useCache: boolean): Promise<VmIdentity & { cached: boolean }> {
-  const scope = req.scope ?? vmScope(req.creds, undefined);
-  const key = nameKey(name, req.vapp, scope.tenantOrg);
-  const now = Date.now();
-  const hit = req.fleet?.read().names?.[key];
-  const ttl = req.resolveTtlMs ?? 3600_000;
-  if (useCache && hit && now >= hit.time && now - hit.time < ttl) {
-    req.log(`${hit.name} is ${hit.id} (vApp ${hit.vapp}, resolved ${Math.round((now - hit.time) / 1000)}s ago, kept for --resolve-ttl)`);
-    return { id: hit.id, name: hit.name, vapp: hit.vapp, ...(scope.provider && hit.org !== undefined ? { org: hit.org } : {}), cached: true };
-  }
-  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get: (p) => runner.get(p), scope, maxVms: req.maxVms }, { name, vapp: req.vapp });
-  const vm = pickVmByName(records, name, req.vapp, { account: principal(req.creds), origin: req.conn.base.origin, provider: scope.provider });
-  req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}${scope.provider ? `, org ${vm.org}` : ''}, from the query service)`);
-  req.fleet?.update((r) => {
-    r.names = { ...r.names, [key]: { ...vm, time: Date.now() } };
-  });
-  const { org, ...identity } = vm;
-  return { ...identity, ...(scope.provider && org !== undefined ? { org } : {}), cached: false };
-}
-
-/**
- * Gets `/api/vApp/<vm>/metrics/<which>` (resolving a VM name first), with a session from the
- * cache or a new login, and maps HTTP failures to CheckErrors. A name resolved from the cache
- * whose id now answers 403/404 (the VM was deleted and re-created) is resolved again at once.
- */
-export async function fetchMetrics(req: MetricsRequest): Promise<MetricsResponse & { vm: VmIdentity }> {
-  const { conn } = req;
-  return withSession(req, async (runner) => {
-    let vm: VmIdentity & { cached?: boolean } = req.vm.kind === 'id' ? { id: req.vm.id } : await resolveName(req, runner, req.vm.name, true);
-    const get = () => {
-      conn.setPhase(`reading ${req.which} metrics of ${vm.id}`);
-      return runner.get(`/api/vApp/${vm.id}/metrics/${req.which}`);
-    };
-    let res = await get();
-    if ((res.status === 403 || res.status === 404) && vm.cached && req.vm.kind === 'name') {
-      req.log(`${vm.id} answered HTTP ${res.status}: resolving ${JSON.stringify(req.vm.name)} again (deleted and re-created?)`);
-      vm = await resolveName(req, runner, req.vm.name, false);
-      res = await get();
-    }
-    const identity: VmIdentity = { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org !== undefined ? { org: vm.org } : {}) };
-    const response = { ...metricsAnswer(req, identity, req.which, res), vm: identity };
-    await req.follow?.(response, (p, phase) => {
-      conn.setPhase(phase);
-      return runner.get(p);
-    });
-    return response;
-  });
-}
-
-/**
- * The answer to `GET /api/vApp/<vm>/metrics/<which>`: the document, the refusal of current
- * metrics (HTTP 400, which the VM's record explains), or a CheckError naming the cause.
- */
-export function metricsAnswer(req: Pick<SessionRequest, 'conn' | 'creds'>, vm: VmIdentity, which: MetricsKind, res: HttpResponse): MetricsResponse {
-  const { conn, creds } = req;
-  const path = `/api/vApp/${vm.id}/metrics/${which}`;
-  const label = vm.name !== undefined ? `${vm.id} (${vm.name})` : vm.id;
-  if (res.status >= 200 && res.status < 300) {
-    const date = Date.parse(String(res.headers.date ?? ''));
-    return { kind: 'document', body: res.body.toString('utf8'), serverTime: Number.isNaN(date) ? undefined : date };
-  }
-  const detail = describeResponse(res);
-  // vCD refuses current metrics of a VM that is not running with 400, but also for other
-  // reasons (operation limits, validation): the caller decides with the VM's record.
-  if (res.status === 400 && which === 'current') return { kind: 'refused', detail };
-  switch (res.status) {
-    case 401:
-      throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login, check the account's rights`);
-    case 403:
-      // vCD answers 403, not 404, for ids it does not know, so as not to reveal them. The
-      // likeliest cause of a host that worked before is a VM deleted since the discovery.
-      throw new CheckError(
-        `${label}: VM not found or not visible to this user ${principal(creds)} (${detail}): deleted? run discovery again (a discovered host outlives its VM); else check --vm, and that the account is an administrator, Catalog Author or vApp Author of its org`,
-      );
-    case 404:
-      throw new CheckError(
-        `${label}: VM not found at ${conn.base.origin}${path} (${detail}): deleted? run discovery again (a discovered host outlives its VM); else check that --url is the vCD API host of the VM's region`,
-      );
-    default:
-      throw new CheckError(`${conn.base.origin}${path} answered ${detail}${res.status >= 500 ? ', the vCD cells may be overloaded or down, retry later' : ''}`);
-  }
-}
-
 /** GET with an open session: one new login on 401 (shared by the requests it refused), one new negotiation on 406. */
 export type SessionReader = (path: string) => Promise<HttpResponse>;
+
+/** Reads with an open session, for the work that needs more than plain GETs. */
+export interface OpenSession {
+  /** GET as SessionReader does; `phase` names the read if -t expires while it is under way. */
+  get(path: string, phase?: string): Promise<HttpResponse>;
+  /**
+   * Runs `work` with the session's requests also stopped at `cutoff` (ms since the epoch),
+   * e.g. to keep time for judging after many reads; `cut` says when that came.
+   */
+  until<T>(cutoff: number, work: (cut: AbortSignal) => Promise<T>): Promise<T>;
+}
 
 /**
  * Runs `work` with one session (cached or a new login) for as many reads as it makes, and
  * closes the session as the cache requires, as every single read does.
  */
-export function withVcdSession<T>(req: SessionRequest, work: (get: SessionReader) => Promise<T>): Promise<T> {
-  return withSession(req, (runner) => work((path) => runner.get(path)));
+export function withVcdSession<T>(req: SessionRequest, work: (get: SessionReader, session: OpenSession) => Promise<T>): Promise<T> {
+  return withSession(req, (runner) => {
+    const session: OpenSession = {
+      get(path, phase) {
+        if (phase !== undefined) req.conn.setPhase(phase);
+        return runner.get(path);
+      },
+      until: (cutoff, inner) => until(req.conn, cutoff, inner),
+    };
+    return work((path) => runner.get(path), session);
+  });
 }
 
-/**
- * Every VM the account sees (templates included: the caller selects), each with its
- * organisation, read with an open session: a tenant's own organisation, a provider's every one
- * (or --tenant-org's) through the admin queries (vm-listing.ts).
- */
-export async function queryVmList(req: SessionRequest, get: SessionReader, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
-  let pages = 0;
-  const scope = req.scope ?? vmScope(req.creds, undefined);
-  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n) => (pages = n) }, { vapp: filter.vapp });
-  return { records, pages };
-}
-
-/** Every VM the account sees (templates included: the caller selects), through the query service. */
-export async function listVms(req: SessionRequest, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
-  return withVcdSession(req, (get) => queryVmList(req, get, filter));
+/** `work` with the connection's requests stopped at `cutoff` too; the connection's own signal is back after it. */
+async function until<T>(conn: VcdConnection, cutoff: number, work: (cut: AbortSignal) => Promise<T>): Promise<T> {
+  const outer = conn.signal;
+  const cut = new AbortController();
+  const stop = () => cut.abort();
+  outer?.addEventListener('abort', stop);
+  const timer = setTimeout(stop, Math.max(0, cutoff - Date.now()));
+  conn.signal = cut.signal;
+  try {
+    return await work(cut.signal);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', stop);
+    conn.signal = outer;
+  }
 }

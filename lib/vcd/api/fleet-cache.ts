@@ -1,6 +1,5 @@
-import type { PrivateCache } from '../../plugin/private-cache';
-import type { ChosenVersion } from '../api/api-version';
-import type { VcdCacheKey } from '../api/session-cache';
+import type { CacheBinding, PrivateCache } from '../../plugin/private-cache';
+import type { ChosenVersion } from './api-version';
 
 /** A VM name resolved through the query service, and when. */
 export interface CachedName {
@@ -41,7 +40,7 @@ export class FleetCache {
 
   constructor(
     private readonly cache: PrivateCache,
-    private readonly key: VcdCacheKey,
+    private readonly key: { readonly stem: string; readonly binding: CacheBinding },
   ) {
     this.entry = `${key.stem}.fleet.json`;
   }
