@@ -2,7 +2,7 @@
 // policy (one query), and only for --basis reserved each chosen provider VDC's document.
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
-import { withVcdSession, type SessionRequest } from '../api/client';
+import { withVcdSession, type SessionRequest } from '../api/session';
 import { describeResponse } from '../api/connection';
 import { principal } from '../api/login';
 import { parseProviderVdcReservations, providerVdcDocumentPath, type ProviderVdcReservations } from './pvdc-capacity';

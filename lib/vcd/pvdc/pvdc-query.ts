@@ -5,8 +5,7 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
-import { MAX_NAME_CHARS } from '../inventory/vm-query';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
 import { VDC_STATUS } from '../vdc/vdc-query';
 
 /** A figure of a record: a whole number, or undefined when the record does not give it. */

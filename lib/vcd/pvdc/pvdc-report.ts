@@ -6,7 +6,7 @@
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
 import { labelPart, type Metric } from '../../plugin/perfdata';
 import type { Item, Result } from '../../plugin/result';
-import { PERCENT, ScalarContext } from '../../plugin/scalar-context';
+import { PERCENT, unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
 import { State, worstState } from '../../plugin/state';
 import type { Basis, PvdcReading } from './pvdc-probe';
 import type { Figure, ProviderStoragePolicyRecord } from './pvdc-query';
@@ -73,7 +73,8 @@ interface Finding {
 
 function measureFinding(what: string, word: Basis, m: Measure, ctx: ScalarContext, show: (n: number) => string): Finding {
   const pct = percentOf(m);
-  if (pct !== undefined) return { state: ctx.evaluate(pct), text: `${what} ${formatDecimal(pct, 1)}% ${word} (${show(m.value!)} of ${show(m.capacity!)})` };
+  if (pct !== undefined)
+    return { state: ctx.measure('', pct).state, text: `${what} ${formatDecimal(pct, 1)}% ${word} (${show(m.value!)} of ${show(m.capacity!)})` };
   if (m.missing !== undefined) return { state: State.OK, text: `${what} ${word} unknown (${m.missing})`, unknown: true };
   if (m.value === undefined) return { state: State.OK, text: `${what} ${word} unknown (no ${m.valueName})`, unknown: true };
   if (m.capacity === undefined) return { state: State.OK, text: `${what} ${show(m.value)} ${word}, capacity unknown (no ${m.capacityName})`, unknown: true };
@@ -140,18 +141,18 @@ function perfdataOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, labels: Lab
   const memory = computeMeasure(r, 'memory', basis);
   const scaled = (v: Figure, scale: number) => (v === undefined ? null : v * scale);
   out.push(
-    t.cpu.perfdata(`${stem}_cpu_pct`, percentOf(cpu) ?? null, PERCENT),
-    ScalarContext.NONE.perfdata(`${stem}_cpu_mhz`, scaled(cpu.value, 1), capacityShape(cpu, 1)),
-    t.memory.perfdata(`${stem}_memory_pct`, percentOf(memory) ?? null, PERCENT),
-    ScalarContext.NONE.perfdata(`${stem}_memory`, scaled(memory.value, MIB), capacityShape(memory, MIB, 'B')),
-    ScalarContext.NONE.perfdata(`${stem}_vdcs`, r.pvdc.vdcs ?? null, { min: 0 }),
+    t.cpu.measure(`${stem}_cpu_pct`, percentOf(cpu) ?? null, PERCENT).metric,
+    unjudgedMetric(`${stem}_cpu_mhz`, scaled(cpu.value, 1), capacityShape(cpu, 1)),
+    t.memory.measure(`${stem}_memory_pct`, percentOf(memory) ?? null, PERCENT).metric,
+    unjudgedMetric(`${stem}_memory`, scaled(memory.value, MIB), capacityShape(memory, MIB, 'B')),
+    unjudgedMetric(`${stem}_vdcs`, r.pvdc.vdcs ?? null, { min: 0 }),
   );
   for (const p of r.policies) {
     const policyStem = labels.stem(`${stem}_storage_${labelPart(p.name, p.id.slice(0, 8))}`, p.id, ['_pct', '']);
     const m = storageMeasure(p, basis);
     out.push(
-      t.storage.perfdata(`${policyStem}_pct`, percentOf(m) ?? null, PERCENT),
-      ScalarContext.NONE.perfdata(policyStem, scaled(m.value, MIB), capacityShape(m, MIB, 'B')),
+      t.storage.measure(`${policyStem}_pct`, percentOf(m) ?? null, PERCENT).metric,
+      unjudgedMetric(policyStem, scaled(m.value, MIB), capacityShape(m, MIB, 'B')),
     );
   }
   return out;

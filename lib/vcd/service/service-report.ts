@@ -4,7 +4,7 @@
 import { formatDecimal } from '../../plugin/number-format';
 import type { Metric } from '../../plugin/perfdata';
 import type { Item, Result } from '../../plugin/result';
-import { ScalarContext } from '../../plugin/scalar-context';
+import { unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
 import { State, worstState } from '../../plugin/state';
 import { cellServes, describeCell } from './cells';
 import type { ServiceReading } from './service-probe';
@@ -30,10 +30,7 @@ function cellsFinding(reading: ServiceReading): { item: Item; metrics: Metric[];
     };
   const serving = cells.filter(cellServes);
   const idle = cells.filter((c) => !cellServes(c));
-  const metrics = [
-    ScalarContext.NONE.perfdata('cells', cells.length, { min: 0 }),
-    ScalarContext.NONE.perfdata('cells_serving', serving.length, { min: 0, max: cells.length }),
-  ];
+  const metrics = [unjudgedMetric('cells', cells.length, { min: 0 }), unjudgedMetric('cells_serving', serving.length, { min: 0, max: cells.length })];
   const named = idle.slice(0, CELLS_NAMED).map((c) => `${c.name} (${describeCell(c)})`);
   const more = idle.length > CELLS_NAMED ? ` … ${idle.length - CELLS_NAMED} more` : '';
   if (serving.length === 0) {
@@ -47,30 +44,32 @@ function cellsFinding(reading: ServiceReading): { item: Item; metrics: Metric[];
 /** The result of check_vcd. */
 export function judgeService(reading: ServiceReading, times: ScalarContext, who: string): Result {
   const { versions, login, query } = reading.times;
+  // Each time's state and perfdata from one measurement; the slowest decides, as worst wins.
+  const shape = { uom: 's' as const, min: 0 };
+  const measured = {
+    versions: times.measure('versions_time', versions, shape),
+    login: times.measure('login_time', login, shape),
+    query: times.measure('query_time', query, shape),
+  };
   const slowest = Math.max(versions, login, query);
-  const timeState = times.evaluate(slowest);
+  const timeState = worstState([measured.versions.state, measured.login.state, measured.query.state]);
   const items: Item[] = [
     {
       name: 'versions',
-      state: times.evaluate(versions),
+      state: measured.versions.state,
       text: `/api/versions answered in ${seconds(versions)}: ${reading.offered} versions, highest ${reading.highest}`,
     },
     {
       name: 'login',
-      state: times.evaluate(login),
+      state: measured.login.state,
       text: `fresh login as ${who} at API ${reading.version} in ${seconds(login)} (${reading.auth === 'bearer' ? 'CloudAPI' : '/api/sessions'})`,
     },
-    { name: 'query', state: times.evaluate(query), text: `current session read in ${seconds(query)}` },
+    { name: 'query', state: measured.query.state, text: `current session read in ${seconds(query)}` },
   ];
   const cells = cellsFinding(reading);
   items.push(cells.item);
   if (reading.logoutProblem !== undefined) items.push({ name: 'logout', state: State.OK, text: `the session was not closed: ${reading.logoutProblem}` });
-  const metrics: Metric[] = [
-    times.perfdata('versions_time', versions, { uom: 's', min: 0 }),
-    times.perfdata('login_time', login, { uom: 's', min: 0 }),
-    times.perfdata('query_time', query, { uom: 's', min: 0 }),
-    ...cells.metrics,
-  ];
+  const metrics: Metric[] = [measured.versions.metric, measured.login.metric, measured.query.metric, ...cells.metrics];
   const state = worstState([timeState, ...items.map((i) => i.state)]);
   const slow = timeState === State.OK ? '' : `slowest answer ${seconds(slowest)}, `;
   const summary = `${reading.origin} answers: API ${reading.highest}, ${slow}login ${seconds(login)}, ${cells.text}`;
