@@ -100,6 +100,32 @@ describe('judgeProviderVdcs', () => {
   });
 });
 
+describe('a page of 100,000 provider VDC records', () => {
+  // One query per record type whatever the count: the page is read and judged in one pass, with
+  // no work per pair of records. The time is printed (figures belong to the bench), not asserted.
+  it('is read and judged: every record, every label unique', { timeout: 120_000 }, () => {
+    const records = Array.from(
+      { length: 100_000 },
+      (_, i) =>
+        `<VMWProviderVdcRecord href="https://x/api/admin/providervdc/00000000-0000-4000-8000-${String(i).padStart(12, '0')}" name="pvdc-${i % 50_000}" isEnabled="true" status="READY" cpuUsedMhz="${i % 1000}" cpuLimitMhz="1000" cpuAllocationMhz="500" memoryUsedMB="100" memoryLimitMB="1000" memoryAllocationMB="100" numberOfVdcs="1"/>`,
+    ).join('');
+    const start = performance.now();
+    const page = parseProviderVdcRecords(`<QueryResultRecords xmlns="http://www.vmware.com/vcloud/v1.5" total="100000">${records}</QueryResultRecords>`);
+    const r = judgeProviderVdcs(
+      page.records.map((pvdc) => ({ pvdc, policies: [] })),
+      T,
+      'used',
+    );
+    console.log(`100,000 provider VDC records parsed and judged in ${Math.round(performance.now() - start)} ms`);
+    expect(r.items).toHaveLength(100_000);
+    expect(r.summary).toMatch(/^100000 provider VDCs: pvdc-801 cpu 80\.1% used .* … \d+ more/);
+    // Every name twice: the second of each pair takes the start of its id, nothing collides.
+    const all = labels(r.metrics);
+    expect(all).toHaveLength(500_000);
+    expect(new Set(all).size).toBe(all.length);
+  });
+});
+
 describe('selectProviderVdcs', () => {
   const { records } = parseProviderVdcRecords(fixture('providerVdc-records-schema-api34.xml'));
   const where = { account: 'p@System', origin: 'https://vcd' };
