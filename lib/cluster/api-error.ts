@@ -1,10 +1,17 @@
 import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
-import type { ClusterTarget } from './client';
 
 // How the cluster API's refusals are worded: the status, the server's own message, and the
 // fix (the permission a 403 lacks, the option a 401 or 404 points at).
+
+/** Where a target's credential came from and what it is: what the fix of a 401 or 403 names. */
+export interface CredentialSource {
+  /** Where the credential came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
+  tokenSource: string;
+  /** What authenticates: a bearer token (the default) or a client certificate. */
+  credential?: 'token' | 'client certificate';
+}
 
 /** An HTTP status the check cannot go past; `status` lets a caller renew a credential on 401. */
 export class HttpStatusError extends CheckError {
@@ -47,7 +54,7 @@ const ACCOUNT = /^[A-Za-z0-9][A-Za-z0-9:@._-]{0,252}$/;
  * its message (`User "system:serviceaccount:ns:name" cannot …`), or to a placeholder when it
  * named none. A request the server saw as anonymous lacks a credential, not a role.
  */
-function grantFix(message: string | undefined, target: Pick<ClusterTarget, 'tokenSource'>, which = ''): string {
+function grantFix(message: string | undefined, target: CredentialSource, which = ''): string {
   const named = message === undefined ? undefined : /\bUser "([^"]{1,253})" cannot\b/.exec(message)?.[1];
   if (named === 'system:anonymous') return `the server saw no credential (system:anonymous): check ${target.tokenSource}`;
   const account = named !== undefined && ACCOUNT.test(named) ? named : 'system:serviceaccount:<namespace>:<account>';
@@ -78,11 +85,7 @@ export function describePermission(p: Permission): string {
  * the request needed (a 403 names it and the role that grants it); without it, the request
  * was the node list, whose words these are.
  */
-export function httpError(
-  res: HttpResponse,
-  target: Pick<ClusterTarget, 'tokenSource'> & Pick<Partial<ClusterTarget>, 'credential'>,
-  permission?: Permission,
-): CheckError {
+export function httpError(res: HttpResponse, target: CredentialSource, permission?: Permission): CheckError {
   const message = serverMessage(res);
   const said = message ? ` (server says: ${message})` : '';
   const where = `HTTP ${res.status} from ${endpoint(res.url)}`;

@@ -1,21 +1,17 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
 import { CheckError } from '../plugin/errors';
 import { countJsonContainers, MAX_JSON_CONTAINERS } from '../plugin/json-bounds';
-import { endpoint, httpError, serverMessage, type Permission } from './api-error';
+import { endpoint, httpError, serverMessage, type CredentialSource, type Permission } from './api-error';
 
 // The cluster API's generic GET: where it is, how to authenticate, one JSON object. Paging
 // the node list is node-list.ts; the words of a refusal are api-error.ts.
 
 /** Where the cluster API is and how to authenticate to it. */
-export interface ClusterTarget {
+export interface ClusterTarget extends CredentialSource {
   /** The API server, possibly with a path prefix (a proxy such as Rancher's). */
   url: URL;
   /** The bearer token; none when a client certificate (in `tls`) authenticates. */
   token?: string;
-  /** Where the credential came from, for the fix of a 401 (e.g. `--token-file /etc/x`). */
-  tokenSource: string;
-  /** What authenticates: a bearer token (the default) or a client certificate. */
-  credential?: 'token' | 'client certificate';
   tls: TlsSettings;
   /** Whom the TLS settings trust, for -vv (e.g. "only the CA of kubeconfig /etc/kc"). */
   trustSource?: string;

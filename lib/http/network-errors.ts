@@ -1,6 +1,6 @@
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
-import type { TlsSettings } from './request';
+import type { TlsSettings } from './tls-settings';
 
 // Each failure of verification with the fix that belongs to it: only an unknown issuer is
 // cured by giving the CA; an expired certificate wants renewing (or the clock fixing).

@@ -5,28 +5,10 @@ import { isIP, type Socket } from 'node:net';
 import { CheckError } from '../plugin/errors';
 import { runRedactor } from '../plugin/redact';
 import { describeNetworkError } from './network-errors';
+import type { TlsSettings } from './tls-settings';
 import { proxyAuthorization, proxyFor } from './proxy';
 
-/** How to trust the server, how to prove who we are, and (kubeconfig proxy-url) the route. */
-export interface TlsSettings {
-  /** PEM text of the CA(s) that may sign the server certificate. */
-  ca?: string;
-  /**
-   * `ca` is the only trust anchor (a cluster CA, as in kubectl and curl --cacert); otherwise
-   * it is trusted in addition to the system roots.
-   */
-  caOnly?: boolean;
-  insecure?: boolean;
-  /** Client certificate and key (PEM) for servers that authenticate clients by certificate. */
-  cert?: string;
-  key?: string;
-  /** The name sent by SNI and checked in the server certificate, instead of the URL's host. */
-  serverName?: string;
-  /** A proxy for this server only, in place of HTTPS_PROXY/NO_PROXY (kubeconfig proxy-url). */
-  proxy?: URL;
-  /** Where `ca` came from, for messages: `--ca-file`, `certificate-authority of kubeconfig …`. */
-  caSource?: string;
-}
+export type { TlsSettings };
 
 export interface HttpRequest {
   method?: string;
@@ -155,82 +137,18 @@ function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Promise<S
 export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   const url = req.url;
   const settings = req.tls ?? {};
-  const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
   const method = req.method ?? 'GET';
   const headers: Record<string, string> = { 'user-agent': 'cloudchecks', ...req.headers };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-  const proxy = settings.proxy ?? proxyFor(url);
-  const options: https.RequestOptions = { method, headers, signal: req.signal };
-  let target: URL | string = url;
-
-  if (proxy && url.protocol === 'https:') {
-    let socket: Socket;
-    try {
-      socket = await connectTunnel(proxy, url, req.signal);
-    } catch (error) {
-      throw error instanceof CheckError ? error : describeNetworkError(error, url, proxy);
-    }
-    // No agent at all: with one (even `agent: false`) Node ignores createConnection and would
-    // connect straight to the server, around the tunnel and without our trust settings.
-    options.agent = undefined;
-    // SNI takes names only (RFC 6066); the certificate is still checked against `host`.
-    const name = url.hostname.replace(/^\[|\]$/g, '');
-    options.createConnection = () => tls.connect({ socket, host: name, servername: isIP(name) ? undefined : name, ...tlsOptions(settings) });
-  } else if (proxy) {
-    // Plain HTTP through a proxy: the absolute URL goes in the request line.
-    target = proxy;
-    options.path = url.href;
-    options.agent = agentFor(proxy, settings, req.sockets);
-    headers.host = url.host;
-  } else {
-    options.agent = agentFor(url, settings, req.sockets);
-  }
+  const { target, options, proxy } = await routeTo(req, method, headers);
 
   req.trace?.(`> ${method} ${url.href}${proxy ? ` (via proxy ${proxy.host})` : ''}`);
   for (const line of redactHeaders(headers)) req.trace?.(`> ${line}`);
   const started = Date.now();
 
   return new Promise<HttpResponse>((resolve, reject) => {
-    const transport = (typeof target === 'string' ? new URL(target) : target).protocol === 'https:' ? https : http;
-    const request = transport.request(target, options, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        res.destroy();
-        reject(tooLarge(url, maxBytes));
-        return;
-      }
-      let into = req.into;
-      if (into && Number.isFinite(declared) && declared > into.length) into = Buffer.allocUnsafe(declared);
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          // Rejected before destroy(): destroying a chunked response emits 'aborted' at once,
-          // which would report the cut we make as a truncated body.
-          reject(tooLarge(url, maxBytes));
-          res.destroy();
-          return;
-        }
-        if (!into) chunks.push(chunk);
-        else {
-          if (size > into.length) {
-            const larger = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(size, 2 * into.length)));
-            into.copy(larger, 0, 0, size - chunk.length);
-            into = larger;
-          }
-          chunk.copy(into, size - chunk.length);
-        }
-      });
-      res.once('end', () => {
-        req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);
-        for (const line of redactHeaders(res.headers, true)) req.trace?.(`< ${line}`);
-        const body = into ? into.subarray(0, size) : Buffer.concat(chunks, size);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, url });
-      });
-      res.once('aborted', () => reject(truncated(url)));
-      res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy, settings)));
-    });
+    const transport = target.protocol === 'https:' ? https : http;
+    const request = transport.request(target, options, (res) => readResponse(req, res, { started, proxy, resolve, reject }));
     // The certificate the server presented, kept when the handshake ends: a verification
     // failure closes the socket before its error is seen, and the message names the issuer
     // or the expiry date.
@@ -247,6 +165,96 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
     if (req.body !== undefined) request.write(req.body);
     request.end();
   });
+}
+
+/**
+ * The way to the server: a CONNECT tunnel through a proxy (HTTPS), the proxy itself with the
+ * absolute URL in the request line (plain HTTP), or straight, each with its agent.
+ */
+async function routeTo(
+  req: HttpRequest,
+  method: string,
+  headers: Record<string, string>,
+): Promise<{ target: URL; options: https.RequestOptions; proxy?: URL }> {
+  const url = req.url;
+  const options: https.RequestOptions = { method, headers, signal: req.signal };
+  const settings = req.tls ?? {};
+  const proxy = settings.proxy ?? proxyFor(url);
+  if (proxy && url.protocol === 'https:') {
+    let socket: Socket;
+    try {
+      socket = await connectTunnel(proxy, url, req.signal);
+    } catch (error) {
+      throw error instanceof CheckError ? error : describeNetworkError(error, url, proxy);
+    }
+    // No agent at all: with one (even `agent: false`) Node ignores createConnection and would
+    // connect straight to the server, around the tunnel and without our trust settings.
+    options.agent = undefined;
+    // SNI takes names only (RFC 6066); the certificate is still checked against `host`.
+    const name = url.hostname.replace(/^\[|\]$/g, '');
+    options.createConnection = () => tls.connect({ socket, host: name, servername: isIP(name) ? undefined : name, ...tlsOptions(settings) });
+    return { target: url, options, proxy };
+  }
+  if (proxy) {
+    // Plain HTTP through a proxy: the absolute URL goes in the request line.
+    options.path = url.href;
+    options.agent = agentFor(proxy, settings, req.sockets);
+    headers.host = url.host;
+    return { target: proxy, options, proxy };
+  }
+  options.agent = agentFor(url, settings, req.sockets);
+  return { target: url, options };
+}
+
+/** How a response ends: the request's start (for the trace), its proxy (for messages), and the promise's two ends. */
+interface ResponseEnds {
+  started: number;
+  proxy?: URL;
+  resolve: (res: HttpResponse) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Reads a response's whole body, bounded by maxBytes, into `req.into` when given (grown when the body is larger). */
+function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, proxy, resolve, reject }: ResponseEnds): void {
+  const url = req.url;
+  const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.destroy();
+    reject(tooLarge(url, maxBytes));
+    return;
+  }
+  let into = req.into;
+  if (into && Number.isFinite(declared) && declared > into.length) into = Buffer.allocUnsafe(declared);
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      // Rejected before destroy(): destroying a chunked response emits 'aborted' at once,
+      // which would report the cut we make as a truncated body.
+      reject(tooLarge(url, maxBytes));
+      res.destroy();
+      return;
+    }
+    if (!into) chunks.push(chunk);
+    else {
+      if (size > into.length) {
+        const larger = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(size, 2 * into.length)));
+        into.copy(larger, 0, 0, size - chunk.length);
+        into = larger;
+      }
+      chunk.copy(into, size - chunk.length);
+    }
+  });
+  res.once('end', () => {
+    req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);
+    for (const line of redactHeaders(res.headers, true)) req.trace?.(`< ${line}`);
+    const body = into ? into.subarray(0, size) : Buffer.concat(chunks, size);
+    resolve({ status: res.statusCode ?? 0, headers: res.headers, body, url });
+  });
+  res.once('aborted', () => reject(truncated(url)));
+  res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy, req.tls ?? {})));
 }
 
 function tooLarge(url: URL, maxBytes: number): CheckError {
