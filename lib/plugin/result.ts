@@ -1,5 +1,5 @@
 import { blankControlCharacters } from './control-characters';
-import { formatPerfdata, type Metric } from './perfdata';
+import { formatMetric, type Metric } from './perfdata';
 import { formatRange } from './range';
 import { State, stateName } from './state';
 import { worstOf } from './subcheck';
@@ -65,14 +65,27 @@ function shownItems(items: readonly Item[] = []): { shown: readonly Item[]; more
 /** Renders the classic plugin output: `NAME STATE - summary | perfdata`, then long output. */
 export function renderNagios(name: string, result: Result): string {
   if (result.raw !== undefined) return result.raw;
-  let first = `${name} ${stateName(result.state)} - ${oneLine(result.summary)}`;
-  const perf = formatPerfdata(result.metrics ?? []);
-  if (perf) first += ` | ${perf}`;
-  const lines = [first];
+  const { output, perfdata, longOutput } = renderNagiosParts(name, result);
+  const first = perfdata.length > 0 ? `${output} | ${perfdata.join(' ')}` : output;
+  return [first, ...longOutput].join('\n') + '\n';
+}
+
+/** A plugin's output as engines take it apart: the status line without perfdata, each perfdata item, the long output's lines. */
+export interface NagiosParts {
+  output: string;
+  perfdata: string[];
+  longOutput: string[];
+}
+
+/** The parts renderNagios joins (a raw result has none: render it whole). */
+export function renderNagiosParts(name: string, result: Result): NagiosParts {
+  const output = `${name} ${stateName(result.state)} - ${oneLine(result.summary)}`;
+  const perfdata = (result.metrics ?? []).map(formatMetric);
+  const longOutput: string[] = [];
   const { shown, more } = shownItems(result.items);
-  for (const item of shown) lines.push(`[${stateName(item.state)}] ${oneLine(item.text, MAX_ITEM_CHARS)}`);
-  if (more > 0) lines.push(`… ${more} more`);
-  return lines.join('\n') + '\n';
+  for (const item of shown) longOutput.push(`[${stateName(item.state)}] ${oneLine(item.text, MAX_ITEM_CHARS)}`);
+  if (more > 0) longOutput.push(`… ${more} more`);
+  return { output, perfdata, longOutput };
 }
 
 /** Renders one JSON object for Zabbix dependent items and scripts. */

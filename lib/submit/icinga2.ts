@@ -3,7 +3,7 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../http/request';
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
-import { splitPluginText, type ServiceCheckResult } from './check-result';
+import type { PassiveResult } from './passive-result';
 import { forEachAtMost } from './worker-pool';
 
 /** Where and as whom results are posted. */
@@ -34,15 +34,14 @@ export const ICINGA_CONCURRENCY = 4;
 const MAX_ANSWER_BYTES = 256 * 1024;
 
 /** The body of one process-check-result request. The filter takes the names as variables, never as DSL text. */
-export function processCheckResultBody(result: ServiceCheckResult, checkSource?: string): string {
-  const text = splitPluginText(result.text);
+export function processCheckResultBody(result: PassiveResult, checkSource?: string): string {
   return JSON.stringify({
     type: 'Service',
     filter: 'host.name == cc_host && service.name == cc_service',
     filter_vars: { cc_host: result.host, cc_service: result.service },
     exit_status: result.state,
-    plugin_output: [text.output, ...text.longOutput].join('\n'),
-    performance_data: text.perfdata,
+    plugin_output: [result.output, ...result.longOutput].join('\n'),
+    performance_data: result.perfdata,
     ...(checkSource !== undefined ? { check_source: checkSource } : {}),
   });
 }
@@ -53,7 +52,7 @@ export function processCheckResultBody(result: ServiceCheckResult, checkSource?:
  * naming cause and fix; `signal` (the run's timeout) aborts what is still running.
  */
 export async function submitToIcinga(
-  results: readonly ServiceCheckResult[],
+  results: readonly PassiveResult[],
   target: IcingaTarget,
   options: { signal?: AbortSignal; trace?: (line: string) => void; concurrency?: number } = {},
 ): Promise<SubmitReport> {
@@ -84,20 +83,22 @@ export async function submitToIcinga(
   return report;
 }
 
-/** The API's own words from an error or result body (`status`), bounded, or the HTTP status alone. */
-function apiStatus(body: Buffer): string | undefined {
-  try {
-    const doc = JSON.parse(body.toString('utf8')) as { status?: unknown; results?: Array<{ status?: unknown }> };
-    const status = doc.results?.[0]?.status ?? doc.status;
-    return typeof status === 'string' ? boundedExcerpt(status, 200) : undefined;
-  } catch {
-    return undefined;
-  }
+/** An answer of the API as read once: its `status` words and first result's code, when it has them. */
+interface ApiAnswer {
+  status?: unknown;
+  results?: Array<{ status?: unknown; code?: unknown }>;
 }
 
-function judgeAnswer(response: HttpResponse, result: ServiceCheckResult, target: IcingaTarget): 'ok' | 'missing' {
+/** The API's own words from an error or result body (`status`), bounded, or undefined. */
+function apiStatus(doc: ApiAnswer | undefined): string | undefined {
+  const status = doc?.results?.[0]?.status ?? doc?.status;
+  return typeof status === 'string' ? boundedExcerpt(status, 200) : undefined;
+}
+
+function judgeAnswer(response: HttpResponse, result: PassiveResult, target: IcingaTarget): 'ok' | 'missing' {
   const where = `Icinga 2 API ${target.url.origin}`;
-  const said = apiStatus(response.body);
+  const doc = safeJson(response.body);
+  const said = apiStatus(doc);
   const quoted = said ? `: "${said}"` : '';
   if (response.status === 401)
     throw new CheckError(`${where} rejected user ${target.user} (HTTP 401); check --icinga2-user and the password in --icinga2-password-file`);
@@ -109,7 +110,6 @@ function judgeAnswer(response: HttpResponse, result: ServiceCheckResult, target:
   if (response.status === 404) return 'missing';
   // A result the object refused (passive checks disabled) comes back as a result code, the
   // HTTP status then 500 when no object took it.
-  const doc = safeJson(response.body) as { results?: Array<{ code?: unknown }> } | undefined;
   const code = doc?.results?.[0]?.code;
   if (typeof code === 'number' && code !== 200) {
     throw new CheckError(
@@ -120,9 +120,10 @@ function judgeAnswer(response: HttpResponse, result: ServiceCheckResult, target:
   throw new CheckError(`${where} answered HTTP ${response.status} to process-check-result${quoted}; check the Icinga 2 log (journalctl -u icinga2)`);
 }
 
-function safeJson(body: Buffer): unknown {
+function safeJson(body: Buffer): ApiAnswer | undefined {
   try {
-    return JSON.parse(body.toString('utf8'));
+    const doc = JSON.parse(body.toString('utf8')) as unknown;
+    return typeof doc === 'object' && doc !== null ? (doc as ApiAnswer) : undefined;
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, openSync, statSync, write } from 'node
 import { dirname } from 'node:path';
 import { blankControlCharacters, hasControlCharacters } from '../plugin/control-characters';
 import { CheckError } from '../plugin/errors';
-import { splitPluginText, type ServiceCheckResult } from './check-result';
+import type { PassiveResult } from './passive-result';
 
 /**
  * A FIFO takes a write of at most PIPE_BUF bytes (4096 on Linux) whole, never interleaved with
@@ -13,7 +13,7 @@ import { splitPluginText, type ServiceCheckResult } from './check-result';
 const PIPE_BUF = 4096;
 
 /** One command line, output and perfdata included, cut to fit one atomic write. */
-export function serviceResultCommand(result: ServiceCheckResult, epochSeconds: number): string {
+export function serviceResultCommand(result: PassiveResult, epochSeconds: number): string {
   for (const [what, name] of [
     ['host', result.host],
     ['service', result.service],
@@ -24,11 +24,10 @@ export function serviceResultCommand(result: ServiceCheckResult, epochSeconds: n
         `cannot write ${what} name ${JSON.stringify(blankControlCharacters(name))} into a Nagios command: it is empty or holds ';' or a control character`,
       );
   }
-  const text = splitPluginText(result.text);
   // The output runs to the end of the line: no character in it can reach another field, but a
   // line break would start a command of its own. Long output travels as escaped \n, which
   // Nagios turns back into lines.
-  const output = [text.output + (text.perfdata.length > 0 ? `|${text.perfdata.join(' ')}` : ''), ...text.longOutput]
+  const output = [result.output + (result.perfdata.length > 0 ? `|${result.perfdata.join(' ')}` : ''), ...result.longOutput]
     .map((line) => blankControlCharacters(line))
     .join('\\n');
   const head = `[${Math.floor(epochSeconds)}] PROCESS_SERVICE_CHECK_RESULT;${result.host};${result.service};${result.state};`;
@@ -116,7 +115,7 @@ function openFailure(path: string, code: string): CheckError {
  * a CheckError says how many got through.
  */
 export async function submitToNagios(
-  results: readonly ServiceCheckResult[],
+  results: readonly PassiveResult[],
   path: string,
   options: { deadline: number; now?: number; signal?: AbortSignal },
 ): Promise<number> {

@@ -1,6 +1,6 @@
 import type { RunContext } from '../plugin/context';
 import { CheckError } from '../plugin/errors';
-import type { ServiceCheckResult } from './check-result';
+import type { PassiveResult } from './passive-result';
 import { ICINGA_PERMISSIONS, submitToIcinga } from './icinga2';
 import { submitToNagios } from './nagios';
 import type { SubmitConfig } from './options';
@@ -8,7 +8,7 @@ import { sendToZabbix } from './zabbix';
 
 /** What a fleet run hands to the engine: one result per VM service, and its whole JSON document. */
 export interface FleetDelivery {
-  services: readonly ServiceCheckResult[];
+  services: readonly PassiveResult[];
   /** The --output json document (what Zabbix's dependent items read). */
   json(): string;
 }

@@ -3,8 +3,9 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
-import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet/fleet-options';
+import { deliverInventory, discoveryFilesFrom, discoverySource, inventoryOutputFrom, writesInventory } from '../../lib/vcd/fleet/fleet-options';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
+import { sessionConfigFrom } from '../../lib/vcd/session-options';
 import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
 import { judgeVdcs } from '../../lib/vcd/vdc/vdc-report';
 import { configureVdc } from './config';
@@ -34,7 +35,7 @@ void runPlugin({
   async run(options, context) {
     const config = configureVdc(options);
     const cacheUnusableState = cacheUnusableStateFrom(options);
-    const session = openVcdSession(config.base, options, context, config.slips);
+    const session = openVcdSession(sessionConfigFrom(config.base, options, context, config.slips), context);
     const { cache } = session;
     context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
     // The account decides the queries (a provider's admin forms), --tenant-org narrows them.
@@ -43,8 +44,8 @@ void runPlugin({
     for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
     if (config.discovery !== undefined) {
       const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
-      const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', options, session));
-      return deliverInventory(raw, config.discovery, options, vdcs.length, 'VDC');
+      const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', discoveryFilesFrom(options), session));
+      return deliverInventory(raw, config.discovery, inventoryOutputFrom(options), vdcs.length, 'VDC');
     }
     const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
     const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });

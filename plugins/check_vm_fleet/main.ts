@@ -7,13 +7,13 @@ import { formatDecimal } from '../../lib/plugin/number-format';
 import type { Metric } from '../../lib/plugin/perfdata';
 import { oneLine, type Item, type Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
-import { State, stateName, worstState } from '../../lib/plugin/state';
-import { problemsOf, worstFirst } from '../../lib/plugin/subcheck';
+import { State, stateName } from '../../lib/plugin/state';
+import { problemsOf, worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
 import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 import { CheckError } from '../../lib/plugin/errors';
-import { serviceResultsOf } from '../../lib/submit/check-result';
+import { passiveResultsOf } from './passive';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
 import { submitResults, type SubmitOutcome } from '../../lib/submit/submit';
 import type { FleetCheckConfig } from './config';
@@ -56,7 +56,7 @@ async function runFleet(options: FleetCheckOptions, context: RunContext): Promis
 
 /** Hands the results of the VMs read to the engine; a failure says how far the collection got. */
 async function submitFleet(submit: NonNullable<SubmitConfig>, vms: FleetVmResult[], collected: Result, context: RunContext): Promise<SubmitOutcome> {
-  const services = serviceResultsOf(vms);
+  const services = passiveResultsOf(vms);
   try {
     return await submitResults(submit, { services, json: () => fleetJson(collected, vms) }, context);
   } catch (error) {
@@ -80,7 +80,7 @@ function withSubmission(result: Result, outcome: SubmitOutcome): Result {
     state: State.WARNING,
     text: `${name}: no such service in ${outcome.engine}; rerun the discovery to add the VM`,
   }));
-  return { ...result, state: worstState([result.state, State.WARNING]), summary, metrics, items: [...items, ...(result.items ?? [])] };
+  return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])] };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

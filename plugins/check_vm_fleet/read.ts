@@ -39,7 +39,7 @@ export interface FleetRead {
  */
 export async function readFleet(options: FleetCheckOptions, context: RunContext, handOver = false): Promise<FleetRead> {
   const cfg = configureFleet(options);
-  const session = openVmSession(cfg.judges[0].cfg, options, context);
+  const session = openVmSession(cfg.judges[0].cfg, options, context, cfg.concurrency);
   const origin = cfg.judges[0].cfg.base.origin;
   context.log(2, `url=${origin} concurrency=${cfg.concurrency} metrics=${cfg.which}${options.window ? ` window=${options.window}` : ''}`);
   context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');

@@ -1,6 +1,6 @@
 // The options every vCD plugin has to reach the API and log in, in --help order.
+import { UsageError } from '../../plugin/errors';
 import { defineOptions } from '../../plugin/options';
-import { API_VERSION_OPTION } from '../fleet/fleet-options';
 
 /** --url: the API host. */
 export const VCD_URL_OPTION = {
@@ -10,6 +10,23 @@ export const VCD_URL_OPTION = {
   arg: 'URL',
   description: 'The vCD API host of the region, e.g. https://vcd.example.com (any path is ignored).',
 } as const;
+
+/** The --api-version option: no default, so that "not given" means "negotiate". */
+export const API_VERSION_OPTION = {
+  long: 'api-version',
+  type: 'string',
+  arg: 'VERSION',
+  description:
+    'Force this vCD API version. Default: 34.0 when the server offers it, else the highest it offers of 33.0-39.x (asked at GET /api/versions once, then remembered with the session).',
+} as const;
+
+/** --api-version checked; undefined means negotiate. */
+export function forcedVersionFrom(options: { 'api-version'?: string }): string | undefined {
+  const v = options['api-version'];
+  if (v === undefined) return undefined;
+  if (!/^\d{1,4}\.\d{1,4}$/.test(v.trim())) throw new UsageError(`invalid --api-version ${JSON.stringify(v)}: expected a version such as 34.0 or 38.1`);
+  return v.trim();
+}
 
 /** The login, the API version and the session cache. */
 export const VCD_LOGIN_OPTIONS = defineOptions([

@@ -1,65 +1,66 @@
-// How every vCD plugin opens its session from its options: credentials, connection, session
-// cache, version; and how a cache that cannot keep sessions shows in the result.
-import { maxBytesFrom, requireTlsUnlessAllowed, tlsSettingsFrom, type HttpOptions } from '../../http/options';
+// How every vCD plugin opens its session from its typed config (connection, login, cache,
+// scope: see lib/vcd/session-options.ts for the options they come from), and how a cache
+// that cannot keep sessions shows in the result.
+import type { TlsSettings } from '../../http/request';
 import type { RunContext } from '../../plugin/context';
 import { UsageError } from '../../plugin/errors';
 import type { Result } from '../../plugin/result';
-import { parseState, State, worstState } from '../../plugin/state';
-import type { SessionRequest } from './session';
+import { parseState, State } from '../../plugin/state';
+import { worstOf } from '../../plugin/subcheck';
 import type { VcdConnection } from './connection';
-import { credentialsFrom, type CredentialOptions } from './credentials';
-import { forcedVersionFrom, maxVmsFrom } from '../fleet/fleet-options';
+import type { Credentials } from './login';
+import type { VmScope } from './scope';
+import type { SessionRequest } from './session';
 import { cacheKey, defaultCacheDir, SessionCache } from './session-cache';
-import { vmScope, type VmScope } from './scope';
 
-/** The options a vCD session is opened from (see VCD_LOGIN_OPTIONS, HTTP_OPTIONS). */
-export type VcdSessionOptions = CredentialOptions &
-  Pick<HttpOptions, 'allow-http' | 'ca-file' | 'insecure' | 'max-bytes'> & {
-    'cache-dir'?: string;
-    'no-cache': boolean;
-    'api-version': string | undefined;
-    'max-vms': number;
-    /** --tenant-org, for the plugins that take it. */
-    'tenant-org'?: string;
-  };
+/** Where and how a run reaches vCD and logs in, every option read and checked. */
+export interface VcdSessionConfig {
+  /** The API host (--url's origin). */
+  base: URL;
+  creds: Credentials;
+  tls: TlsSettings;
+  maxBytes: number;
+  /** Connections kept open at most (a fleet's --concurrency); the HTTP layer's default when unset. */
+  sockets?: number;
+  /** --api-version; undefined: negotiate. */
+  forcedVersion?: string;
+  /** --max-vms. */
+  maxVms: number;
+  /** Whose objects lists and names cover (the account's, narrowed by --tenant-org). */
+  scope: VmScope;
+  /** Where sessions are kept (--cache-dir), or false with --no-cache. */
+  cache: { dir?: string } | false;
+}
 
 /** A session request, its scope (the account's, narrowed by --tenant-org) and the facts it collects for -v. */
 export type OpenedSession = SessionRequest & { scope: VmScope; facts: string[] };
 
-/**
- * The session of one run against `base`: credentials read, connection set up, cache chosen.
- * `said` are the caller's notes about its options, said before those about the login.
- */
-export function openVcdSession(base: URL, options: VcdSessionOptions, context: RunContext, said: readonly (string | undefined)[] = []): OpenedSession {
-  const { notes } = context;
-  requireTlsUnlessAllowed(base, options, '--url', notes);
-  for (const note of said) if (note !== undefined) notes.add(note);
-  const creds = credentialsFrom(options, context, notes);
-  // How the server is reached is part of what -v reports: a skipped verification.
-  if (options.insecure) notes.add(`TLS certificate of ${base.host} not verified (-k/--insecure)`);
+/** The session of one run: connection set up, cache chosen; nothing is sent yet. */
+export function openVcdSession(config: VcdSessionConfig, context: RunContext): OpenedSession {
+  const { base, creds } = config;
   const conn: VcdConnection = {
     base,
     apiVersion: '34.0', // until negotiated (or forced by --api-version)
-    tls: tlsSettingsFrom(options),
-    maxBytes: maxBytesFrom(options),
+    tls: config.tls,
+    maxBytes: config.maxBytes,
+    ...(config.sockets !== undefined ? { sockets: config.sockets } : {}),
     signal: context.signal,
     trace: (line) => context.log(3, line),
     addSecret: (v) => context.addSecret(v),
     setPhase: (t) => context.setPhase(t),
   };
-  const cache = options['no-cache']
-    ? undefined
-    : new SessionCache(options['cache-dir'] ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
+  const cache =
+    config.cache === false ? undefined : new SessionCache(config.cache.dir ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);
   return {
     conn,
     creds,
     cache,
     fleet: cache?.fleet,
-    forcedVersion: forcedVersionFrom(options),
-    maxVms: maxVmsFrom(options),
+    forcedVersion: config.forcedVersion,
+    maxVms: config.maxVms,
     deadline: context.deadline,
     log: (m: string) => context.log(2, m),
-    scope: vmScope(creds, options['tenant-org']),
+    scope: config.scope,
     facts: [],
   };
 }
@@ -80,7 +81,8 @@ export function cacheUnusableStateFrom(options: { 'cache-unusable-state': string
 export function withCacheState(result: Result, cache: SessionCache | undefined, state: State): Result {
   if (!cache || cache.keepsSessions) return result;
   const said = cache.notes.join('; ');
-  const items = [...(result.items ?? []), { name: 'session-cache', state, text: said }];
+  const item = { name: 'session-cache', state, text: said };
+  const items = [...(result.items ?? []), item];
   if (state === State.OK) return { ...result, items };
-  return { ...result, items, state: worstState([result.state, state]), summary: `${result.summary}; every run logs in: ${said}` };
+  return { ...result, items, state: worstOf([result, item]), summary: `${result.summary}; every run logs in: ${said}` };
 }

@@ -87,92 +87,143 @@ export function parseXml(text: string, limits: XmlLimits = {}): XmlElement | { e
 }
 
 function scan(text: string, limits: XmlLimits): XmlElement {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const stack: Open[] = [];
-  let root: XmlElement | undefined;
-  const rootScope: Scope = { xml: XML_URI };
-  let elements = 0;
-  const maxValue = limits.maxAttributeChars ?? Number.POSITIVE_INFINITY;
-  const maxText = limits.maxTextChars;
-  // Character data of the open element, read in pieces (comments and CDATA split it). Pieces
-  // of blanks only are the indentation between elements, not text.
-  const addText = (raw: string, at: number, entities: boolean) => {
+  return new Scanner(text, limits).document();
+}
+
+/** One pass over a document: markup by markup, the open elements on a stack. */
+class Scanner {
+  private i: number;
+  private readonly stack: Open[] = [];
+  private root: XmlElement | undefined;
+  private readonly rootScope: Scope = { xml: XML_URI };
+  private elements = 0;
+  private readonly maxValue: number;
+  private readonly maxText: number | undefined;
+
+  constructor(
+    private readonly text: string,
+    limits: XmlLimits,
+  ) {
+    this.i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    this.maxValue = limits.maxAttributeChars ?? Number.POSITIVE_INFINITY;
+    this.maxText = limits.maxTextChars;
+  }
+
+  document(): XmlElement {
+    const { text, stack } = this;
+    while (this.i < text.length) {
+      const i = this.i;
+      const lt = text.indexOf('<', i);
+      const gapEnd = lt < 0 ? text.length : lt;
+      if (stack.length === 0 && gapEnd > i && text.slice(i, gapEnd).trim() !== '') fail(text, i, 'text outside the root element');
+      if (stack.length > 0 && gapEnd > i && this.maxText !== undefined) this.addText(text.slice(i, gapEnd), i, true);
+      if (lt < 0) break;
+      this.i = lt;
+      const next = text.charCodeAt(lt + 1);
+      if (next === 0x3f /* ? */) this.processingInstruction();
+      else if (next === 0x21 /* ! */) this.declaration();
+      else if (next === 0x2f /* / */) this.closeTag();
+      else this.startTag();
+    }
+    if (stack.length > 0) fail(text, text.length, `unclosed element <${stack[stack.length - 1].qname}>`);
+    if (!this.root) fail(text, text.length, 'no root element');
+    return this.root;
+  }
+
+  /**
+   * Character data of the open element, read in pieces (comments and CDATA split it). Pieces
+   * of blanks only are the indentation between elements, not text.
+   */
+  private addText(raw: string, at: number, entities: boolean): void {
+    const { maxText, text } = this;
     if (maxText === undefined || /^\s*$/.test(raw)) return;
-    const open = stack[stack.length - 1];
+    const open = this.stack[this.stack.length - 1];
     // A character reference is at most 10 characters (`&#x10FFFF;`): a longer raw piece cannot fit.
     if (raw.length > 10 * maxText) fail(text, at, `more than ${maxText} characters of text in <${open.qname}>`);
     const joined = (open.element.text ?? '') + (entities ? decode(raw, text, at, 'text') : raw);
     if (joined.length > maxText) fail(text, at, `more than ${maxText} characters of text in <${open.qname}>`);
     open.element.text = joined;
-  };
+  }
 
-  while (i < text.length) {
-    const lt = text.indexOf('<', i);
-    const gapEnd = lt < 0 ? text.length : lt;
-    if (stack.length === 0 && gapEnd > i && text.slice(i, gapEnd).trim() !== '') fail(text, i, 'text outside the root element');
-    if (stack.length > 0 && gapEnd > i && maxText !== undefined) addText(text.slice(i, gapEnd), i, true);
-    if (lt < 0) break;
-    i = lt;
-    const next = text.charCodeAt(i + 1);
-    if (next === 0x3f /* ? */) {
-      const end = text.indexOf('?>', i + 2);
-      if (end < 0) fail(text, i, 'unterminated processing instruction');
-      i = end + 2;
-      continue;
-    }
-    if (next === 0x21 /* ! */) {
-      if (text.startsWith('<!--', i)) {
-        const end = text.indexOf('-->', i + 4);
-        if (end < 0) fail(text, i, 'unterminated comment');
-        i = end + 3;
-        continue;
-      }
-      if (text.startsWith('<![CDATA[', i)) {
-        if (stack.length === 0) fail(text, i, 'CDATA outside the root element');
-        const end = text.indexOf(']]>', i + 9);
-        if (end < 0) fail(text, i, 'unterminated CDATA section');
-        if (maxText !== undefined) addText(text.slice(i + 9, end), i, false);
-        i = end + 3;
-        continue;
-      }
-      if (/^<!DOCTYPE/i.test(text.slice(i, i + 9))) fail(text, i, 'DOCTYPE declarations are not accepted (vCD sends none; entities are never expanded)');
-      fail(text, i, 'unexpected markup "<!"');
-    }
-    if (next === 0x2f /* / */) {
-      NAME.lastIndex = i + 2;
-      const name = NAME.exec(text);
-      if (!name) fail(text, i, 'bad closing tag');
-      CLOSE_END.lastIndex = NAME.lastIndex;
-      if (!CLOSE_END.exec(text)) fail(text, i, `bad closing tag </${name[0]}`);
-      const open = stack.pop();
-      if (!open || open.qname !== name[0]) fail(text, i, `closing tag </${name[0]}> does not match <${open?.qname ?? ''}>`);
-      i = CLOSE_END.lastIndex;
-      continue;
-    }
+  private processingInstruction(): void {
+    const end = this.text.indexOf('?>', this.i + 2);
+    if (end < 0) fail(this.text, this.i, 'unterminated processing instruction');
+    this.i = end + 2;
+  }
 
-    // An element's start tag.
+  /** `<!--`, `<![CDATA[`; a DOCTYPE or any other `<!` is refused. */
+  private declaration(): void {
+    const { text, i } = this;
+    if (text.startsWith('<!--', i)) {
+      const end = text.indexOf('-->', i + 4);
+      if (end < 0) fail(text, i, 'unterminated comment');
+      this.i = end + 3;
+      return;
+    }
+    if (text.startsWith('<![CDATA[', i)) {
+      if (this.stack.length === 0) fail(text, i, 'CDATA outside the root element');
+      const end = text.indexOf(']]>', i + 9);
+      if (end < 0) fail(text, i, 'unterminated CDATA section');
+      if (this.maxText !== undefined) this.addText(text.slice(i + 9, end), i, false);
+      this.i = end + 3;
+      return;
+    }
+    if (/^<!DOCTYPE/i.test(text.slice(i, i + 9))) fail(text, i, 'DOCTYPE declarations are not accepted (vCD sends none; entities are never expanded)');
+    fail(text, i, 'unexpected markup "<!"');
+  }
+
+  private closeTag(): void {
+    const { text, i } = this;
+    NAME.lastIndex = i + 2;
+    const name = NAME.exec(text);
+    if (!name) fail(text, i, 'bad closing tag');
+    CLOSE_END.lastIndex = NAME.lastIndex;
+    if (!CLOSE_END.exec(text)) fail(text, i, `bad closing tag </${name[0]}`);
+    const open = this.stack.pop();
+    if (!open || open.qname !== name[0]) fail(text, i, `closing tag </${name[0]}> does not match <${open?.qname ?? ''}>`);
+    this.i = CLOSE_END.lastIndex;
+  }
+
+  /** An element's start tag: its attributes, its namespace, its place in the tree. */
+  private startTag(): void {
+    const { text, i, stack } = this;
     NAME.lastIndex = i + 1;
     const name = NAME.exec(text);
     if (!name) fail(text, i, 'bad start tag');
-    if (stack.length === 0 && root) fail(text, i, 'more than one root element');
-    if (++elements > MAX_ELEMENTS) fail(text, i, `more than ${MAX_ELEMENTS} elements`);
+    if (stack.length === 0 && this.root) fail(text, i, 'more than one root element');
+    if (++this.elements > MAX_ELEMENTS) fail(text, i, `more than ${MAX_ELEMENTS} elements`);
     // Parsing is synchronous: let -t interrupt a body that takes long.
-    if ((elements & 1023) === 0) checkDeadline('parsing an XML document');
-    let pos = NAME.lastIndex;
-    // Attributes as read (names still qualified); most elements have two or three.
+    if ((this.elements & 1023) === 0) checkDeadline('parsing an XML document');
+    const { names, values, declares, pos } = this.attributesOf(name[0], NAME.lastIndex);
+    TAG_END.lastIndex = pos;
+    const end = TAG_END.exec(text);
+    if (!end) fail(text, pos, `malformed attributes in <${name[0]}>`);
+    this.i = TAG_END.lastIndex;
+    const parentScope = stack.length > 0 ? stack[stack.length - 1].scope : this.rootScope;
+    const scope = declares ? declaredScope(parentScope, names, values) : parentScope;
+    const element = this.elementOf(name[0], scope, names, values);
+    if (stack.length > 0) stack[stack.length - 1].element.children.push(element);
+    else this.root = element;
+    if (!end[1]) stack.push({ qname: name[0], element, scope });
+  }
+
+  /** The attributes of a start tag as read (names still qualified); most elements have two or three. */
+  private attributesOf(qname: string, from: number): { names: string[]; values: string[]; declares: boolean; pos: number } {
+    const { text, maxValue } = this;
     const names: string[] = [];
     const values: string[] = [];
     // Duplicates are looked up in a set once there are more than a few (linear, not quadratic).
     let seen: Set<string> | undefined;
     let declares = false;
+    let pos = from;
     for (;;) {
       ATTRIBUTE.lastIndex = pos;
       const a = ATTRIBUTE.exec(text);
       if (!a) break;
-      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${name[0]}>`);
+      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${qname}>`);
       if (seen ? seen.has(a[1]) : names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
       const raw = a[2] ?? a[3];
-      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${name[0]}> is ${raw.length} characters long, more than ${maxValue}`);
+      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${qname}> is ${raw.length} characters long, more than ${maxValue}`);
       if (seen) seen.add(a[1]);
       else if (names.length === 8) seen = new Set([...names, a[1]]);
       names.push(a[1]);
@@ -180,45 +231,42 @@ function scan(text: string, limits: XmlLimits): XmlElement {
       if (a[1].startsWith('xmlns')) declares = true;
       pos = ATTRIBUTE.lastIndex;
     }
-    TAG_END.lastIndex = pos;
-    const end = TAG_END.exec(text);
-    if (!end) fail(text, pos, `malformed attributes in <${name[0]}>`);
-    i = TAG_END.lastIndex;
+    return { names, values, declares, pos };
+  }
 
-    const parentScope = stack.length > 0 ? stack[stack.length - 1].scope : rootScope;
-    let scope = parentScope;
-    if (declares) {
-      for (let k = 0; k < names.length; k++) {
-        const qname = names[k];
-        if (qname === 'xmlns' || qname.startsWith('xmlns:')) {
-          if (scope === parentScope) scope = Object.create(parentScope) as Scope;
-          scope[qname === 'xmlns' ? '' : qname.slice(6)] = values[k];
-        }
-      }
-    }
+  /** The element of a start tag, its name and attributes' prefixes resolved in `scope`. */
+  private elementOf(qname: string, scope: Scope, names: readonly string[], values: readonly string[]): XmlElement {
+    const { text, i } = this;
     const attributes: Record<string, string> = {};
     for (let k = 0; k < names.length; k++) {
-      const qname = names[k];
-      const colon = qname.indexOf(':');
+      const attribute = names[k];
+      const colon = attribute.indexOf(':');
       if (colon < 0) {
-        if (qname !== 'xmlns') attributes[qname] = values[k];
+        if (attribute !== 'xmlns') attributes[attribute] = values[k];
         continue;
       }
-      const prefix = qname.slice(0, colon);
+      const prefix = attribute.slice(0, colon);
       if (prefix === 'xmlns') continue;
       if (scope[prefix] === undefined) fail(text, i, `unbound namespace prefix ${prefix}`);
-      attributes[qname.slice(colon + 1)] = values[k];
+      attributes[attribute.slice(colon + 1)] = values[k];
     }
-    const colon = name[0].indexOf(':');
-    const prefix = colon > 0 ? name[0].slice(0, colon) : '';
+    const colon = qname.indexOf(':');
+    const prefix = colon > 0 ? qname.slice(0, colon) : '';
     const uri = scope[prefix];
     if (prefix && uri === undefined) fail(text, i, `unbound namespace prefix ${prefix}`);
-    const element: XmlElement = { local: colon > 0 ? name[0].slice(colon + 1) : name[0], uri: uri ?? '', attributes, children: [] };
-    if (stack.length > 0) stack[stack.length - 1].element.children.push(element);
-    else root = element;
-    if (!end[1]) stack.push({ qname: name[0], element, scope });
+    return { local: colon > 0 ? qname.slice(colon + 1) : qname, uri: uri ?? '', attributes, children: [] };
   }
-  if (stack.length > 0) fail(text, text.length, `unclosed element <${stack[stack.length - 1].qname}>`);
-  if (!root) fail(text, text.length, 'no root element');
-  return root;
+}
+
+/** The scope of an element that declares namespaces: its parent's, with its own declarations over it. */
+function declaredScope(parentScope: Scope, names: readonly string[], values: readonly string[]): Scope {
+  let scope = parentScope;
+  for (let k = 0; k < names.length; k++) {
+    const qname = names[k];
+    if (qname === 'xmlns' || qname.startsWith('xmlns:')) {
+      if (scope === parentScope) scope = Object.create(parentScope) as Scope;
+      scope[qname === 'xmlns' ? '' : qname.slice(6)] = values[k];
+    }
+  }
+  return scope;
 }

@@ -62,7 +62,6 @@ export function isOperationLimit(res: HttpResponse): boolean {
  * is kept.
  */
 export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection<T>> {
-  req.conn.sockets = req.concurrency;
   return withVcdSession(req, async (get, session) => {
     const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp });
     const vms = selectVms(records, req.selection);

@@ -3,9 +3,10 @@
 import type { RunContext } from '../../plugin/context';
 import { Notes } from '../../plugin/notes';
 import { redactResult, runRedactor } from '../../plugin/redact';
-import { jsonDocument, renderNagios, type Result } from '../../plugin/result';
+import { jsonDocument, renderNagios, renderNagiosParts, type Result } from '../../plugin/result';
 import { failureResult } from '../../plugin/run';
-import { State, worstState } from '../../plugin/state';
+import { State } from '../../plugin/state';
+import { worstOf } from '../../plugin/subcheck';
 import type { FleetAnswer } from './fleet-collect';
 import type { FleetService, FleetVmResult, JsonResult, ServiceResult } from './fleet-result';
 import type { VmCheckProfile } from '../vm/profile';
@@ -38,12 +39,19 @@ export function serviceResult(profile: VmCheckProfile, result: Result): ServiceR
   // Kept for the whole run, so copied out of the answer: a metric's name read from the document
   // is a view of it, and a text built from that name would keep every document in memory.
   const json = JSON.parse(JSON.stringify(jsonDocument(profile.name, clean))) as JsonResult;
-  return { code: clean.state, text: runRedactor.sweep(renderNagios(profile.name, clean)), json };
+  const parts = renderNagiosParts(profile.name, clean);
+  const sweep = (lines: string[]) => lines.map((line) => runRedactor.sweep(line));
+  return {
+    code: clean.state,
+    text: runRedactor.sweep(renderNagios(profile.name, clean)),
+    parts: { output: runRedactor.sweep(parts.output), perfdata: sweep(parts.perfdata), longOutput: sweep(parts.longOutput) },
+    json,
+  };
 }
 
 /** The worst state of a VM's services. */
 export function vmState(vm: FleetVmResult): State {
-  return worstState(Object.values(vm.services).map((s) => s.code));
+  return worstOf(Object.values(vm.services).map((s) => ({ state: s.code })));
 }
 
 /** Judges one VM's answer for each service, as the single check run with `--vm <id>` would. */

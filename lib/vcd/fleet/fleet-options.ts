@@ -1,6 +1,7 @@
 import { UsageError } from '../../plugin/errors';
 import { compileNamePattern } from '../../plugin/linear-regexp';
 import { defineOptions, type OptionsOf } from '../../plugin/options';
+import type { API_VERSION_OPTION } from '../api/connection-options';
 import type { Result } from '../../plugin/result';
 import { State } from '../../plugin/state';
 import type { SessionRequest } from '../api/session';
@@ -84,33 +85,8 @@ export function maxVmsFrom(options: Pick<FleetOptions, 'max-vms'>): number {
   return n;
 }
 
-/** The --api-version option: no default, so that "not given" means "negotiate". */
-export const API_VERSION_OPTION = {
-  long: 'api-version',
-  type: 'string',
-  arg: 'VERSION',
-  description:
-    'Force this vCD API version. Default: 34.0 when the server offers it, else the highest it offers of 33.0-39.x (asked at GET /api/versions once, then remembered with the session).',
-} as const;
-
 /** The fleet options and --api-version as parsed. */
 export type FleetOptions = OptionsOf<typeof FLEET_OPTIONS> & OptionsOf<readonly [typeof API_VERSION_OPTION]>;
-
-/** What --discovery writes into the generated host definitions besides the session's own. */
-export interface DiscoveryFiles {
-  'password-file'?: string;
-  'api-token-file'?: string;
-  'ca-file'?: string;
-  insecure: boolean;
-}
-
-/** --api-version checked; undefined means negotiate. */
-export function forcedVersionFrom(options: Pick<FleetOptions, 'api-version'>): string | undefined {
-  const v = options['api-version'];
-  if (v === undefined) return undefined;
-  if (!/^\d{1,4}\.\d{1,4}$/.test(v.trim())) throw new UsageError(`invalid --api-version ${JSON.stringify(v)}: expected a version such as 34.0 or 38.1`);
-  return v.trim();
-}
 
 /** --resolve-ttl in milliseconds. */
 export function resolveTtlFrom(options: Pick<FleetOptions, 'resolve-ttl'>): number {
@@ -122,19 +98,51 @@ export function selectionFrom(options: Pick<FleetOptions, 'vapp' | 'include' | '
   return { vapp: options.vapp, include: compileNamePattern(options.include, '--include'), exclude: compileNamePattern(options.exclude, '--exclude') };
 }
 
-/** --discovery: lists the VMs and prints them in the chosen format (exit 0). */
-export async function runDiscovery(command: string, options: FleetOptions & DiscoveryFiles, req: SessionRequest): Promise<Result> {
+/** Where --discovery writes its inventory: stdout, or --discovery-file (--allow-shrink lets it shrink). */
+export interface InventoryOutput {
+  file?: string;
+  allowShrink: boolean;
+}
+
+/** The files --discovery writes into the generated host definitions besides the session's own. */
+export type DiscoveryFiles = Pick<DiscoverySource, 'passwordFile' | 'apiTokenFile' | 'caFile' | 'insecure'>;
+
+/** --discovery's options, read and checked: the format, the selection, the files named in the output, and where it goes. */
+export interface DiscoveryConfig {
+  format: DiscoveryFormat;
+  selection: DiscoverySelection;
+  files: DiscoveryFiles;
+  output: InventoryOutput;
+}
+
+/** --discovery-file and --allow-shrink as read. */
+export function inventoryOutputFrom(options: Pick<FleetOptions, 'discovery-file' | 'allow-shrink'>): InventoryOutput {
+  return { file: options['discovery-file'], allowShrink: options['allow-shrink'] };
+}
+
+/** The credential and CA files the discovery was given, as the generated definitions name them. */
+export function discoveryFilesFrom(options: { 'password-file'?: string; 'api-token-file'?: string; 'ca-file'?: string; insecure: boolean }): DiscoveryFiles {
+  return { passwordFile: options['password-file'], apiTokenFile: options['api-token-file'], caFile: options['ca-file'], insecure: options.insecure };
+}
+
+/** --discovery's options as its config (the format first, then the selection, as they were always checked). */
+export function discoveryConfigFrom(options: FleetOptions & Parameters<typeof discoveryFilesFrom>[0]): DiscoveryConfig {
   const format = parseDiscoveryFormat(options['discovery-format']);
-  const selection = selectionFrom(options);
+  return { format, selection: selectionFrom(options), files: discoveryFilesFrom(options), output: inventoryOutputFrom(options) };
+}
+
+/** --discovery: lists the VMs and prints them in the chosen format (exit 0). */
+export async function runDiscovery(command: string, config: DiscoveryConfig, req: SessionRequest): Promise<Result> {
+  const { format, selection } = config;
   const { records, pages } = await listVms(req, { vapp: selection.vapp });
   const vms = selectVms(records, selection);
   req.log(`discovery: ${records.length} records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
-  const raw = renderDiscovery(format, vms, discoverySource(command, options, req));
-  return deliverInventory(raw, format, options, vms.length, 'VM');
+  const raw = renderDiscovery(format, vms, discoverySource(command, config.files, req));
+  return deliverInventory(raw, format, config.output, vms.length, 'VM');
 }
 
 /** What the generated host definitions say of the connection: what the discovery itself used. */
-export function discoverySource(command: string, options: DiscoveryFiles & Pick<FleetOptions, 'api-version'>, req: SessionRequest): DiscoverySource {
+export function discoverySource(command: string, files: DiscoveryFiles, req: SessionRequest): DiscoverySource {
   const { creds } = req;
   return {
     command,
@@ -142,25 +150,16 @@ export function discoverySource(command: string, options: DiscoveryFiles & Pick<
     org: creds.org,
     tenantOrg: req.scope?.tenantOrg,
     user: creds.user,
-    passwordFile: options['password-file'],
-    apiTokenFile: options['api-token-file'],
-    caFile: options['ca-file'],
-    insecure: options.insecure,
+    ...files,
     apiVersion: req.forcedVersion,
   };
 }
 
 /** The discovery output on stdout, or written to --discovery-file (a one-line result then). */
-export function deliverInventory(
-  raw: string,
-  format: DiscoveryFormat,
-  options: Pick<FleetOptions, 'discovery-file' | 'allow-shrink'>,
-  count: number,
-  noun: string,
-): Result {
-  const path = options['discovery-file'];
+export function deliverInventory(raw: string, format: DiscoveryFormat, output: InventoryOutput, count: number, noun: string): Result {
+  const path = output.file;
   if (path === undefined) return { state: State.OK, summary: '', raw };
-  const written = writeInventory(path, format, raw, options['allow-shrink']);
+  const written = writeInventory(path, format, raw, output.allowShrink);
   const was = written.previous === undefined ? 'new file' : `was ${written.previous}`;
   return {
     state: State.OK,

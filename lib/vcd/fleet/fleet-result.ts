@@ -2,6 +2,7 @@
 // very text the single check (check_vm_cpu, check_vm_mem, check_vm_disk) prints for it, so
 // that whatever hands the results on (the fleet's own output, a submission to an engine)
 // sends what the single check would have said.
+import type { NagiosParts } from '../../plugin/result';
 import type { State } from '../../plugin/state';
 
 /** The services judged for each VM, in the order results are given. */
@@ -33,6 +34,8 @@ export interface ServiceResult {
   code: State;
   /** The whole plugin output: `VM_CPU OK - … | perfdata`, then the long output; ends with a newline. */
   text: string;
+  /** The same output in the parts an engine takes (status line, each perfdata item, long output lines), rendered once. */
+  parts: NagiosParts;
   /** The `--output json` object of the single check. */
   json: JsonResult;
 }
@@ -49,13 +52,4 @@ export interface FleetVmResult {
   /** False when its metrics were not read (the deadline came first, or the connection failed): its services are UNKNOWN saying why. */
   read: boolean;
   services: Record<FleetService, ServiceResult>;
-}
-
-/** The parts of a plugin's text that engines take apart: the status line without perfdata, the perfdata, the long output. */
-export function pluginTextParts(text: string): { output: string; perfdata: string; longOutput: string } {
-  const end = text.indexOf('\n');
-  const first = end < 0 ? text : text.slice(0, end);
-  const rest = end < 0 ? '' : text.slice(end + 1).replace(/\n$/, '');
-  const bar = first.indexOf(' | ');
-  return bar < 0 ? { output: first, perfdata: '', longOutput: rest } : { output: first.slice(0, bar), perfdata: first.slice(bar + 3), longOutput: rest };
 }

@@ -4,8 +4,9 @@ import type { Result } from '../../plugin/result';
 import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { formatDuration } from '../../plugin/duration';
-import { resolveTtlFrom, runDiscovery, writesInventory } from '../fleet/fleet-options';
+import { discoveryConfigFrom, resolveTtlFrom, runDiscovery, writesInventory } from '../fleet/fleet-options';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../api/session-request';
+import { sessionConfigFrom } from '../session-options';
 import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from './vm-config';
 import { judge } from './vm-judge';
 import type { VmCheckProfile } from './profile';
@@ -34,8 +35,8 @@ export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinitio
 }
 
 /** The session a VM check works in: connection, login, session cache and fleet cache. */
-export function openVmSession(cfg: VmCheckConfig, options: VmSessionOptions, context: RunContext) {
-  return openVcdSession(cfg.base, options, context, [cfg.thresholds.slip]);
+export function openVmSession(cfg: VmCheckConfig, options: VmSessionOptions, context: RunContext, sockets?: number) {
+  return openVcdSession(sessionConfigFrom(cfg.base, options, context, [cfg.thresholds.slip], sockets), context);
 }
 
 type VmSession = ReturnType<typeof openVmSession>;
@@ -46,7 +47,7 @@ export async function runVmCheck(profile: VmCheckProfile, options: VmCheckOption
   const cacheUnusableState = cacheUnusableStateFrom(options);
   const session = openVmSession(cfg, options, context);
   if (options.vapp !== undefined && !options.discovery && cfg.target.kind === 'id') context.notes.add('--vapp is ignored: --vm gives the id');
-  if (options.discovery) return runDiscovery(profile.command, options, session);
+  if (options.discovery) return runDiscovery(profile.command, discoveryConfigFrom(options), session);
   const { creds, cache } = session;
   const mode = cfg.window === undefined ? 'current' : `${cfg.aggregate} ${formatDuration(cfg.window)}`;
   context.log(

@@ -8,7 +8,7 @@ import { SIM_CA_PEM, SIM_SERVER_CERTS, SIM_SERVER_KEY_PEM } from '../../../sim/t
 import { CheckError } from '../../../lib/plugin/errors';
 import { State } from '../../../lib/plugin/state';
 import { submitToIcinga, type IcingaTarget } from '../../../lib/submit/icinga2';
-import type { ServiceCheckResult } from '../../../lib/submit/check-result';
+import type { PassiveResult } from '../../../lib/submit/passive-result';
 
 interface Seen {
   auth?: string;
@@ -65,12 +65,14 @@ const target = (over: Partial<IcingaTarget> = {}): IcingaTarget => ({
 });
 const ok = () => ({ status: 200, body: JSON.stringify({ results: [{ code: 200, status: 'Successfully processed check result.' }] }) });
 
-function results(n: number): ServiceCheckResult[] {
+function results(n: number): PassiveResult[] {
   return Array.from({ length: n }, (_, i) => ({
     host: `vm-${String(i).padStart(8, '0')}-aaaa-bbbb-cccc-000000000000`,
     service: ['vm-cpu', 'vm-memory', 'vm-disk'][i % 3],
     state: State.WARNING,
-    text: `VM_CPU WARNING - cpu usage 83.2% on web-${i} | cpu_usage=83.2%;80;90;0;100 'cpu mhz'=262;;;0\nlong line ${i}\n`,
+    output: `VM_CPU WARNING - cpu usage 83.2% on web-${i}`,
+    perfdata: ['cpu_usage=83.2%;80;90;0;100', "'cpu mhz'=262;;;0"],
+    longOutput: [`long line ${i}`],
   }));
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { State } from '../../../lib/plugin/state';
 import { serviceResultCommand, submitToNagios } from '../../../lib/submit/nagios';
-import type { ServiceCheckResult } from '../../../lib/submit/check-result';
+import type { PassiveResult } from '../../../lib/submit/passive-result';
 
 let dir: string;
 let fifo: string;
@@ -21,11 +21,13 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const VM = 'vm-5e1f0c1a-0b2c-4d3e-8f40-5a6b7c8d9e0f';
-const result = (over: Partial<ServiceCheckResult> = {}): ServiceCheckResult => ({
+const result = (over: Partial<PassiveResult> = {}): PassiveResult => ({
   host: VM,
   service: 'vm-cpu',
   state: State.CRITICAL,
-  text: 'VM_CPU CRITICAL - cpu usage 95% on web; db | cpu_usage=95%;80;90;0;100 cpu_mhz=262;;;0\nsecond line\n',
+  output: 'VM_CPU CRITICAL - cpu usage 95% on web; db',
+  perfdata: ['cpu_usage=95%;80;90;0;100', 'cpu_mhz=262;;;0'],
+  longOutput: ['second line'],
   ...over,
 });
 const soon = () => ({ deadline: Date.now() + 2000, now: 1_700_000_000_000 });
@@ -53,7 +55,7 @@ describe('serviceResultCommand', () => {
   });
 
   it('keeps tenant text from breaking the line or shifting fields', () => {
-    const line = serviceResultCommand(result({ text: 'VM_MEM OK - on evil\r[0] SHUTDOWN_PROGRAM\u2028x | mem_usage=1%' }), 0);
+    const line = serviceResultCommand(result({ output: 'VM_MEM OK - on evil\r[0] SHUTDOWN_PROGRAM\u2028x', perfdata: ['mem_usage=1%'], longOutput: [] }), 0);
     expect(line.split('\n')).toHaveLength(2);
     expect(line).toContain('on evil [0] SHUTDOWN_PROGRAM x|mem_usage=1%');
     expect(() => serviceResultCommand(result({ host: 'vm-1;vm-cpu;0;OK' }), 0)).toThrow(/cannot write host name .* holds ';'/);
@@ -61,7 +63,7 @@ describe('serviceResultCommand', () => {
   });
 
   it('cuts a huge output to one atomic pipe write', () => {
-    const line = serviceResultCommand(result({ text: `VM_DISK OK - ${'é'.repeat(5000)}` }), 0);
+    const line = serviceResultCommand(result({ output: `VM_DISK OK - ${'é'.repeat(5000)}`, perfdata: [], longOutput: [] }), 0);
     expect(Buffer.byteLength(line)).toBeLessThanOrEqual(4096);
     expect(line.endsWith('\n')).toBe(true);
     expect(line).not.toContain('\uFFFD');

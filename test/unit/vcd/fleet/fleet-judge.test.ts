@@ -6,7 +6,6 @@ import { CheckError } from '../../../../lib/plugin/errors';
 import { parsePluginOptions } from '../../../../lib/plugin/options';
 import { State } from '../../../../lib/plugin/state';
 import { judgeFleetVm, unreadFleetVm, vmState, type FleetJudging } from '../../../../lib/vcd/fleet/fleet-judge';
-import { pluginTextParts } from '../../../../lib/vcd/fleet/fleet-result';
 import { configureFleet } from '../../../../plugins/check_vm_fleet/config';
 import { FLEET_CHECK_OPTIONS } from '../../../../plugins/check_vm_fleet/options';
 
@@ -37,11 +36,13 @@ describe('judgeFleetVm', () => {
       /^VM_MEM \w+ - memory usage [\d.]+% \(current\) on vm-.* \| mem_usage=[\d.]+%;80;90;0;100\n\[\w+\] mem\.usage\.average = /,
     );
     expect(vm.services.disk.json).toMatchObject({ name: 'VM_DISK', code: vm.services.disk.code, summary: expect.stringMatching(/^disk used /) });
-    expect(pluginTextParts(vm.services.cpu.text)).toEqual({
-      output: expect.stringMatching(/^VM_CPU OK - cpu usage/),
-      perfdata: expect.stringMatching(/^cpu_usage=/),
-      longOutput: expect.stringMatching(/^\[OK\] cpu\.usage\.average = .*\n\[OK\] cpu\.usage\.maximum/),
-    });
+    // The parts an engine takes are rendered once, and are the text's own.
+    const { output, perfdata, longOutput } = vm.services.cpu.parts;
+    expect(output).toMatch(/^VM_CPU OK - cpu usage/);
+    expect(perfdata[0]).toMatch(/^cpu_usage=/);
+    expect(longOutput.slice(0, 2).join('\n')).toMatch(/^\[OK\] cpu\.usage\.average = .*\n\[OK\] cpu\.usage\.maximum/);
+    for (const s of Object.values(vm.services))
+      expect([`${s.parts.output} | ${s.parts.perfdata.join(' ')}`, ...s.parts.longOutput].join('\n') + '\n').toBe(s.text);
   });
 
   it('takes each service its own prefixed options', async () => {
