@@ -7,7 +7,7 @@ import { runPlugin } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
 import { openVcdSession } from '../../lib/vcd/api/session-request';
-import { forcedVersionFrom } from '../../lib/vcd/fleet/fleet-options';
+import { sessionConfigFrom } from '../../lib/vcd/session-options';
 import { DEFAULT_MAX_VMS } from '../../lib/vcd/inventory/vm-query';
 import { probeService } from '../../lib/vcd/service/service-probe';
 import { judgeService } from '../../lib/vcd/service/service-report';
@@ -39,12 +39,15 @@ void runPlugin({
   async run(options, context) {
     const config = configureService(options);
     // Never a cached session: this check proves the password works, and logs out after.
-    const session = openVcdSession(config.base, { ...options, 'no-cache': true, 'max-vms': DEFAULT_MAX_VMS }, context, [config.slip]);
+    const session = openVcdSession(
+      sessionConfigFrom(config.base, { ...options, 'no-cache': true, 'max-vms': DEFAULT_MAX_VMS }, context, [config.slip]),
+      context,
+    );
     const reading = await probeService({
       conn: session.conn,
       creds: session.creds,
       provider: session.scope.provider,
-      forcedVersion: forcedVersionFrom(options),
+      forcedVersion: session.forcedVersion,
       deadline: context.deadline,
     });
     return judgeService(reading, config.times, principal(session.creds));
