@@ -74,7 +74,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       .replace(/(contact_groups\s+)admins/, '$1cc-pagers')
       .replace(
         /cloudchecks_vcd!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!/,
-        `cloudchecks_vcd!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} -t 5`,
+        `cloudchecks_vcd!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} -t 20`,
       );
     expect(vcdBlock).toMatch(/define servicedependency \{/);
     // A provider VDC host as check_pvdc --discovery writes it.
