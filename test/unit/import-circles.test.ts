@@ -16,7 +16,8 @@ function sources(dir: string): string[] {
 }
 
 /** `import … from 'x'`, `import type …`, `export … from 'x'`, `import('x')`: each relative specifier. */
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|(?:^|[\s;])import\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|(?:^|[\s;])import\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function resolveImport(from: string, spec: string, known: ReadonlySet<string>): string | undefined {
   const base = resolve(dirname(from), spec);
@@ -91,8 +92,24 @@ export function circles(graph: ReadonlyMap<string, readonly string[]>): string[]
 
 describe('imports', () => {
   it('finds a circle, type-only imports included', () => {
-    expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
-    expect(circles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('no module of lib/, plugins/ and sim/ reaches itself again through its imports', () => {
