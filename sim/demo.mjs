@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(repo, 'dist');
@@ -221,6 +222,36 @@ async function vdcDemo(healthy, sick) {
   await runPlugin('The VDCs as Zabbix low-level discovery', 'check_vdc', [...args(sick), '--discovery']);
 }
 
+/** check_pvdc and check_vcd: the provider's own estate, and the service every vCD check depends on. */
+async function providerDemo(healthy, sick) {
+  const args = (sim) => vcdArgs(sim, 'unused').slice(0, -2);
+  const system = (sim) => args(sim).map((a, i, all) => (all[i - 1] === '--user' ? sim.apis.vcd.providerUser : all[i - 1] === '--org' ? 'System' : a));
+  process.stdout.write(`\n${bold("=== check_pvdc: the provider's capacity (System account) ===")}\n`);
+  await runPlugin('Every provider VDC: one near its memory, one disabled', 'check_pvdc', system(sick));
+  await runPlugin('The same judged on what the org VDCs were allocated', 'check_pvdc', [...system(sick), '--basis', 'allocated']);
+  await runPlugin('One provider VDC, on its reservations (its document, one request)', 'check_pvdc', [
+    ...system(sick),
+    '--pvdc',
+    'pvdc-gold-01',
+    '--basis',
+    'reserved',
+  ]);
+  await runPlugin('A tenant account cannot see provider VDCs', 'check_pvdc', args(sick));
+  await runPlugin('The provider VDCs as Zabbix low-level discovery', 'check_pvdc', [...system(sick), '--discovery']);
+  process.stdout.write(`\n${bold('=== check_vcd: the Cloud Director service, parent of every vCD service ===')}\n`);
+  await runPlugin('A tenant account: versions, a fresh login, the session (cells need System)', 'check_vcd', args(healthy));
+  await runPlugin('A System account: the cells too, one of them down', 'check_vcd', system(sick));
+  const closed = await new Promise((resolvePort) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolvePort(port));
+    });
+  });
+  const down = args(healthy).map((a, i, all) => (all[i - 1] === '--url' ? `https://127.0.0.1:${closed}` : a));
+  await runPlugin('vCD down: CRITICAL here (every other vCD check is UNKNOWN, and depends on this one)', 'check_vcd', down);
+}
+
 async function main() {
   if (!existsSync(join(dist, 'cloudchecks-sim'))) throw new Error(`${join(dist, 'cloudchecks-sim')} is missing: run 'make' (or 'node build.mjs dist') first`);
   const help = await simulatorOptions();
@@ -326,6 +357,7 @@ async function main() {
     process.stdout.write(`\n${bold('=== check_vm_fleet: every VM in one process, each judged as the single checks do ===')}\n`);
     await runPlugin('Every VM the account sees: the collection, and the VMs that are not OK', 'check_vm_fleet', vcdArgs(sick, 'unused').slice(0, -2));
     await vdcDemo(healthy, sick);
+    await providerDemo(healthy, sick);
   } else {
     process.stdout.write('\n(this simulator has no cloud-director API: VM checks skipped)\n');
   }

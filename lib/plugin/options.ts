@@ -126,9 +126,9 @@ export function positiveInteger(n: unknown, option: string): number {
 }
 
 /** Parses `-t SECONDS[:STATE]` (the seconds as any duration: `10`, `90s`, `2m`). */
-export function parseTimeout(text: string): { seconds: number; state: State } {
+export function parseTimeout(text: string, defaultState: State = State.UNKNOWN): { seconds: number; state: State } {
   const m = /^([^:]*)(?::\s*(\S+))?\s*$/.exec(text);
-  const state = m?.[2] === undefined ? State.UNKNOWN : parseState(m[2]);
+  const state = m?.[2] === undefined ? defaultState : parseState(m[2]);
   if (!m || state === undefined) {
     throw new UsageError(`invalid -t/--timeout ${JSON.stringify(text)}: expected SECONDS[:STATE], e.g. 10 or 30:CRITICAL (0 < SECONDS <= 3600)`);
   }

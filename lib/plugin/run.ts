@@ -26,6 +26,8 @@ export interface PluginDefinition<Specs extends readonly OptionSpec[] = readonly
   secretEnv?: readonly string[];
   /** True when stdout is redirected into a file the engine loads (an inventory): a failure then goes to stderr. */
   failuresToStderr?(argv: readonly string[]): boolean;
+  /** The state of -t expiry when -t names none (UNKNOWN unless the check is the one others depend on). */
+  timeoutState?: State;
   run(options: PluginOptions<Specs>, context: RunContext): Promise<Result>;
 }
 
@@ -221,7 +223,7 @@ function readOptions<const Specs extends readonly OptionSpec[]>(def: PluginDefin
     writeAll(1, `${def.command} ${VERSION}\n`);
     process.exit(State.UNKNOWN);
   }
-  run.timeout = parseTimeout(options.timeout);
+  run.timeout = parseTimeout(options.timeout, def.timeoutState);
   run.armTimeout();
   return options;
 }

@@ -12,6 +12,7 @@ import { Stats } from '../server';
 import { currentUsage, errorDocument, historicUsage, sessionDocument, type XmlStyle } from './documents';
 import { scenarioFleet, type Fleet, type SimOrg, type VmRecord } from './fleet';
 import { ALL_VERSIONS, answerRecords, orgRows, parseVersionList, sendQueryError, versionsDocument, vmRows, type QueryRow } from './query';
+import { cellRows, cellsPage, providerPolicyRows, providerVdcDocument, providerVdcRows, scenarioEstate, type Estate } from './pvdcs';
 import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
 import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
@@ -46,7 +47,7 @@ const VCD_OPTIONS = defineOptions([
     default: 'default',
     choices: ['default', 'healthy', 'fleet', 'hostile'],
     description:
-      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM).",
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
   },
   {
     long: 'vcd-versions',
@@ -144,6 +145,7 @@ const METRICS = /^\/api\/vApp\/([^/]+)\/metrics\/(current|historic)$/;
 const VM_RECORD = /^\/api\/vApp\/(vm-[^/]+)$/;
 const SNAPSHOT_SECTION = /^\/api\/vApp\/(vm-[^/]+)\/snapshotSection\/?$/;
 const LEASE_SECTION = /^\/api\/vApp\/(vapp-[^/]+)\/leaseSettingsSection\/?$/;
+const PVDC_DOCUMENT = /^\/api\/admin\/extension\/providervdc\/([^/]+)$/;
 
 /** vCD does not reveal whether an id exists: unknown and forbidden look the same. */
 const isSystem = (org: string) => org.toLowerCase() === 'system';
@@ -169,6 +171,7 @@ class VcdServer {
     private readonly cfg: VcdConfig,
     fleet: Fleet,
     private readonly vdcSet: VdcSet,
+    private readonly estate: Estate,
   ) {
     this.vms = new Map(fleet.vms.map((vm) => [vm.id, vm]));
     this.orgOf = new Map(fleet.records.map((r) => [r.id, r.org]));
@@ -203,6 +206,10 @@ class VcdServer {
       if (snapshots) return this.snapshotSection(req, res, snapshots[1]);
       const leases = LEASE_SECTION.exec(path);
       if (leases) return this.leaseSection(req, res, leases[1]);
+      if ((path === '/cloudapi/1.0.0/sessions/current' && !this.cfg.noCloudApi) || path === '/api/session') return this.currentSession(req, res, path);
+      if (path === '/cloudapi/1.0.0/cells' && !this.cfg.noCloudApi) return this.cells(req, res);
+      const pvdc = PVDC_DOCUMENT.exec(path);
+      if (pvdc) return this.providerVdc(req, res, pvdc[1]);
     }
     if (path.startsWith('/cloudapi/')) return this.jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
     return this.xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
@@ -393,8 +400,15 @@ class VcdServer {
           base,
           admin,
         );
+      // The provider's own types are for System only, as the API reference says ([SysAdmin]).
+      case 'providerVdc':
+        return viewer.provider ? providerVdcRows(this.estate, base, version) : 'This operation is denied.';
+      case 'providerVdcStorageProfile':
+        return viewer.provider ? providerPolicyRows(this.estate, base, version) : 'This operation is denied.';
+      case 'cell':
+        return viewer.provider ? cellRows(this.estate, base) : 'This operation is denied.';
       default:
-        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile)`;
+        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell)`;
     }
   }
 
@@ -412,6 +426,51 @@ class VcdServer {
 
   private orgHref(base: string, org: string): string {
     return `${base}/api/org/${this.orgs.find((o) => o.name.toLowerCase() === org.toLowerCase())?.id ?? '00000000-0000-4000-8000-000000000000'}`;
+  }
+
+  /** The session's own document: the cheap authenticated request check_vcd makes. */
+  private currentSession(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const s = this.sessionOf(req);
+    const cloudApi = path.startsWith('/cloudapi');
+    if (!s) return cloudApi ? this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized') : this.unauthorized(req, res);
+    this.stats.bump('session-read');
+    const user = isSystem(s[1].org) ? this.cfg.providerUser : this.cfg.user;
+    if (!cloudApi)
+      return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.session+xml;version=34.0' }, sessionDocument(this.styleOf(req), user, s[1].org));
+    const doc = { id: `urn:vcloud:session:${randomBytes(8).toString('hex')}`, user: { name: user }, org: { name: s[1].org }, location: 'vcd-cell-01' };
+    return send(res, 200, { 'content-type': 'application/json;version=34.0' }, JSON.stringify(doc));
+  }
+
+  /** The CloudAPI cells list: System only. */
+  private cells(req: IncomingMessage, res: ServerResponse): void {
+    const s = this.sessionOf(req);
+    if (!s) return this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
+    if (!isSystem(s[1].org)) return this.jsonError(res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', 'Access is forbidden');
+    const version = /version=(\S+)/.exec(req.headers.accept ?? '')?.[1] ?? '34.0';
+    this.stats.bump('cells');
+    return send(res, 200, { 'content-type': `application/json;version=${version}` }, cellsPage(this.estate, version));
+  }
+
+  /** A provider VDC's VMWProviderVdc document (its ComputeCapacity with Reserved): System only. */
+  private providerVdc(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const s = this.sessionOf(req);
+    if (!s) return this.unauthorized(req, res);
+    const pvdc = this.estate.pvdcs.find((p) => p.id === id.toLowerCase());
+    if (!isSystem(s[1].org) || !pvdc)
+      return this.xmlError(
+        req,
+        res,
+        403,
+        'ACCESS_TO_RESOURCE_IS_FORBIDDEN',
+        `Either you need some or all of the following rights [Provider VDC: View] or the target entity is invalid.`,
+      );
+    this.stats.bump('pvdc-document');
+    return send(
+      res,
+      200,
+      { 'content-type': 'application/vnd.vmware.admin.vmwprovidervdc+xml;version=34.0' },
+      providerVdcDocument(pvdc, this.styleOf(req).base),
+    );
   }
 
   /** Metrics requests under way (answered late by --vcd-latency; limited by --vcd-max-operations). */
@@ -611,9 +670,10 @@ function describeVms(vms: Map<string, SimVm>): { vms: string; healthyVm: string 
 function create(options: VcdSimOptions, stateDir: string): SimApi {
   const cfg = readConfig(options);
   const fleetOrg = isSystem(cfg.org) ? undefined : cfg.org;
+  const scenario = options['vcd-scenario'];
   // Every organisation's VDCs: a tenant login sees its own, a provider login (the configured
   // System user, or the provider user beside a tenant one) every one.
-  const server = new VcdServer(cfg, scenarioFleet(options['vcd-scenario'], fleetOrg), scenarioVdcs(options['vcd-scenario'], cfg.org, true));
+  const server = new VcdServer(cfg, scenarioFleet(scenario, fleetOrg), scenarioVdcs(scenario, cfg.org, true), scenarioEstate(scenario));
   const passwordFile = join(stateDir, 'vcd-password');
   const apiTokenFile = join(stateDir, 'vcd-api-token');
   writeFileSync(passwordFile, cfg.password + '\n', { mode: 0o600 });

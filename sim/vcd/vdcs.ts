@@ -202,7 +202,7 @@ export interface VmCounts {
 const orgHref = (base: string, org: string) => `${base}/api/org/${simOrg(org).id}`;
 
 /** A record as a query row: XML attributes as given; in JSON (`QueryResult<element>Type`) booleans and figures typed. */
-function row(name: string, id: string, element: string, values: Record<string, string>): QueryRow {
+export function row(name: string, id: string, element: string, values: Record<string, string>): QueryRow {
   const json: Record<string, unknown> = { _type: `QueryResult${element}Type` };
   for (const [k, v] of Object.entries(values)) json[k] = v === 'true' || v === 'false' ? v === 'true' : /Mhz$|MB$|^numberOf/.test(k) ? Number(v) : v;
   return { name, id, attr: (a) => values[a], element, xml: Object.entries(values), json };

@@ -35,6 +35,8 @@ export interface Target {
   secrets(sim: Simulator): string[];
   /** Cases that do not apply (their fault is no failure for this plugin), by id. */
   skip?: readonly string[];
+  /** The exit code of a fault of the server (default 3); usage errors stay UNKNOWN (3). check_vcd: 2. */
+  serverFaultCode?: number;
 }
 
 export const VM_ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -86,6 +88,40 @@ const vdcTarget = (): Target => {
       return args;
     },
     skip: METRICS_ONLY,
+  };
+};
+
+/** check_pvdc: a System account (the provider user); faults aim at the query service. */
+const pvdcTarget = (): Target => {
+  const vm = vmTarget('check_pvdc');
+  return {
+    ...vm,
+    path: '/api/query$',
+    args: (sim, url, transport) => {
+      const args = vm.args(sim, url, transport);
+      args.splice(args.indexOf('--vm'), 2);
+      args[args.indexOf('--user') + 1] = sim.apis.vcd.info.providerUser;
+      args[args.indexOf('--org') + 1] = 'System';
+      return args;
+    },
+    skip: METRICS_ONLY,
+  };
+};
+
+/** check_vcd: the service itself, whose every server fault is CRITICAL; faults aim at /api/versions, its first read. */
+const serviceTarget = (): Target => {
+  const vm = vmTarget('check_vcd');
+  return {
+    ...vm,
+    path: '/api/versions$',
+    args: (sim, url, transport) => {
+      const args = vm.args(sim, url, transport);
+      args.splice(args.indexOf('--vm'), 2);
+      args.splice(args.indexOf('--cache-dir'), 2);
+      return args;
+    },
+    skip: METRICS_ONLY,
+    serverFaultCode: 2,
   };
 };
 
@@ -153,6 +189,8 @@ export const TARGETS: Target[] = [
     skip: [...METRICS_ONLY, 'usage error: malformed threshold'],
   })),
   vdcTarget(),
+  pvdcTarget(),
+  serviceTarget(),
 ];
 
 /** One fault: what the server does, extra arguments, and the cause the line must name. */

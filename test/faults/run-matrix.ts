@@ -73,7 +73,12 @@ export function registerMatrix(family: Family, module: SimModule): void {
             const r = await runExecutable(file, args, { env, killAfterMs: (timeout + 5) * 1000, measureRss: c.maxRssMb !== undefined });
             if (r.maxRssKb !== undefined)
               console.log(`${target.exe} over ${transport}, ${c.id}: ${r.ms} ms, peak ${Math.round(r.maxRssKb / 1024)} MiB, exit ${r.code}`);
-            expectCleanFailure(r, c.cause[family], { timeoutSeconds: timeout, code: c.code, secrets: target.secrets(sims.main), maxRssMb: c.maxRssMb });
+            expectCleanFailure(r, c.cause[family], {
+              timeoutSeconds: timeout,
+              code: c.code ?? (c.id.startsWith('usage error') ? undefined : target.serverFaultCode),
+              secrets: target.secrets(sims.main),
+              maxRssMb: c.maxRssMb,
+            });
             count++;
           } finally {
             api.faults.set([]);

@@ -241,3 +241,56 @@ export function renderVdcDiscovery(format: DiscoveryFormat, vdcs: readonly Disco
   if (format === 'nagios') return nagiosVdcDiscovery(vdcs, src);
   return zabbixVdcDiscovery(vdcs);
 }
+
+/** What provider VDC discovery lists of each provider VDC. */
+export interface DiscoveredPvdc {
+  /** The provider VDC's UUID. */
+  id: string;
+  name: string;
+}
+
+/** Zabbix low-level discovery JSON of provider VDCs: `[{"{#PVDC.ID}":…,"{#PVDC.NAME}":…}]`. */
+export function zabbixPvdcDiscovery(pvdcs: readonly DiscoveredPvdc[]): string {
+  return JSON.stringify(pvdcs.map((p) => ({ '{#PVDC.ID}': p.id, '{#PVDC.NAME}': blankControlCharacters(p.name) }))) + '\n';
+}
+
+/**
+ * Icinga 2 hosts, one per provider VDC (object name `pvdc-<uuid>`, display_name = its name),
+ * importing the `cloudchecks-vcd-pvdc` template of contrib/icinga2/vcd-service.conf, whose rule
+ * gives each a check_pvdc service on `vars.cloudchecks_pvdc_id`; the name is a macro string for
+ * display and rules only.
+ */
+export function icingaPvdcDiscovery(pvdcs: readonly DiscoveredPvdc[], src: DiscoverySource): string {
+  const conn = icingaConnection(src);
+  let out = icingaHeader(src, pvdcs.length, 'provider VDC');
+  for (const p of pvdcs) {
+    out +=
+      `\nobject Host ${icingaString(`pvdc-${p.id}`)} {\n\timport "cloudchecks-vcd-pvdc"\n\tdisplay_name = ${icingaString(p.name)}\n` +
+      `\tvars.cloudchecks_pvdc_id = ${icingaMacroString(p.id)}\n\tvars.cloudchecks_pvdc_name = ${icingaMacroString(p.name)}\n${conn}\n}\n`;
+  }
+  return out;
+}
+
+/**
+ * Nagios hosts, one per provider VDC (host_name `pvdc-<uuid>`, alias and display_name = its
+ * name) with the `cloudchecks-vcd-pvdc` template of contrib/nagios/vcd-service.cfg; `_PVDC_ID`
+ * holds the UUID and `_VCD_ARGS` the connection options, every value inert as for the VM hosts.
+ */
+export function nagiosPvdcDiscovery(pvdcs: readonly DiscoveredPvdc[], src: DiscoverySource): string {
+  const vcdArgs = nagiosConnection(src);
+  let out = header('#', nagiosText, src, pvdcs.length, NAGIOS_FIX, 'provider VDC');
+  for (const p of pvdcs) {
+    const name = nagiosText(p.name) || p.id;
+    out +=
+      `\ndefine host {\n    use             cloudchecks-vcd-pvdc\n    host_name       pvdc-${p.id}\n    alias           ${name}\n    display_name    ${name}\n` +
+      `    _PVDC_ID        ${p.id}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
+  }
+  return out;
+}
+
+/** The provider VDC discovery output in the chosen format. */
+export function renderPvdcDiscovery(format: DiscoveryFormat, pvdcs: readonly DiscoveredPvdc[], src: DiscoverySource): string {
+  if (format === 'icinga2') return icingaPvdcDiscovery(pvdcs, src);
+  if (format === 'nagios') return nagiosPvdcDiscovery(pvdcs, src);
+  return zabbixPvdcDiscovery(pvdcs);
+}

@@ -51,8 +51,8 @@ export interface VdcVm extends VmRecord {
 /** The most VDCs (or storage policies) a query may list: far above any cloud. */
 export const MAX_VDCS = 10_000;
 
-/** vCD's VdcStatus codes (the Vdc entity's `status`), for a record that sends the number. */
-const VDC_STATUS: Record<string, string> = { '-1': 'FAILED_CREATION', '0': 'NOT_READY', '1': 'READY', '2': 'UNKNOWN', '3': 'UNRECOGNIZED' };
+/** vCD's VdcStatus codes (the Vdc and ProviderVdc entities' `status`), for a record that sends the number. */
+export const VDC_STATUS: Record<string, string> = { '-1': 'FAILED_CREATION', '0': 'NOT_READY', '1': 'READY', '2': 'UNKNOWN', '3': 'UNRECOGNIZED' };
 
 const VDC_HREF = /\/vdc\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 const POLICY_HREF = /\/vdcStorageProfile\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;

@@ -1,0 +1,92 @@
+// check_pvdc's reads in one session: every provider VDC (one query), every provider storage
+// policy (one query), and only for --basis reserved each chosen provider VDC's document.
+import { CheckError } from '../../plugin/errors';
+import { boundedExcerpt } from '../../plugin/server-text';
+import { withVcdSession, type SessionRequest } from '../api/session';
+import { describeResponse } from '../api/connection';
+import { principal } from '../api/login';
+import { parseProviderVdcReservations, providerVdcDocumentPath, type ProviderVdcReservations } from './pvdc-capacity';
+import { pvdcIdOf, queryProviderStoragePolicies, queryProviderVdcs, type ProviderStoragePolicyRecord, type ProviderVdcRecord } from './pvdc-query';
+
+/** The provider VDC of --pvdc: by its UUID, or by name. */
+export type PvdcTarget = { kind: 'id'; id: string } | { kind: 'name'; name: string };
+
+/** What is judged against capacity: the API's used, allocated or reserved figures. */
+export type Basis = 'used' | 'allocated' | 'reserved';
+
+/** One provider VDC as read: its record, its storage policies, and (--basis reserved) its reservations or why they are unknown. */
+export interface PvdcReading {
+  pvdc: ProviderVdcRecord;
+  policies: readonly ProviderStoragePolicyRecord[];
+  reservations?: ProviderVdcReservations | { error: string };
+}
+
+/** Provider VDCs named in a message at most. */
+const NAMED_AT_MOST = 20;
+
+/** The provider VDCs --pvdc names (all without it): exact name first, then ignoring case; an unknown one names those that exist. */
+export function selectProviderVdcs(
+  records: readonly ProviderVdcRecord[],
+  target: PvdcTarget | undefined,
+  where: { account: string; origin: string },
+): ProviderVdcRecord[] {
+  const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+  if (target === undefined) return unique;
+  let found = target.kind === 'id' ? unique.filter((r) => r.id === target.id) : unique.filter((r) => r.name === target.name);
+  if (found.length === 0 && target.kind === 'name') found = unique.filter((r) => r.name.toLowerCase() === target.name.toLowerCase());
+  const asked = target.kind === 'id' ? `with id ${target.id}` : `named ${JSON.stringify(boundedExcerpt(target.name, 120))}`;
+  if (found.length === 0) {
+    const names = unique.slice(0, NAMED_AT_MOST).map((r) => `${JSON.stringify(r.name)} (${r.id})`);
+    const more = unique.length > NAMED_AT_MOST ? ` … ${unique.length - NAMED_AT_MOST} more` : '';
+    const known = unique.length === 0 ? 'it lists none' : `it lists ${names.join(', ')}${more}`;
+    throw new CheckError(`no provider VDC ${asked} is visible to ${where.account} at ${where.origin}: ${known}; check --pvdc`);
+  }
+  if (found.length > 1) {
+    const shown = found.slice(0, 10).map((r) => `${r.name} (${r.id})`);
+    throw new CheckError(`${found.length} provider VDCs are ${asked}: ${shown.join(', ')}, give the provider VDC's id with --pvdc`);
+  }
+  return found;
+}
+
+/** Storage policies grouped by the UUID of their provider VDC. */
+function byProviderVdc(policies: readonly ProviderStoragePolicyRecord[]): Map<string, ProviderStoragePolicyRecord[]> {
+  const groups = new Map<string, ProviderStoragePolicyRecord[]>();
+  for (const p of policies) {
+    const id = pvdcIdOf(p.providerVdc);
+    if (id === undefined) continue;
+    const list = groups.get(id);
+    if (list) list.push(p);
+    else groups.set(id, [p]);
+  }
+  return groups;
+}
+
+/**
+ * Reads the chosen provider VDCs in one session: the records, then (unless `recordsOnly`,
+ * for discovery) the storage policies, and with --basis reserved each one's document.
+ */
+export async function readProviderVdcs(req: SessionRequest, target: PvdcTarget | undefined, basis: Basis, recordsOnly = false): Promise<PvdcReading[]> {
+  const where = { account: principal(req.creds), origin: req.conn.base.origin };
+  return withVcdSession(req, async (get) => {
+    const pvdcs = selectProviderVdcs(await queryProviderVdcs(req.conn, get), target, where);
+    if (recordsOnly) return pvdcs.map((pvdc) => ({ pvdc, policies: [] }));
+    const policies = byProviderVdc(await queryProviderStoragePolicies(req.conn, get));
+    const readings: PvdcReading[] = pvdcs.map((pvdc) => ({ pvdc, policies: policies.get(pvdc.id) ?? [] }));
+    if (basis !== 'reserved') return readings;
+    for (const reading of readings) {
+      req.conn.setPhase(`reading the reservations of provider VDC ${reading.pvdc.id}`);
+      const res = await get(providerVdcDocumentPath(reading.pvdc.id));
+      const what = `provider VDC document from ${req.conn.base.origin}`;
+      if (res.status < 200 || res.status >= 300) reading.reservations = { error: `its document answered ${describeResponse(res)}` };
+      else {
+        try {
+          reading.reservations = parseProviderVdcReservations(res.body.toString('utf8'), what);
+        } catch (error) {
+          if (!(error instanceof CheckError)) throw error;
+          reading.reservations = { error: error.message };
+        }
+      }
+    }
+    return readings;
+  });
+}

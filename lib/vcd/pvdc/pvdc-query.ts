@@ -1,0 +1,173 @@
+// The provider VDCs and their storage policies as the query service lists them to a System
+// account (type=providerVdc: VMWProviderVdcRecord; type=providerVdcStorageProfile:
+// ProviderVdcStorageProfileRecord): the measurements of check_pvdc. Every figure is optional:
+// a record without one (or with one that is no number) costs that figure, never the check.
+import { CheckError } from '../../plugin/errors';
+import { boundedExcerpt } from '../../plugin/server-text';
+import type { VcdConnection } from '../api/connection';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { VDC_STATUS } from '../vdc/vdc-query';
+
+/** A figure of a record: a whole number, or undefined when the record does not give it. */
+export type Figure = number | undefined;
+
+/** One VMWProviderVdcRecord. Units as the record's: MHz and MB. */
+export interface ProviderVdcRecord {
+  /** The provider VDC's UUID, from its href (`…/api/admin/providervdc/<uuid>`). */
+  id: string;
+  href: string;
+  name: string;
+  /** Undefined when the record does not say (judged as enabled: only an explicit false is disabled). */
+  enabled: boolean;
+  /** READY, NOT_READY, FAILED_CREATION, UNKNOWN, … (a number is named as the API's status codes); undefined when not sent. */
+  status?: string;
+  busy: boolean;
+  cpu: { capacity: Figure; used: Figure; allocated: Figure };
+  memory: { capacity: Figure; used: Figure; allocated: Figure };
+  /** numberOfVdcs: the organisation VDCs backed by it. */
+  vdcs: Figure;
+  /** Attributes sent that were no number (`cpuUsedMhz "n/a"`): said, and unknown. */
+  odd: string[];
+}
+
+/** One ProviderVdcStorageProfileRecord. Units: MB. */
+export interface ProviderStoragePolicyRecord {
+  id: string;
+  name: string;
+  /** The href of its provider VDC. */
+  providerVdc: string;
+  enabled: boolean;
+  total: Figure;
+  used: Figure;
+  /** storageAllocatedMB where the API version sends it (39.1 and later), else storageRequestedMB. */
+  allocated: Figure;
+  /** Which attribute `allocated` came from. */
+  allocatedFrom?: 'storageAllocatedMB' | 'storageRequestedMB';
+  odd: string[];
+}
+
+/** The most provider VDCs (or provider storage policies) a query may list: a page of 100,000 is read and judged. */
+export const MAX_PVDC_RECORDS = 100_000;
+
+const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
+const PVDC_HREF = new RegExp(`/providervdc/${UUID}/?$`, 'i');
+const POLICY_HREF = new RegExp(`/pvdcStorageProfile/${UUID}/?$`, 'i');
+
+/** The UUID of a provider VDC href (`…/api/admin/providervdc/<uuid>` or the extension's `…/api/admin/extension/providervdc/<uuid>`), lower case. */
+export function pvdcIdOf(href: string): string | undefined {
+  return PVDC_HREF.exec(href)?.[1].toLowerCase();
+}
+
+/** A whole, non-negative figure of a record, or undefined (missing, or no number: then noted in `odd`). */
+function figure(a: Record<string, string>, key: string, odd: string[]): Figure {
+  const text = a[key];
+  if (text === undefined) return undefined;
+  if (/^\s*\d{1,15}\s*$/.test(text)) return Number(text);
+  odd.push(`${key} ${JSON.stringify(boundedExcerpt(text, 40))}`);
+  return undefined;
+}
+
+function name(a: Record<string, string>, what: string, local: string): string {
+  const value = a.name ?? '';
+  if (value.length > MAX_NAME_CHARS) throw new CheckError(`unexpected ${what}: a ${local} name is ${value.length} characters long, and vCD allows 128`);
+  return detached(value);
+}
+
+function statusOf(text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return VDC_STATUS[text.trim()] ?? detached(boundedExcerpt(text.trim().toUpperCase(), 40));
+}
+
+/** Reads one page of VMWProviderVdcRecord elements. */
+export function parseProviderVdcRecords(body: string, what = 'query response'): RecordsPage<ProviderVdcRecord> {
+  const page = parseRecordsEnvelope(body, what, ['VMWProviderVdcRecord', 'ProviderVdcRecord']);
+  return {
+    ...page,
+    records: page.records.map(({ local, attributes: a }) => {
+      const id = pvdcIdOf(a.href ?? '');
+      if (!id) throw new CheckError(`unexpected ${what}: a ${local} without a provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
+      const odd: string[] = [];
+      const status = statusOf(a.status);
+      return {
+        id,
+        href: detached(a.href),
+        name: name(a, what, local),
+        enabled: a.isEnabled !== 'false',
+        ...(status === undefined ? {} : { status }),
+        busy: a.isBusy === 'true',
+        cpu: { capacity: figure(a, 'cpuLimitMhz', odd), used: figure(a, 'cpuUsedMhz', odd), allocated: figure(a, 'cpuAllocationMhz', odd) },
+        memory: { capacity: figure(a, 'memoryLimitMB', odd), used: figure(a, 'memoryUsedMB', odd), allocated: figure(a, 'memoryAllocationMB', odd) },
+        vdcs: figure(a, 'numberOfVdcs', odd),
+        odd,
+      };
+    }),
+  };
+}
+
+/** Reads one page of ProviderVdcStorageProfileRecord elements. */
+export function parseProviderStoragePolicyRecords(body: string, what = 'query response'): RecordsPage<ProviderStoragePolicyRecord> {
+  const page = parseRecordsEnvelope(body, what, ['ProviderVdcStorageProfileRecord']);
+  return {
+    ...page,
+    records: page.records.map(({ local, attributes: a }) => {
+      const id = POLICY_HREF.exec(a.href ?? '')?.[1];
+      if (!id || a.providerVdc === undefined || pvdcIdOf(a.providerVdc) === undefined)
+        throw new CheckError(
+          `unexpected ${what}: a ${local} without a storage policy href or provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
+        );
+      const odd: string[] = [];
+      const allocated = figure(a, 'storageAllocatedMB', odd);
+      const requested = allocated === undefined ? figure(a, 'storageRequestedMB', odd) : undefined;
+      const from = allocated !== undefined ? 'storageAllocatedMB' : requested !== undefined ? 'storageRequestedMB' : undefined;
+      return {
+        id: id.toLowerCase(),
+        name: name(a, what, local),
+        providerVdc: detached(a.providerVdc),
+        enabled: a.isEnabled !== 'false',
+        total: figure(a, 'storageTotalMB', odd),
+        used: figure(a, 'storageUsedMB', odd),
+        allocated: allocated ?? requested,
+        ...(from === undefined ? {} : { allocatedFrom: from }),
+        odd,
+      };
+    }),
+  };
+}
+
+/** `/api/query?type=…&format=records`, every record, sorted by name. */
+function queryPath(type: string): string {
+  return `/api/query?type=${type}&format=records&pageSize=${PAGE_SIZE}&sortAsc=name`;
+}
+
+/** Every provider VDC: one query, whatever their number. */
+export const PVDC_QUERY_PATH = queryPath('providerVdc');
+/** Every provider VDC storage policy, of every provider VDC: one query. */
+export const PVDC_POLICY_QUERY_PATH = queryPath('providerVdcStorageProfile');
+
+const NARROW = 'check --url (no cloud has that many), or narrow it with --pvdc';
+const SYSTEM_NEEDED =
+  'the provider VDC queries are for a System account (--org System) with the right to view provider VDCs (a System Administrator, or a role with Provider VDC: View)';
+
+/** Every provider VDC record. */
+export function queryProviderVdcs(conn: VcdConnection, get: SessionGet): Promise<ProviderVdcRecord[]> {
+  return queryAllPages(conn, get, PVDC_QUERY_PATH, {
+    parse: parseProviderVdcRecords,
+    max: MAX_PVDC_RECORDS,
+    noun: 'provider VDCs',
+    list: 'the provider VDCs',
+    narrow: NARROW,
+    refused: SYSTEM_NEEDED,
+  });
+}
+
+/** Every provider storage-policy record. */
+export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionGet): Promise<ProviderStoragePolicyRecord[]> {
+  return queryAllPages(conn, get, PVDC_POLICY_QUERY_PATH, {
+    parse: parseProviderStoragePolicyRecords,
+    max: MAX_PVDC_RECORDS,
+    noun: 'provider storage policies',
+    list: 'the provider storage policies',
+    narrow: NARROW,
+    refused: SYSTEM_NEEDED,
+  });
+}

@@ -1,0 +1,142 @@
+// check_pvdc and check_vcd as an engine runs them: the built executables against the simulator's
+// provider estate over HTTPS (a provider VDC near its memory, a disabled one, a cell down), a
+// tenant account refused, discovery, and vCD
+// unreachable as CRITICAL for check_vcd only. Run `node build.mjs dist` first.
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { VCD_MODULE } from '../../sim/vcd/module';
+import { parsePerfdataStrict } from '../support/perfdata-parse';
+import { runExecutable, type RunResult } from '../support/spawn';
+
+const DIST = resolve(__dirname, '../../dist');
+
+let sim: Simulator; // default scenario: three provider VDCs, three cells (one down)
+let healthy: Simulator;
+
+beforeAll(async () => {
+  for (const exe of ['check_pvdc', 'check_vcd']) if (!existsSync(join(DIST, exe))) throw new Error(`dist/${exe} is missing: run \`node build.mjs dist\` first`);
+  [sim, healthy] = await Promise.all([startSimulatorFromArgs([], [VCD_MODULE]), startSimulatorFromArgs(['--vcd-scenario', 'healthy'], [VCD_MODULE])]);
+});
+afterAll(async () => {
+  await Promise.all([sim, healthy].filter(Boolean).map((s) => s.close()));
+});
+
+function run(exe: string, s: Simulator, account: 'system' | 'tenant', extra: string[], url = s.apis.vcd.httpsUrl, killAfterMs = 30_000): Promise<RunResult> {
+  const { vcd } = s.apis;
+  const [user, org] = account === 'system' ? [vcd.info.providerUser, 'System'] : [vcd.info.user, vcd.info.org];
+  const argv = ['-u', url, '--ca-file', s.caFile, '-U', user, '-o', org, '--password-file', vcd.info.passwordFile];
+  argv.push('--cache-dir', mkdtempSync(join(tmpdir(), 'cc-pvdc-cache-')), ...extra);
+  return runExecutable(join(DIST, exe), argv, { env: { PATH: process.env.PATH, HOME: process.env.HOME }, killAfterMs });
+}
+const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
+const perfOf = (r: RunResult) => parsePerfdataStrict(firstLine(r).split(' | ')[1] ?? '');
+
+describe('check_pvdc', () => {
+  it('every provider VDC: the disabled one CRITICAL, the one near its memory WARNING, the org VDCs counted', async () => {
+    const r = await run('check_pvdc', sim, 'system', []);
+    expect(r.code, r.stdout).toBe(2);
+    expect(firstLine(r)).toMatch(/^PVDC CRITICAL - 3 provider VDCs: pvdc-legacy-03 disabled, pvdc-silver-02 memory 89\.2% used \(2\.7 TiB of 3 TiB\) \| /);
+    expect(r.stdout).toMatch(/^\[OK\] pvdc-gold-01: cpu 32\.5% used \(312000 MHz of 960000 MHz\), .*, 6 org VDCs$/m);
+    const perf = perfOf(r);
+    expect(perf.map((m) => m.label)).toContain('pvdc_silver_02_storage_silver_pct');
+    expect(new Set(perf.map((m) => m.label)).size).toBe(perf.length);
+    expect(perf.find((m) => m.label === 'pvdc_gold_01_vdcs')).toMatchObject({ value: 6 });
+    expect(r.stderr).toBe('');
+  });
+
+  it('--pvdc by name, --basis reserved reading its document; an unknown name lists those that exist', async () => {
+    const one = await run('check_pvdc', sim, 'system', [
+      '--pvdc',
+      'PVDC-SILVER-02',
+      '--basis',
+      'reserved',
+      '--memory-warning',
+      '85',
+      '--memory-critical',
+      '95',
+    ]);
+    expect(firstLine(one)).toMatch(/^PVDC WARNING - provider VDC pvdc-silver-02: memory 86\.7% reserved \(2\.6 TiB of 3 TiB\), cpu 41\.7% reserved/);
+    const none = await run('check_pvdc', sim, 'system', ['--pvdc', 'gold']);
+    expect(none.code).toBe(3);
+    expect(firstLine(none)).toMatch(
+      /^PVDC UNKNOWN - no provider VDC named "gold" is visible to provider@System .*: it lists "pvdc-gold-01" \(8a9b0c1d-[0-9a-f-]+\), /,
+    );
+  });
+
+  it('a tenant account: one UNKNOWN saying a System account is needed', async () => {
+    const r = await run('check_pvdc', sim, 'tenant', []);
+    expect([r.code, firstLine(r)]).toEqual([
+      3,
+      "PVDC UNKNOWN - check_pvdc needs a System account (--org System): provider VDCs are not visible to organisation acme, use check_vdc for a tenant's VDCs",
+    ]);
+  });
+
+  it('--discovery: {#PVDC.ID} and {#PVDC.NAME}, and hosts for Icinga 2 and Nagios', async () => {
+    const z = await run('check_pvdc', sim, 'system', ['--discovery']);
+    expect(JSON.parse(z.stdout)).toContainEqual({ '{#PVDC.ID}': '8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c4f', '{#PVDC.NAME}': 'pvdc-legacy-03' });
+    const i = await run('check_pvdc', sim, 'system', ['--discovery', '--discovery-format', 'icinga2']);
+    expect(i.stdout).toMatch(/^object Host "pvdc-8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c2d" \{\n\timport "cloudchecks-vcd-pvdc"\n/m);
+    const n = await run('check_pvdc', sim, 'system', ['--discovery', '--discovery-format', 'nagios']);
+    expect(n.stdout).toMatch(/^ {4}_PVDC_ID {8}8a9b0c1d-2e3f-4a5b-8c6d-7e8f9a0b1c3e$/m);
+  });
+});
+
+describe('check_vcd', () => {
+  it('a System account: versions, a fresh login, the session, and the cell that is down named', async () => {
+    const r = await run('check_vcd', sim, 'system', []);
+    expect(r.code, r.stdout).toBe(1);
+    expect(firstLine(r)).toMatch(
+      /^VCD WARNING - https:\/\/127\.0\.0\.1:\d+ answers: API 39\.0, login [\d.]+s, 2 of 3 cells serving: vcd-cell-03 \(INACTIVE\) \| versions_time=[\d.]+s;5;10;0 login_time=/,
+    );
+    expect(perfOf(r).find((m) => m.label === 'cells_serving')).toMatchObject({ value: 2, max: 3 });
+  });
+
+  it('never the cached session: a login and a logout every run', async () => {
+    const before = await fetch(`${healthy.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+    const r = await run('check_vcd', healthy, 'tenant', []);
+    expect([r.code, firstLine(r)]).toEqual([0, expect.stringMatching(/^VCD OK - .* cells need a System account \| /)]);
+    await run('check_vcd', healthy, 'tenant', []);
+    const after = await fetch(`${healthy.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+    expect((after.login ?? 0) - (before.login ?? 0)).toBe(2);
+    expect((after.logout ?? 0) - (before.logout ?? 0)).toBe(2);
+  });
+
+  it('vCD unreachable: CRITICAL for check_vcd, UNKNOWN for check_pvdc; a bad option stays UNKNOWN', async () => {
+    const port = await new Promise<number>((done) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const { port: p } = s.address() as { port: number };
+        s.close(() => done(p));
+      });
+    });
+    const url = `https://127.0.0.1:${port}`;
+    const vcd = await run('check_vcd', healthy, 'tenant', [], url);
+    expect([vcd.code, firstLine(vcd)]).toEqual([2, expect.stringMatching(/^VCD CRITICAL - connection refused by 127\.0\.0\.1:\d+/)]);
+    const pvdc = await run('check_pvdc', healthy, 'system', [], url);
+    expect(pvdc.code).toBe(3);
+    const bad = await run('check_vcd', healthy, 'tenant', ['-w', '10:5']);
+    expect([bad.code, firstLine(bad)]).toEqual([3, expect.stringMatching(/^VCD UNKNOWN - invalid range "10:5"/)]);
+  });
+
+  it('no answer within -t is CRITICAL here (the state -t names wins)', async () => {
+    healthy.apis.vcd.faults.set([{ path: '/api/versions$', kind: 'hang' }]);
+    try {
+      const r = await run('check_vcd', healthy, 'tenant', ['-t', '1']);
+      expect([r.code, firstLine(r)]).toEqual([2, expect.stringMatching(/^VCD CRITICAL - timed out after 1s while asking .* for its API versions/)]);
+      const asked = await run('check_vcd', healthy, 'tenant', ['-t', '1:UNKNOWN']);
+      expect(asked.code).toBe(3);
+    } finally {
+      healthy.apis.vcd.faults.set([]);
+    }
+  });
+
+  it('the password is never printed, even at -vvv', async () => {
+    const r = await run('check_vcd', healthy, 'tenant', ['-vvv']);
+    const password = 'Sim-vcd-Passw0rd';
+    expect(r.stdout + r.stderr).not.toContain(password);
+  });
+});
