@@ -97,6 +97,14 @@ const VCD_OPTIONS = defineOptions([
     description:
       'Refuse a metrics request while N are under way already with HTTP 400 OPERATION_LIMITS_EXCEEDED, as vCD does beyond its simultaneous operations per user (0: no limit).',
   },
+  {
+    long: 'vcd-omit-attributes',
+    type: 'string',
+    arg: 'NAMES',
+    default: '',
+    description:
+      'Leave these attributes (comma-separated, e.g. memoryLimitMB,storageUsedMB) out of every VDC and storage-policy record, as servers leave out optional ones (the schema makes every record attribute optional).',
+  },
 ]);
 type VcdSimOptions = OptionsOf<typeof VCD_OPTIONS>;
 
@@ -118,6 +126,8 @@ interface VcdConfig {
   latencyMs: number;
   /** Metrics requests under way at most (0: any number). */
   maxOperations: number;
+  /** Attributes left out of the VDC and storage-policy records. */
+  omit: ReadonlySet<string>;
 }
 
 function readConfig(options: VcdSimOptions): VcdConfig {
@@ -134,6 +144,7 @@ function readConfig(options: VcdSimOptions): VcdConfig {
     tokenStyle: options['vcd-legacy-token'],
     latencyMs: Math.max(0, options['vcd-latency']),
     maxOperations: Math.max(0, options['vcd-max-operations']),
+    omit: new Set(options['vcd-omit-attributes'].split(',').filter((a) => a !== '')),
   };
 }
 
@@ -325,10 +336,10 @@ class VcdServer {
         );
       case 'orgVdc':
       case 'adminOrgVdc':
-        return vdcRows(this.vdcSet.vdcs, base, admin, version, (v) => this.vmCounts(v));
+        return vdcRows(this.vdcSet.vdcs, base, admin, version, (v) => this.vmCounts(v), this.cfg.omit);
       case 'orgVdcStorageProfile':
       case 'adminOrgVdcStorageProfile':
-        return storagePolicyRows(this.vdcSet.vdcs, base, admin);
+        return storagePolicyRows(this.vdcSet.vdcs, base, admin, this.cfg.omit);
       default:
         return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile)`;
     }

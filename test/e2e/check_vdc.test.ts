@@ -18,17 +18,22 @@ const PROD = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 let tenant: Simulator; // org acme, every version: 34.0 is chosen
 let provider: Simulator; // a System login, versions 37.0 and 39.0
 let hostile: Simulator; // VDC and policy names chosen to attack the monitoring
+let sparse: Simulator; // a System login whose records leave optional attributes out
 
 beforeAll(async () => {
   if (!existsSync(join(DIST, 'check_vdc'))) throw new Error('dist/check_vdc is missing: run `node build.mjs dist` first');
-  [tenant, provider, hostile] = await Promise.all([
+  [tenant, provider, hostile, sparse] = await Promise.all([
     startSimulatorFromArgs([], [VCD_MODULE]),
     startSimulatorFromArgs(['--vcd-org', 'System', '--vcd-user', 'provider', '--vcd-versions', '37.0,39.0'], [VCD_MODULE]),
     startSimulatorFromArgs(['--vcd-scenario', 'hostile'], [VCD_MODULE]),
+    startSimulatorFromArgs(
+      ['--vcd-org', 'System', '--vcd-user', 'provider', '--vcd-versions', '37.0,39.0', '--vcd-omit-attributes', 'memoryLimitMB,storageUsedMB'],
+      [VCD_MODULE],
+    ),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([tenant, provider, hostile].filter(Boolean).map((s) => s.close()));
+  await Promise.all([tenant, provider, hostile, sparse].filter(Boolean).map((s) => s.close()));
 });
 
 function run(s: Simulator, extra: string[]): Promise<RunResult> {
@@ -145,5 +150,23 @@ describe('check_vdc with names tenants chose', () => {
     expect(nagios.code).toBe(0);
     for (const line of nagios.stdout.split('\n').filter((l) => /^ {4}(alias|display_name|_VDC_ORG)/.test(l))) expect(line).not.toMatch(/[$`'"();&|<>\\]/);
     expect(existsSync(INJECTION_MARKER)).toBe(false);
+  });
+});
+
+describe('check_vdc when records leave optional attributes out', () => {
+  it('each missing figure unknown and named, its perfdata omitted, everything else judged; discovery unharmed', async () => {
+    const r = await run(sparse, ['--tenant-org', 'acme']);
+    // acme-archive is still disabled: the figures that are there are still judged.
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stdout).toContain('acme-archive (org acme) disabled');
+    expect(r.stdout).toContain('memory 30 GiB used, limit unknown (AdminVdcRecord has no memoryLimitMB)');
+    expect(r.stdout).toMatch(/storage Gold use unknown, limit 1 TiB \(AdminOrgVdcStorageProfileRecord has no storageUsedMB\)/);
+    const labels = perfOf(r).map((m) => m.label);
+    expect(labels).toContain('acme__acme-prod__cpu_pct');
+    expect(labels.filter((l) => l.endsWith('__memory_pct') || l.endsWith('__storage'))).toEqual([]);
+    expect(new Set(labels).size).toBe(labels.length);
+    const discovery = await run(sparse, ['--tenant-org', 'acme', '--discovery']);
+    expect(discovery.code, discovery.stdout).toBe(0);
+    expect((JSON.parse(discovery.stdout) as unknown[]).length).toBe(5);
   });
 });

@@ -80,9 +80,9 @@ interface QuotaUse {
   judged?: Measurement;
 }
 
-/** The percentage of a limit, or undefined when there is none (0 = unlimited). */
+/** The percentage of a limit, or undefined when there is none (0 = unlimited) or a figure is unknown. */
 export function percentOfLimit(q: Quota): number | undefined {
-  return q.limit > 0 ? (q.used / q.limit) * 100 : undefined;
+  return q.used !== undefined && q.limit !== undefined && q.limit > 0 ? (q.used / q.limit) * 100 : undefined;
 }
 
 const CPU: QuotaUnit = { show: (n) => `${formatDecimal(n, 0)} MHz`, scale: 1, measure: (what) => `${what}_mhz` };
@@ -108,8 +108,14 @@ function quotasOf(r: VdcReading, names: readonly string[], labels: PerfdataLabel
 
 function quotaFinding({ what, q, unit, judged }: QuotaUse): Finding {
   const pct = percentOfLimit(q);
-  if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used)} used, unlimited` };
-  return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used)} of ${unit.show(q.limit)})` };
+  if (q.unknown !== undefined) {
+    // A figure the record did not send: this quota cannot be judged, the others still are.
+    const used = q.used === undefined ? 'use unknown' : `${unit.show(q.used)} used`;
+    const limit = q.limit === undefined ? 'limit unknown' : q.limit > 0 ? `limit ${unit.show(q.limit)}` : 'unlimited';
+    return { state: State.UNKNOWN, text: `${what} ${used}, ${limit} (${q.unknown})` };
+  }
+  if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used ?? 0)} used, unlimited` };
+  return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used ?? 0)} of ${unit.show(q.limit ?? 0)})` };
 }
 
 /** The VMs in failed or unknown states, as WARNING findings. */
@@ -155,7 +161,9 @@ function perfdataOf(r: VdcReading, names: readonly string[], labels: PerfdataLab
   const out: Metric[] = [];
   for (const { label, q, unit, judged } of quotas) {
     if (judged) out.push(judged.metric);
-    const shape = { ...(unit.uom ? { uom: unit.uom } : {}), min: 0, ...(q.limit > 0 ? { max: q.limit * unit.scale } : {}) };
+    // A use the record did not send has no perfdata (never 0); a limit it did not send, no max.
+    if (q.used === undefined) continue;
+    const shape = { ...(unit.uom ? { uom: unit.uom } : {}), min: 0, ...(q.limit !== undefined && q.limit > 0 ? { max: q.limit * unit.scale } : {}) };
     out.push(unjudgedMetric(label, q.used * unit.scale, shape));
   }
   const { total, running } = vmCounts(r);
