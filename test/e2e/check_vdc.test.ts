@@ -141,6 +141,8 @@ describe('check_vdc with names tenants chose', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     for (const m of perfOf(r)) expect(m.label).toMatch(/^[a-z0-9_-]+$/);
+    const labels = perfOf(r).map((m) => m.label);
+    expect(new Set(labels).size).toBe(labels.length);
     const icinga = await run(hostile, ['--discovery', '--discovery-format', 'icinga2']);
     expect(icinga.code).toBe(0);
     expect(icinga.stdout).toMatch(/^object Host "vdc-7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f" \{$/m);
