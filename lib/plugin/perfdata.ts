@@ -39,18 +39,3 @@ export function formatMetric(m: Metric): string {
 export function formatPerfdata(metrics: readonly Metric[]): string {
   return metrics.map(formatMetric).join(' ');
 }
-
-/**
- * A name from outside (a VDC, a storage policy) as a part of a perfdata label: lower-case
- * letters, digits and `_` only, at most 40 characters, so that no tenant text can quote,
- * split or end the perfdata; `fallback` when nothing is left.
- */
-export function labelPart(name: string, fallback: string): string {
-  const part = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 40)
-    .replace(/_+$/, '');
-  return part === '' ? fallback : part;
-}

@@ -27,7 +27,7 @@ void runPlugin({
   notes: [
     'A tenant account (the vApp Author or Organization Administrator role) reads its organisation with the orgVdc, orgVdcStorageProfile and vm queries; a System account reads every organisation with adminOrgVdc, adminOrgVdcStorageProfile and adminVM (--tenant-org narrows).',
     'Sessions are cached (one file per url+user+org, mode 0600) as for the VM checks, and shared with them.',
-    'Perfdata per VDC: <vdc>_cpu_mhz, <vdc>_memory (bytes), <vdc>_storage_<policy> (bytes), each with its limit as max, and the matching _pct values with the thresholds; <vdc>_vms and <vdc>_vms_running. Names become lower-case letters, digits and _.',
+    'Perfdata per VDC: <vdc>__cpu_mhz, <vdc>__memory (bytes), <vdc>__<policy>__storage (bytes), each with its limit as max, and the matching _pct values with the thresholds; <vdc>__vms and <vdc>__vms_running; a System account prefixes <org>__. A name that is not already lower-case letters, digits, - and _ keeps what it can and gets _h and 8 hex digits of its hash, so that labels never collide and never change from run to run.',
     HTTP_ENVIRONMENT_NOTE,
   ],
   secretEnv: ['VCD_PASSWORD'],

@@ -99,6 +99,14 @@ const VCD_OPTIONS = defineOptions([
     description:
       'Refuse a metrics request while N are under way already with HTTP 400 OPERATION_LIMITS_EXCEEDED, as vCD does beyond its simultaneous operations per user (0: no limit).',
   },
+  {
+    long: 'vcd-omit-attributes',
+    type: 'string',
+    arg: 'NAMES',
+    default: '',
+    description:
+      'Leave these attributes (comma-separated, e.g. memoryLimitMB,storageUsedMB) out of every VDC and storage-policy record, as servers leave out optional ones (the schema makes every record attribute optional).',
+  },
 ]);
 type VcdSimOptions = OptionsOf<typeof VCD_OPTIONS>;
 
@@ -120,6 +128,8 @@ interface VcdConfig {
   latencyMs: number;
   /** Metrics requests under way at most (0: any number). */
   maxOperations: number;
+  /** Attributes left out of the VDC and storage-policy records. */
+  omit: ReadonlySet<string>;
 }
 
 function readConfig(options: VcdSimOptions): VcdConfig {
@@ -136,6 +146,7 @@ function readConfig(options: VcdSimOptions): VcdConfig {
     tokenStyle: options['vcd-legacy-token'],
     latencyMs: Math.max(0, options['vcd-latency']),
     maxOperations: Math.max(0, options['vcd-max-operations']),
+    omit: new Set(options['vcd-omit-attributes'].split(',').filter((a) => a !== '')),
   };
 }
 
@@ -392,6 +403,7 @@ class VcdServer {
           admin,
           version,
           (v) => this.vmCounts(v),
+          this.cfg.omit,
         );
       case 'orgVdcStorageProfile':
       case 'adminOrgVdcStorageProfile':
@@ -399,6 +411,7 @@ class VcdServer {
           this.vdcSet.vdcs.filter((v) => sees(v.org)),
           base,
           admin,
+          this.cfg.omit,
         );
       // The provider's own types are for System only, as the API reference says ([SysAdmin]).
       case 'providerVdc':

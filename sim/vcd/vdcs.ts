@@ -201,15 +201,26 @@ export interface VmCounts {
 
 const orgHref = (base: string, org: string) => `${base}/api/org/${simOrg(org).id}`;
 
-/** A record as a query row: XML attributes as given; in JSON (`QueryResult<element>Type`) booleans and figures typed. */
-export function row(name: string, id: string, element: string, values: Record<string, string>): QueryRow {
+/**
+ * A record as a query row: XML attributes as given, but those in `omit`; in JSON
+ * (`QueryResult<element>Type`) booleans and figures typed.
+ */
+export function row(name: string, id: string, element: string, given: Record<string, string>, omit: ReadonlySet<string> = new Set()): QueryRow {
+  const values = Object.fromEntries(Object.entries(given).filter(([k]) => !omit.has(k)));
   const json: Record<string, unknown> = { _type: `QueryResult${element}Type` };
   for (const [k, v] of Object.entries(values)) json[k] = v === 'true' || v === 'false' ? v === 'true' : /Mhz$|MB$|^numberOf/.test(k) ? Number(v) : v;
   return { name, id, attr: (a) => values[a], element, xml: Object.entries(values), json };
 }
 
 /** The VDC records as query rows (`admin`: AdminVdcRecord, with the org's href and the provider side). */
-export function vdcRows(vdcs: readonly SimVdc[], base: string, admin: boolean, version: string, counts: (vdc: SimVdc) => VmCounts): QueryRow[] {
+export function vdcRows(
+  vdcs: readonly SimVdc[],
+  base: string,
+  admin: boolean,
+  version: string,
+  counts: (vdc: SimVdc) => VmCounts,
+  omit?: ReadonlySet<string>,
+): QueryRow[] {
   return vdcs.map((v) => {
     const c = counts(v);
     const storageUsed = v.policies.reduce((n, p) => n + p.usedMb, 0);
@@ -234,12 +245,12 @@ export function vdcRows(vdcs: readonly SimVdc[], base: string, admin: boolean, v
       ...(Number(version) >= 37 ? { numberOfVMs: String(c.total), numberOfRunningVMs: String(c.running) } : {}),
       href: `${base}/api/${admin ? 'admin/' : ''}vdc/${v.id}`,
     };
-    return row(v.name, v.id, admin ? 'AdminVdcRecord' : 'OrgVdcRecord', values);
+    return row(v.name, v.id, admin ? 'AdminVdcRecord' : 'OrgVdcRecord', values, omit);
   });
 }
 
 /** The storage policies of the VDCs as query rows. */
-export function storagePolicyRows(vdcs: readonly SimVdc[], base: string, admin: boolean): QueryRow[] {
+export function storagePolicyRows(vdcs: readonly SimVdc[], base: string, admin: boolean, omit?: ReadonlySet<string>): QueryRow[] {
   return vdcs.flatMap((v) =>
     v.policies.map((p) => {
       const values: Record<string, string> = {
@@ -254,7 +265,7 @@ export function storagePolicyRows(vdcs: readonly SimVdc[], base: string, admin: 
         numberOfConditions: '0',
         href: `${base}/api/vdcStorageProfile/${p.id}`,
       };
-      return row(p.name, p.id, admin ? 'AdminOrgVdcStorageProfileRecord' : 'OrgVdcStorageProfileRecord', values);
+      return row(p.name, p.id, admin ? 'AdminOrgVdcStorageProfileRecord' : 'OrgVdcStorageProfileRecord', values, omit);
     }),
   );
 }

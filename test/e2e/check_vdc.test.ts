@@ -18,17 +18,22 @@ const PROD = '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 let tenant: Simulator; // org acme, every version: 34.0 is chosen
 let provider: Simulator; // a System login, versions 37.0 and 39.0
 let hostile: Simulator; // VDC and policy names chosen to attack the monitoring
+let sparse: Simulator; // a System login whose records leave optional attributes out
 
 beforeAll(async () => {
   if (!existsSync(join(DIST, 'check_vdc'))) throw new Error('dist/check_vdc is missing: run `node build.mjs dist` first');
-  [tenant, provider, hostile] = await Promise.all([
+  [tenant, provider, hostile, sparse] = await Promise.all([
     startSimulatorFromArgs([], [VCD_MODULE]),
     startSimulatorFromArgs(['--vcd-org', 'System', '--vcd-user', 'provider', '--vcd-versions', '37.0,39.0'], [VCD_MODULE]),
     startSimulatorFromArgs(['--vcd-scenario', 'hostile'], [VCD_MODULE]),
+    startSimulatorFromArgs(
+      ['--vcd-org', 'System', '--vcd-user', 'provider', '--vcd-versions', '37.0,39.0', '--vcd-omit-attributes', 'memoryLimitMB,storageUsedMB'],
+      [VCD_MODULE],
+    ),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([tenant, provider, hostile].filter(Boolean).map((s) => s.close()));
+  await Promise.all([tenant, provider, hostile, sparse].filter(Boolean).map((s) => s.close()));
 });
 
 function run(s: Simulator, extra: string[]): Promise<RunResult> {
@@ -52,17 +57,17 @@ describe('check_vdc as a tenant', () => {
       /^\[OK\] acme-payg: cpu 2000 MHz used, unlimited, memory 2 GiB used, unlimited, storage Any 80 GiB used, unlimited, 1 of 1 VMs running$/m,
     );
     const perf = perfOf(r);
-    expect(perf.find((m) => m.label === 'acme_prod_memory')).toMatchObject({ value: 30 * 2 ** 30, uom: 'B', max: 64 * 2 ** 30 });
-    expect(perf.find((m) => m.label === 'acme_prod_cpu_pct')).toMatchObject({ value: 42, uom: '%', warn: '80', crit: '90' });
+    expect(perf.find((m) => m.label === 'acme-prod__memory')).toMatchObject({ value: 30 * 2 ** 30, uom: 'B', max: 64 * 2 ** 30 });
+    expect(perf.find((m) => m.label === 'acme-prod__cpu_pct')).toMatchObject({ value: 42, uom: '%', warn: '80', crit: '90' });
     // Pay-as-you-go: no percentage, no max.
-    expect(perf.filter((m) => m.label.startsWith('acme_payg_')).map((m) => m.label)).toEqual([
-      'acme_payg_cpu_mhz',
-      'acme_payg_memory',
-      'acme_payg_storage_any',
-      'acme_payg_vms',
-      'acme_payg_vms_running',
+    expect(perf.filter((m) => m.label.startsWith('acme-payg__')).map((m) => m.label)).toEqual([
+      'acme-payg__cpu_mhz',
+      'acme-payg__memory',
+      'acme-payg__any_h2b505597__storage',
+      'acme-payg__vms',
+      'acme-payg__vms_running',
     ]);
-    expect(perf.find((m) => m.label === 'acme_payg_memory')?.max).toBeNull();
+    expect(perf.find((m) => m.label === 'acme-payg__memory')?.max).toBeNull();
     expect(r.stderr).toBe('');
   });
 
@@ -80,7 +85,7 @@ describe('check_vdc as a tenant', () => {
     const doc = JSON.parse(dev.stdout) as { state: string; items: Array<{ state: string; text: string }>; metrics: Array<{ label: string }> };
     expect(doc.state).toBe('WARNING');
     expect(doc.items.map((i) => i.state)).toEqual(['WARNING', 'WARNING']);
-    expect(doc.metrics.map((m) => m.label)).toContain('acme_dev_storage_silver_pct');
+    expect(doc.metrics.map((m) => m.label)).toContain('acme-dev__silver_ha0b43df0__storage_pct');
   });
 
   it('clear UNKNOWNs: --tenant-org with a tenant account, a VDC nobody sees', async () => {
@@ -120,7 +125,7 @@ describe('check_vdc as a provider', () => {
   it('--tenant-org narrows to one organisation', async () => {
     const r = await run(provider, ['--tenant-org', 'globex']);
     expect(r.code).toBe(0);
-    expect(firstLine(r)).toMatch(/^VDC OK - globex-prod \(org globex\): cpu 42% .*, 0 of 0 VMs running \| globex_prod_cpu_pct=42%;80;90;0;100 /);
+    expect(firstLine(r)).toMatch(/^VDC OK - globex-prod \(org globex\): cpu 42% .*, 0 of 0 VMs running \| globex__globex-prod__cpu_pct=42%;80;90;0;100 /);
     const lld = JSON.parse((await run(provider, ['--tenant-org', 'acme', '--discovery'])).stdout) as Array<Record<string, string>>;
     expect(lld.map((v) => v['{#VDC.ORG}'])).toEqual(['acme', 'acme', 'acme', 'acme', 'acme']);
     // The generated objects say whose VDCs they are, as the VM discovery's do.
@@ -136,7 +141,9 @@ describe('check_vdc with names tenants chose', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    for (const m of perfOf(r)) expect(m.label).toMatch(/^[a-z0-9_]+$/);
+    for (const m of perfOf(r)) expect(m.label).toMatch(/^[a-z0-9_-]+$/);
+    const labels = perfOf(r).map((m) => m.label);
+    expect(new Set(labels).size).toBe(labels.length);
     const icinga = await run(hostile, ['--discovery', '--discovery-format', 'icinga2']);
     expect(icinga.code).toBe(0);
     expect(icinga.stdout).toMatch(/^object Host "vdc-7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f" \{$/m);
@@ -146,5 +153,23 @@ describe('check_vdc with names tenants chose', () => {
     expect(nagios.code).toBe(0);
     for (const line of nagios.stdout.split('\n').filter((l) => /^ {4}(alias|display_name|_VDC_ORG)/.test(l))) expect(line).not.toMatch(/[$`'"();&|<>\\]/);
     expect(existsSync(INJECTION_MARKER)).toBe(false);
+  });
+});
+
+describe('check_vdc when records leave optional attributes out', () => {
+  it('each missing figure unknown and named, its perfdata omitted, everything else judged; discovery unharmed', async () => {
+    const r = await run(sparse, ['--tenant-org', 'acme']);
+    // acme-archive is still disabled: the figures that are there are still judged.
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stdout).toContain('acme-archive (org acme) disabled');
+    expect(r.stdout).toContain('memory 30 GiB used, limit unknown (AdminVdcRecord has no memoryLimitMB)');
+    expect(r.stdout).toMatch(/storage Gold use unknown, limit 1 TiB \(AdminOrgVdcStorageProfileRecord has no storageUsedMB\)/);
+    const labels = perfOf(r).map((m) => m.label);
+    expect(labels).toContain('acme__acme-prod__cpu_pct');
+    expect(labels.filter((l) => l.endsWith('__memory_pct') || l.endsWith('__storage'))).toEqual([]);
+    expect(new Set(labels).size).toBe(labels.length);
+    const discovery = await run(sparse, ['--tenant-org', 'acme', '--discovery']);
+    expect(discovery.code, discovery.stdout).toBe(0);
+    expect((JSON.parse(discovery.stdout) as unknown[]).length).toBe(5);
   });
 });

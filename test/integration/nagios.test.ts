@@ -143,7 +143,7 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
         template.replace(/\$(USER1|ARG[1-5])\$/g, (m) => args[m]),
         root,
       );
-      expect(out).toMatch(/^VDC WARNING - acme-analytics: memory 88% \(56\.3 GiB of 64 GiB\), .* \| acme_analytics_cpu_pct=37\.5%;80;90;0;100 /);
+      expect(out).toMatch(/^VDC WARNING - acme-analytics: memory 88% \(56\.3 GiB of 64 GiB\), .* \| acme-analytics__cpu_pct=37\.5%;80;90;0;100 /);
       expect(code).toBe(1);
     } finally {
       await sim.stop();

@@ -196,7 +196,7 @@ const secretOf = (sim: BuiltSimulator) => readFileSync(sim.ready.apis.vcd.passwo
       const id = /_VDC_ID\s+(\S+)/.exec(objects)![1];
       const vcdArgs = /_VCD_ARGS\s+(.+)$/m.exec(objects)![1];
       const { out, code } = runCommandLine(`${DIST}/check_vdc ${vcdArgs} --vdc '${id}' --cache-dir '${join(work, 'nagios-cache')}'`, work);
-      expect(out).toMatch(/^VDC OK - .*: cpu 42% \(8400 MHz of 20000 MHz\).* \| [a-z0-9_]+_cpu_pct=42%;80;90;0;100 /);
+      expect(out).toMatch(/^VDC OK - .*: cpu 42% \(8400 MHz of 20000 MHz\).* \| [a-z0-9_-]+__cpu_pct=42%;80;90;0;100 /);
       expect(code).toBe(0);
       expect(existsSync(INJECTION_MARKER)).toBe(false);
     }, 60_000);

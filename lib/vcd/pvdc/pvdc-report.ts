@@ -4,7 +4,8 @@
 // figure the API did not give is said to be unknown and printed as U: never 0, never UNKNOWN
 // for the whole check.
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
-import { labelPart, type Metric } from '../../plugin/perfdata';
+import type { Metric } from '../../plugin/perfdata';
+import { PerfdataLabels } from '../../plugin/perfdata-labels';
 import type { Item, Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
 import { State, worstState } from '../../plugin/state';
@@ -110,49 +111,29 @@ function findingsOf(r: PvdcReading, t: PvdcThresholds, basis: Basis): Finding[] 
     .map((x) => x.f);
 }
 
-/**
- * Perfdata labels made unique across the whole output: a stem from names (lower-case
- * letters, digits, _) whose labels with every suffix are all unused, else the stem with the
- * start of the id. Two provider VDCs, or a provider VDC's name and another's policy, cannot
- * give the same label.
- */
-export class LabelBook {
-  private readonly used = new Set<string>();
-
-  stem(candidate: string, id: string, suffixes: readonly string[]): string {
-    const free = (stem: string) => suffixes.every((s) => !this.used.has(`${stem}${s}`));
-    const tag = id.replace(/[^0-9a-f]/gi, '').toLowerCase();
-    let stem = candidate;
-    for (let n = 8; !free(stem); n += 8) stem = n > tag.length ? `${candidate}_${tag}_${this.used.size}` : `${candidate}_${tag.slice(0, n)}`;
-    for (const s of suffixes) this.used.add(`${stem}${s}`);
-    return stem;
-  }
-}
-
 function capacityShape(m: Measure, scale: number, uom?: 'B') {
   return { ...(uom ? { uom } : {}), min: 0, ...(m.capacity !== undefined && m.capacity > 0 ? { max: m.capacity * scale } : {}) };
 }
 
 /** Perfdata of one provider VDC: percentages with the thresholds, the basis figures with capacity as max, and the org VDC count. */
-function perfdataOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, labels: LabelBook): Metric[] {
+function perfdataOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, labels: PerfdataLabels): Metric[] {
   const out: Metric[] = [];
-  const stem = labels.stem(labelPart(r.pvdc.name, `pvdc_${r.pvdc.id.slice(0, 8)}`), r.pvdc.id, ['_cpu_pct', '_cpu_mhz', '_memory_pct', '_memory', '_vdcs']);
+  const label = (measure: string) => labels.label([r.pvdc.name], measure);
   const cpu = computeMeasure(r, 'cpu', basis);
   const memory = computeMeasure(r, 'memory', basis);
   const scaled = (v: Figure, scale: number) => (v === undefined ? null : v * scale);
   out.push(
-    t.cpu.measure(`${stem}_cpu_pct`, percentOf(cpu) ?? null, PERCENT).metric,
-    unjudgedMetric(`${stem}_cpu_mhz`, scaled(cpu.value, 1), capacityShape(cpu, 1)),
-    t.memory.measure(`${stem}_memory_pct`, percentOf(memory) ?? null, PERCENT).metric,
-    unjudgedMetric(`${stem}_memory`, scaled(memory.value, MIB), capacityShape(memory, MIB, 'B')),
-    unjudgedMetric(`${stem}_vdcs`, r.pvdc.vdcs ?? null, { min: 0 }),
+    t.cpu.measure(label('cpu_pct'), percentOf(cpu) ?? null, PERCENT).metric,
+    unjudgedMetric(label('cpu_mhz'), scaled(cpu.value, 1), capacityShape(cpu, 1)),
+    t.memory.measure(label('memory_pct'), percentOf(memory) ?? null, PERCENT).metric,
+    unjudgedMetric(label('memory'), scaled(memory.value, MIB), capacityShape(memory, MIB, 'B')),
+    unjudgedMetric(label('vdcs'), r.pvdc.vdcs ?? null, { min: 0 }),
   );
   for (const p of r.policies) {
-    const policyStem = labels.stem(`${stem}_storage_${labelPart(p.name, p.id.slice(0, 8))}`, p.id, ['_pct', '']);
     const m = storageMeasure(p, basis);
     out.push(
-      t.storage.measure(`${policyStem}_pct`, percentOf(m) ?? null, PERCENT).metric,
-      unjudgedMetric(policyStem, scaled(m.value, MIB), capacityShape(m, MIB, 'B')),
+      t.storage.measure(labels.label([r.pvdc.name, p.name], 'storage_pct'), percentOf(m) ?? null, PERCENT).metric,
+      unjudgedMetric(labels.label([r.pvdc.name, p.name], 'storage'), scaled(m.value, MIB), capacityShape(m, MIB, 'B')),
     );
   }
   return out;
@@ -168,7 +149,7 @@ export function judgeProviderVdcs(readings: readonly PvdcReading[], t: PvdcThres
   const metrics: Metric[] = [];
   const problems: string[] = [];
   const unknown: string[] = [];
-  const labels = new LabelBook();
+  const labels = new PerfdataLabels();
   let single = '';
   for (const r of readings) {
     const findings = findingsOf(r, t, basis);

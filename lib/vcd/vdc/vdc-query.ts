@@ -7,10 +7,15 @@ import type { VcdConnection } from '../api/connection';
 import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
 import { fiqlValue, VM_LIST_REFUSED, vmRecordOf, type VmRecord } from '../inventory/vm-query';
 
-/** Used against a limit, in the record's unit (MHz, MB). A limit of 0 means unlimited. */
+/**
+ * Used against a limit, in the record's unit (MHz, MB). A limit of 0 means unlimited (the
+ * API's meaning). A figure the record does not send is undefined, and `unknown` says which
+ * attribute of which record is missing (`AdminVdcRecord has no memoryLimitMB`).
+ */
 export interface Quota {
-  used: number;
-  limit: number;
+  used?: number;
+  limit?: number;
+  unknown?: string;
 }
 
 /** One OrgVdcRecord or AdminVdcRecord. */
@@ -75,6 +80,22 @@ function count(a: Record<string, string>, key: string, where: () => string, requ
   return Number(text);
 }
 
+/**
+ * A quota's used and limit attributes. The schema makes every attribute of a query record
+ * optional and gives no meaning to a missing one: a figure not sent is unknown (never 0,
+ * never unlimited), named in `unknown`.
+ */
+function quota(a: Record<string, string>, record: string, usedKey: string, limitKey: string, where: () => string): Quota {
+  const used = count(a, usedKey, where, false);
+  const limit = count(a, limitKey, where, false);
+  const missing = [...(used === undefined ? [usedKey] : []), ...(limit === undefined ? [limitKey] : [])];
+  return {
+    ...(used === undefined ? {} : { used }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(missing.length === 0 ? {} : { unknown: `${record} has no ${missing.join(' or ')}` }),
+  };
+}
+
 /** A name-like attribute, bounded as vCD bounds names. */
 function text(a: Record<string, string>, key: string, where: () => string): string {
   const value = a[key] ?? '';
@@ -101,8 +122,8 @@ export function parseVdcRecords(body: string, what = 'query response'): RecordsP
         enabled: a.isEnabled !== 'false',
         ...(status === undefined ? {} : { status }),
         busy: a.isBusy === 'true',
-        cpuMhz: { used: count(a, 'cpuUsedMhz', where, true), limit: count(a, 'cpuLimitMhz', where, true) },
-        memoryMb: { used: count(a, 'memoryUsedMB', where, true), limit: count(a, 'memoryLimitMB', where, true) },
+        cpuMhz: quota(a, local, 'cpuUsedMhz', 'cpuLimitMhz', where),
+        memoryMb: quota(a, local, 'memoryUsedMB', 'memoryLimitMB', where),
         ...optionalCounts(a, where),
       };
     }),
@@ -131,7 +152,7 @@ export function parseStoragePolicyRecords(body: string, what = 'query response')
         id: id.toLowerCase(),
         name: text(a, 'name', where),
         vdc: detached(a.vdc),
-        storageMb: { used: count(a, 'storageUsedMB', where, true), limit: count(a, 'storageLimitMB', where, true) },
+        storageMb: quota(a, local, 'storageUsedMB', 'storageLimitMB', where),
         enabled: a.isEnabled !== 'false',
         isDefault: a.isDefaultStorageProfile === 'true',
       };

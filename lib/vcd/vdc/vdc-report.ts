@@ -2,7 +2,8 @@
 // its limits (a limit of 0 is unlimited: reported, never divided by, never judged), its state
 // (disabled or not ready is CRITICAL) and its VMs in failed or unknown states (WARNING).
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
-import { labelPart, type Metric } from '../../plugin/perfdata';
+import type { Metric } from '../../plugin/perfdata';
+import { PerfdataLabels } from '../../plugin/perfdata-labels';
 import type { Item, Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type Measurement, type ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
@@ -64,13 +65,14 @@ interface QuotaUnit {
   /** What one unit of the quota is in perfdata's unit (MB in bytes). */
   scale: number;
   uom?: 'B';
-  /** The perfdata label's end for the absolute value (`_mhz`). */
-  suffix?: string;
+  /** The perfdata measure of the absolute value (`cpu_mhz`, `memory`); its percentage is `<what>_pct`. */
+  measure: (what: string) => string;
 }
 
 /** One limit of a VDC: what it is, its perfdata label, and its use judged by -w/-c when it has a limit. */
 interface QuotaUse {
   what: string;
+  /** The label of the absolute value. */
   label: string;
   q: Quota;
   unit: QuotaUnit;
@@ -78,33 +80,42 @@ interface QuotaUse {
   judged?: Measurement;
 }
 
-/** The percentage of a limit, or undefined when there is none (0 = unlimited). */
+/** The percentage of a limit, or undefined when there is none (0 = unlimited) or a figure is unknown. */
 export function percentOfLimit(q: Quota): number | undefined {
-  return q.limit > 0 ? (q.used / q.limit) * 100 : undefined;
+  return q.used !== undefined && q.limit !== undefined && q.limit > 0 ? (q.used / q.limit) * 100 : undefined;
 }
 
-const CPU: QuotaUnit = { show: (n) => `${formatDecimal(n, 0)} MHz`, scale: 1, suffix: '_mhz' };
-const MEMORY: QuotaUnit = { show: (n) => formatBytes(n * MIB), scale: MIB, uom: 'B' };
+const CPU: QuotaUnit = { show: (n) => `${formatDecimal(n, 0)} MHz`, scale: 1, measure: (what) => `${what}_mhz` };
+const MEMORY: QuotaUnit = { show: (n) => formatBytes(n * MIB), scale: MIB, uom: 'B', measure: (what) => what };
 
-/** The quotas of one VDC (CPU, memory, each storage policy), measured once for its findings and its perfdata. */
-function quotasOf(r: VdcReading, prefix: string, t: VdcThresholds): QuotaUse[] {
-  // `<prefix>_memory_pct` beside `<prefix>_memory`; CPU says its unit in the label: `_cpu_pct`, `_cpu_mhz`.
-  const use = (what: string, label: string, q: Quota, unit: QuotaUnit, ctx: ScalarContext): QuotaUse => {
+/**
+ * The quotas of one VDC (CPU, memory, each storage policy), measured once for its findings and
+ * its perfdata. `names` are the names its labels are made of (its organisation's and its own).
+ */
+function quotasOf(r: VdcReading, names: readonly string[], labels: PerfdataLabels, t: VdcThresholds): QuotaUse[] {
+  // `…__memory_pct` beside `…__memory`; CPU says its unit: `…__cpu_pct`, `…__cpu_mhz`; a policy is a name of its own: `…__<policy>__storage_pct`.
+  const use = (what: string, of: readonly string[], measure: string, q: Quota, unit: QuotaUnit, ctx: ScalarContext): QuotaUse => {
     const pct = percentOfLimit(q);
-    return { what, label, q, unit, judged: pct === undefined ? undefined : ctx.measure(`${label}_pct`, pct, PERCENT) };
+    const judged = pct === undefined ? undefined : ctx.measure(labels.label(of, `${measure}_pct`), pct, PERCENT);
+    return { what, label: labels.label(of, unit.measure(measure)), q, unit, judged };
   };
-  const policyLabels = new UniqueLabels();
   return [
-    use('cpu', `${prefix}_cpu`, r.vdc.cpuMhz, CPU, t.cpu),
-    use('memory', `${prefix}_memory`, r.vdc.memoryMb, MEMORY, t.memory),
-    ...r.policies.map((p) => use(`storage ${p.name}`, `${prefix}_storage_${policyLabels.of(p.name, p.id)}`, p.storageMb, MEMORY, t.storage)),
+    use('cpu', names, 'cpu', r.vdc.cpuMhz, CPU, t.cpu),
+    use('memory', names, 'memory', r.vdc.memoryMb, MEMORY, t.memory),
+    ...r.policies.map((p) => use(`storage ${p.name}`, [...names, p.name], 'storage', p.storageMb, MEMORY, t.storage)),
   ];
 }
 
 function quotaFinding({ what, q, unit, judged }: QuotaUse): Finding {
   const pct = percentOfLimit(q);
-  if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used)} used, unlimited` };
-  return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used)} of ${unit.show(q.limit)})` };
+  if (q.unknown !== undefined) {
+    // A figure the record did not send: this quota cannot be judged, the others still are.
+    const used = q.used === undefined ? 'use unknown' : `${unit.show(q.used)} used`;
+    const limit = q.limit === undefined ? 'limit unknown' : q.limit > 0 ? `limit ${unit.show(q.limit)}` : 'unlimited';
+    return { state: State.UNKNOWN, text: `${what} ${used}, ${limit} (${q.unknown})` };
+  }
+  if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used ?? 0)} used, unlimited` };
+  return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used ?? 0)} of ${unit.show(q.limit ?? 0)})` };
 }
 
 /** The VMs in failed or unknown states, as WARNING findings. */
@@ -146,32 +157,18 @@ function vdcName(vdc: VdcRecord, withOrg: boolean): string {
 }
 
 /** The perfdata of one VDC: percentages with the thresholds, absolute values with the limits as max. */
-function perfdataOf(r: VdcReading, prefix: string, quotas: readonly QuotaUse[]): Metric[] {
+function perfdataOf(r: VdcReading, names: readonly string[], labels: PerfdataLabels, quotas: readonly QuotaUse[]): Metric[] {
   const out: Metric[] = [];
   for (const { label, q, unit, judged } of quotas) {
     if (judged) out.push(judged.metric);
-    const shape = { ...(unit.uom ? { uom: unit.uom } : {}), min: 0, ...(q.limit > 0 ? { max: q.limit * unit.scale } : {}) };
-    out.push(unjudgedMetric(`${label}${unit.suffix ?? ''}`, q.used * unit.scale, shape));
+    // A use the record did not send has no perfdata (never 0); a limit it did not send, no max.
+    if (q.used === undefined) continue;
+    const shape = { ...(unit.uom ? { uom: unit.uom } : {}), min: 0, ...(q.limit !== undefined && q.limit > 0 ? { max: q.limit * unit.scale } : {}) };
+    out.push(unjudgedMetric(label, q.used * unit.scale, shape));
   }
   const { total, running } = vmCounts(r);
-  out.push(unjudgedMetric(`${prefix}_vms`, total, { min: 0 }), unjudgedMetric(`${prefix}_vms_running`, running, { min: 0, max: total }));
+  out.push(unjudgedMetric(labels.label(names, 'vms'), total, { min: 0 }), unjudgedMetric(labels.label(names, 'vms_running'), running, { min: 0, max: total }));
   return out;
-}
-
-/** Label parts from names, made unique with the start of the id when two names give the same part. */
-class UniqueLabels {
-  private readonly used = new Set<string>();
-
-  of(name: string, id: string): string {
-    let part = labelPart(name, id.slice(0, 8));
-    if (this.used.has(part))
-      part = `${part}_${id
-        .replace(/[^0-9a-f]/gi, '')
-        .slice(0, 8)
-        .toLowerCase()}`;
-    this.used.add(part);
-    return part;
-  }
 }
 
 /**
@@ -182,12 +179,13 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
   const items: Item[] = [];
   const metrics: Metric[] = [];
   const problems: string[] = [];
-  const labels = new UniqueLabels();
+  const labels = new PerfdataLabels();
   let single = '';
   for (const r of readings) {
     const name = vdcName(r.vdc, options.withOrg);
-    const prefix = labels.of(r.vdc.name, r.vdc.id);
-    const quotas = quotasOf(r, prefix, t);
+    // A provider's VDCs are named within their organisation (two organisations may each have an `acme-prod`).
+    const names = options.withOrg ? [r.vdc.org, r.vdc.name] : [r.vdc.name];
+    const quotas = quotasOf(r, names, labels, t);
     const { findings, bad } = findingsOf(r, quotas);
     const state = stateOf({ subchecks: findings });
     const said = findings.map((f) => f.text).join(', ');
@@ -198,7 +196,7 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
     const wrong = problemsOf(findings).map((f) => f.text);
     if (wrong.length > 0) problems.push(`${name} ${wrong.join(', ')}`);
     single = `${name}: ${said}`;
-    metrics.push(...perfdataOf(r, prefix, quotas));
+    metrics.push(...perfdataOf(r, names, labels, quotas));
   }
   const state = worstOf(items);
   if (readings.length === 1) return { state, summary: single, items, metrics };

@@ -9,7 +9,8 @@ import { State } from '../../../../lib/plugin/state';
 import { parseProviderVdcReservations } from '../../../../lib/vcd/pvdc/pvdc-capacity';
 import { selectProviderVdcs, type PvdcReading } from '../../../../lib/vcd/pvdc/pvdc-probe';
 import { parseProviderStoragePolicyRecords, parseProviderVdcRecords, pvdcIdOf } from '../../../../lib/vcd/pvdc/pvdc-query';
-import { judgeProviderVdcs, LabelBook, type PvdcThresholds } from '../../../../lib/vcd/pvdc/pvdc-report';
+import { judgeProviderVdcs, type PvdcThresholds } from '../../../../lib/vcd/pvdc/pvdc-report';
+import { namePart } from '../../../../lib/plugin/perfdata-labels';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../../fixtures/vcd/provider', name), 'utf8');
 const ctx = () => ScalarContext.fromOptions({ warning: '80', critical: '90' });
@@ -36,10 +37,12 @@ describe('judgeProviderVdcs', () => {
     );
     expect(r.summary).toMatch(/figures unknown for pvdc compute\/a/);
     const perf = formatPerfdata(r.metrics!);
-    expect(perf).toMatch(/pvdc_compute_a_cpu_pct=89\.166667%;80;90;0;100 pvdc_compute_a_cpu_mhz=410880;;;0;460800 /);
-    expect(perf).toMatch(/pvdc_compute_a_vdcs=41;;;0/);
-    // The second name reduces to the same label: it gets the start of its id.
-    expect(perf).toMatch(/pvdc_compute_a_0b8a7c6d_memory_pct=U;80;90;0;100 pvdc_compute_a_0b8a7c6d_memory=U;;;0;1099511627776 /);
+    expect(perf).toMatch(/pvdc-compute-a__cpu_pct=89\.166667%;80;90;0;100 pvdc-compute-a__cpu_mhz=410880;;;0;460800 /);
+    expect(perf).toMatch(/pvdc-compute-a__vdcs=41;;;0/);
+    // The second name sanitises alike: its hash keeps it apart.
+    const other = namePart('pvdc compute/a');
+    expect(other).toMatch(/^pvdc_compute_a_h[0-9a-f]{8}$/);
+    expect(perf).toContain(`${other}__memory_pct=U;80;90;0;100 ${other}__memory=U;;;0;1099511627776 `);
   });
 
   it('allocated: over-commitment shows above 100%, storage on storageAllocatedMB from 39.1', () => {
@@ -71,9 +74,12 @@ describe('judgeProviderVdcs', () => {
     expect(by.get('PVDC-Gold (AMS-01)')!.text).toMatch(/^PVDC-Gold \(AMS-01\): storage Gold vSAN 95% used/);
     const all = labels(r.metrics);
     expect(new Set(all).size).toBe(all.length);
-    expect(all).toContain('pvdc_gold_ams_01_storage_gold_vsan_pct');
-    expect(all).toContain('pvdc_gold_ams_01_storage_gold_vsan_9e8d7c6b_pct');
-    expect(formatPerfdata(r.metrics!)).toMatch(/pvdc_edge_cpu_pct=U;80;90;0;100 pvdc_edge_cpu_mhz=U;;;0;48000 .* pvdc_edge_vdcs=U;;;0/);
+    const gold = namePart('PVDC-Gold (AMS-01)');
+    expect(all).toContain(`${gold}__${namePart('Gold vSAN')}__storage_pct`);
+    expect(all).toContain(`${gold}__${namePart('Gold (vSAN)')}__storage_pct`);
+    const edge = namePart('PVDC-Edge');
+    expect(formatPerfdata(r.metrics!)).toContain(`${edge}__cpu_pct=U;80;90;0;100 ${edge}__cpu_mhz=U;;;0;48000 `);
+    expect(formatPerfdata(r.metrics!)).toContain(`${edge}__vdcs=U;;;0`);
   });
 
   it('reserved: from the document; a document that could not be read leaves the figures unknown', () => {
@@ -92,11 +98,17 @@ describe('judgeProviderVdcs', () => {
   });
 
   it("labels stay unique whatever the names: a provider VDC name against another one's policy", () => {
-    const book = new LabelBook();
-    expect(book.stem('x', 'aaaaaaaa-1', ['_cpu_pct', '_storage_y_pct'])).toBe('x');
-    // x_storage_y_pct is x's already: the policy's stem takes the start of its id.
-    expect(book.stem('x_storage_y', 'bbbbbbbb-2', ['_pct', ''])).toBe('x_storage_y_bbbbbbbb');
-    expect(book.stem('x', 'cccccccc-3', ['_storage_y_pct'])).toBe('x_cccccccc');
+    const pvdc = (name: string, id: string, policies: string[]): Parameters<typeof judgeProviderVdcs>[0][number] => {
+      const [base] = readings('providerVdc-records-schema-api34.xml', 'providerVdcStorageProfile-records-schema-api34.xml');
+      return { ...base, pvdc: { ...base.pvdc, name, id }, policies: policies.map((p, n) => ({ ...base.policies[0], name: p, id: `${id}-${n}` })) };
+    };
+    const r = judgeProviderVdcs(
+      [pvdc('x', 'aaaaaaaa-1', ['cpu', 'y']), pvdc('x storage', 'bbbbbbbb-2', ['cpu']), pvdc('x_storage', 'cccccccc-3', [])],
+      T,
+      'used',
+    );
+    const all = labels(r.metrics);
+    expect(new Set(all).size).toBe(all.length);
   });
 });
 

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../../../../lib/http/request';
-import { CheckError } from '../../../../lib/plugin/errors';
 import {
   parseStoragePolicyRecords,
   parseVdcRecords,
@@ -54,7 +53,13 @@ describe('parseStoragePolicyRecords', () => {
     expect(() => parseStoragePolicyRecords(body.replace('storageUsedMB="65536"', 'storageUsedMB="-1"'))).toThrow(
       /OrgVdcStorageProfileRecord "BASIC-Any": storageUsedMB is "-1", not a whole number/,
     );
-    expect(() => parseStoragePolicyRecords(body.replace('storageLimitMB="512000" ', ''))).toThrow(/"BASIC-Any": no storageLimitMB attribute/);
+  });
+
+  it('a record without its limit or use: that figure unknown, named, the record kept', () => {
+    const body = fixture('orgVdcStorageProfile-records-skyscape-api5.6.xml');
+    const [first] = parseStoragePolicyRecords(body.replace('storageLimitMB="512000" ', '')).records;
+    expect(first.name).toBe('BASIC-Any');
+    expect(first.storageMb).toEqual({ used: 65536, unknown: 'OrgVdcStorageProfileRecord has no storageLimitMB' });
   });
 });
 
@@ -103,11 +108,20 @@ describe('parseVdcRecords', () => {
     expect(parseVdcRecords(prefixed).records).toHaveLength(2);
   });
 
-  it('refuses a record without CPU or memory figures, naming the attribute', () => {
-    const body = fixture('orgVdc-records-schema-api33.xml').replace('cpuUsedMhz="8400" ', '');
-    expect(() => parseVdcRecords(body, 'query response from https://x')).toThrow(
-      new CheckError('unexpected query response from https://x: OrgVdcRecord "DevOps Demo Env (IL2-TRIAL-BASIC)": no cpuUsedMhz attribute'),
-    );
+  it('a record without CPU or memory figures: each missing one unknown and named, the others read', () => {
+    const body = fixture('orgVdc-records-schema-api33.xml')
+      .replace('cpuUsedMhz="8400" ', '')
+      .replace(/ memoryLimitMB="\d+"/, '');
+    const [first, second] = parseVdcRecords(body, 'query response from https://x').records;
+    expect(first.cpuMhz).toEqual({ limit: 20000, unknown: 'OrgVdcRecord has no cpuUsedMhz' });
+    expect(first.memoryMb.unknown).toBe('OrgVdcRecord has no memoryLimitMB');
+    expect(first.memoryMb.used).toBe(30720);
+    expect(second.cpuMhz.unknown).toBeUndefined();
+    const none = fixture('orgVdc-records-schema-api33.xml').replace(/ (cpu|memory)(Used|Limit)(Mhz|MB)="\d+"/g, '');
+    expect(parseVdcRecords(none).records[0].memoryMb).toEqual({ unknown: 'OrgVdcRecord has no memoryUsedMB or memoryLimitMB' });
+  });
+
+  it('refuses a figure that is no whole number', () => {
     expect(() => parseVdcRecords(fixture('orgVdc-records-schema-api33.xml').replace('memoryUsedMB="30720"', 'memoryUsedMB="3e4"'))).toThrow(
       /memoryUsedMB is "3e4", not a whole number/,
     );
