@@ -8,7 +8,8 @@ import type { Metric } from '../../plugin/perfdata';
 import { PerfdataLabels } from '../../plugin/perfdata-labels';
 import type { Item, Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
+import { State } from '../../plugin/state';
+import { worstFirst, worstOf } from '../../plugin/subcheck';
 import type { Basis, PvdcReading } from './pvdc-probe';
 import type { Figure, ProviderStoragePolicyRecord } from './pvdc-query';
 
@@ -33,8 +34,6 @@ interface Measure {
 const MIB = 1024 * 1024;
 /** Problems named in the status line at most; the long output has one line per provider VDC. */
 const PROBLEMS_IN_SUMMARY = 10;
-
-const STATE_ORDER = (s: State) => (s === State.CRITICAL ? 0 : s === State.WARNING ? 1 : s === State.UNKNOWN ? 2 : 3);
 
 /** The API figures behind each word of --basis, for CPU (MHz) and memory (MB). */
 function computeMeasure(reading: PvdcReading, resource: 'cpu' | 'memory', basis: Basis): Measure {
@@ -105,10 +104,7 @@ function findingsOf(r: PvdcReading, t: PvdcThresholds, basis: Basis): Finding[] 
   if (r.reservations !== undefined && !('error' in r.reservations)) odd.push(...r.reservations.odd);
   if (odd.length > 0)
     findings.push({ state: State.OK, text: `not numbers, taken as unknown: ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ' …' : ''}`, unknown: true });
-  return findings
-    .map((f, i) => ({ f, i }))
-    .sort((a, b) => STATE_ORDER(a.f.state) - STATE_ORDER(b.f.state) || a.i - b.i)
-    .map((x) => x.f);
+  return worstFirst(findings);
 }
 
 function capacityShape(m: Measure, scale: number, uom?: 'B') {
@@ -153,7 +149,7 @@ export function judgeProviderVdcs(readings: readonly PvdcReading[], t: PvdcThres
   let single = '';
   for (const r of readings) {
     const findings = findingsOf(r, t, basis);
-    const state = worstState(findings.map((f) => f.state));
+    const state = worstOf(findings);
     const said = findings.map((f) => f.text).join(', ');
     items.push({ name: r.pvdc.name, state, text: `${r.pvdc.name}: ${said}` });
     const wrong = findings.filter((f) => f.state !== State.OK).map((f) => f.text);
@@ -167,7 +163,7 @@ export function judgeProviderVdcs(readings: readonly PvdcReading[], t: PvdcThres
       state: State.UNKNOWN,
       summary: 'the query service lists no provider VDC: check that the account may view them (a System Administrator, or Provider VDC: View)',
     };
-  const state = worstState(items.map((i) => i.state));
+  const state = worstOf(items);
   if (readings.length === 1) return { state, summary: `provider VDC ${single}`, items, metrics };
   const n = `${readings.length} provider VDCs`;
   const shown =

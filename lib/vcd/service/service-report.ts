@@ -5,7 +5,8 @@ import { formatDecimal } from '../../plugin/number-format';
 import type { Metric } from '../../plugin/perfdata';
 import type { Item, Result } from '../../plugin/result';
 import { unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
+import { State } from '../../plugin/state';
+import { worstOf } from '../../plugin/subcheck';
 import { cellServes, describeCell } from './cells';
 import type { ServiceReading } from './service-probe';
 
@@ -52,7 +53,7 @@ export function judgeService(reading: ServiceReading, times: ScalarContext, who:
     query: times.measure('query_time', query, shape),
   };
   const slowest = Math.max(versions, login, query);
-  const timeState = worstState([measured.versions.state, measured.login.state, measured.query.state]);
+  const timeState = worstOf([measured.versions, measured.login, measured.query]);
   const items: Item[] = [
     {
       name: 'versions',
@@ -70,7 +71,7 @@ export function judgeService(reading: ServiceReading, times: ScalarContext, who:
   items.push(cells.item);
   if (reading.logoutProblem !== undefined) items.push({ name: 'logout', state: State.OK, text: `the session was not closed: ${reading.logoutProblem}` });
   const metrics: Metric[] = [measured.versions.metric, measured.login.metric, measured.query.metric, ...cells.metrics];
-  const state = worstState([timeState, ...items.map((i) => i.state)]);
+  const state = worstOf(items);
   const slow = timeState === State.OK ? '' : `slowest answer ${seconds(slowest)}, `;
   const summary = `${reading.origin} answers: API ${reading.highest}, ${slow}login ${seconds(login)}, ${cells.text}`;
   return { state, summary, items, metrics };
