@@ -6,7 +6,8 @@
 // VM's states as the plugin says them; powered-off VMs OK in both templates by their macro; the
 // caches' use read from the server's internal items (printed, for the docs' sizing); then a
 // broken password: one problem per runner and none for the 2,000 VMs (trigger dependencies).
-// Minutes long, so it runs in CI (CI=true) or when asked (CLOUDCHECKS_ZABBIX_FLEET=1).
+// Minutes long (tens of minutes on a loaded 2-core host), so it runs only when asked
+// (CLOUDCHECKS_ZABBIX_FLEET=1), not within CI's time budget.
 import { spawnSync } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +17,8 @@ import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/
 
 const found = findZabbix();
 const install = 'missing' in found ? undefined : found;
-const asked = process.env.CI === 'true' || process.env.CLOUDCHECKS_ZABBIX_FLEET === '1';
-const why = !install ? `${(found as { missing: string }).missing} is not installed` : !asked ? 'not in CI (CI=true or CLOUDCHECKS_ZABBIX_FLEET=1 runs it)' : '';
+const asked = process.env.CLOUDCHECKS_ZABBIX_FLEET === '1';
+const why = !install ? `${(found as { missing: string }).missing} is not installed` : !asked ? 'not asked for (CLOUDCHECKS_ZABBIX_FLEET=1 runs it: tens of minutes)' : '';
 if (why) console.warn(`\n${'!'.repeat(78)}\nSKIPPED: the 2,000-VM Zabbix fleet test did not run: ${why}\n${'!'.repeat(78)}\n`);
 const suite = why ? describe.skip : describe;
 
