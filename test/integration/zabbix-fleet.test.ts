@@ -18,7 +18,11 @@ import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/
 const found = findZabbix();
 const install = 'missing' in found ? undefined : found;
 const asked = process.env.CLOUDCHECKS_ZABBIX_FLEET === '1';
-const why = !install ? `${(found as { missing: string }).missing} is not installed` : !asked ? 'not asked for (CLOUDCHECKS_ZABBIX_FLEET=1 runs it: tens of minutes)' : '';
+const why = !install
+  ? `${(found as { missing: string }).missing} is not installed`
+  : !asked
+    ? 'not asked for (CLOUDCHECKS_ZABBIX_FLEET=1 runs it: tens of minutes)'
+    : '';
 if (why) console.warn(`\n${'!'.repeat(78)}\nSKIPPED: the 2,000-VM Zabbix fleet test did not run: ${why}\n${'!'.repeat(78)}\n`);
 const suite = why ? describe.skip : describe;
 
