@@ -584,7 +584,7 @@ describe('secrets and failures', () => {
     ],
     [['--api-version', '34'], /^VM_CPU UNKNOWN - invalid --api-version "34": expected a version such as 34.0 or 38.1 \(see --help\)\n$/],
     [['--discovery-format', 'csv'], /^VM_CPU UNKNOWN - invalid --discovery-format "csv": expected one of zabbix, icinga2, nagios/],
-    [['--window', '2d'], /^VM_CPU UNKNOWN - invalid --window "2d": expected a duration such as 900s, 15m or 1h \(see --help\)\n$/],
+    [['--window', '2d'], /^VM_CPU UNKNOWN - invalid --window "2d": expected a duration such as 900s, 15m or 1h \(days as hours: 48h\) \(see --help\)\n$/],
     [['--window', '25h'], /^VM_CPU UNKNOWN - --window 25h is longer than the 24h of history vCD returns \(see --help\)\n$/],
     [['--aggregate', 'median'], /^VM_CPU UNKNOWN - invalid --aggregate "median": expected one of avg, max, min, last/],
     [['--metric', 'ready'], /^VM_CPU UNKNOWN - invalid -m\/--metric "ready": expected one of average, maximum, mhz/],
