@@ -92,13 +92,13 @@ function validateDiscovered(conf: string, file: string) {
 const secretOf = (sim: BuiltSimulator) => readFileSync(sim.ready.apis.vcd.passwordFile, 'utf8').trim();
 
 (icinga2 ? describe : describe.skip)('Icinga 2 loads the discovered VMs with contrib/icinga2/vm-discovery.conf (and VDCs with vdc-discovery.conf)', () => {
-  it('icinga2 daemon -C: 2,000 hosts and 6,000 services, no warning', async () => {
+  it('icinga2 daemon -C: 2,000 hosts and 12,000 services (six per VM), no warning', async () => {
     const file = join(work, 'vms.conf');
     writeFileSync(file, await discover('icinga2'));
     const r = validateDiscovered('vm-discovery.conf', file);
     expect(r.output).toMatch(/Finished validating the configuration file/);
     expect(r.output).toMatch(/Instantiated 2000 Hosts\./);
-    expect(r.output).toMatch(/Instantiated 6000 Services\./);
+    expect(r.output).toMatch(/Instantiated 12000 Services\./);
     expect(r.output).not.toMatch(/warning\/|critical\//);
     expect(r.code).toBe(0);
   }, 60_000);
@@ -165,7 +165,7 @@ const secretOf = (sim: BuiltSimulator) => readFileSync(sim.ready.apis.vcd.passwo
 (nagios4 && hasStockNagiosConfig() ? describe : describe.skip)(
   'Nagios 4 loads the discovered VMs with contrib/nagios/vm-discovery.cfg (and VDCs with vdc-discovery.cfg)',
   () => {
-    it('nagios4 -v on the stock configuration: 2,000 hosts and 6,000 services, no errors and no warnings', async () => {
+    it('nagios4 -v on the stock configuration: 2,000 hosts and 12,000 services (six per VM), no errors and no warnings', async () => {
       // The stock templates.cfg and contacts.cfg, the files in the stock cfg_dir conf.d.
       const stock = new StockNagios(nagios4!, join(work, 'nagios-stock'), { skipPluginConfig: /^cloudchecks/ }).verify(60_000);
       const nagios = new StockNagios(nagios4!, join(work, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
@@ -175,7 +175,7 @@ const secretOf = (sim: BuiltSimulator) => readFileSync(sim.ready.apis.vcd.passwo
       const r = nagios.verify(60_000);
       expect(r.output).not.toMatch(/Warning:|Error:/);
       expect([r.warnings, r.errors]).toEqual([0, 0]);
-      expect(r.checked.services - stock.checked.services).toBe(6000);
+      expect(r.checked.services - stock.checked.services).toBe(12000);
       expect(r.checked.hosts - stock.checked.hosts).toBe(2000);
       expect(r.code).toBe(0);
     }, 60_000);
@@ -248,7 +248,7 @@ const secretOf = (sim: BuiltSimulator) => readFileSync(sim.ready.apis.vcd.passwo
       ),
     );
     expect(checked.output).toMatch(/Instantiated 8 Hosts\./);
-    expect(checked.output).toMatch(/Instantiated 40 Services\./);
+    expect(checked.output).toMatch(/Instantiated 64 Services\./);
     expect(checked.output).not.toMatch(/warning\/|critical\//);
     expect(checked.code).toBe(0);
 
@@ -350,7 +350,7 @@ define service {
     expect(verified.output).not.toMatch(/Warning:|Error:/);
     expect([verified.warnings, verified.errors]).toEqual([0, 0]);
     expect(verified.checked.hosts - bare.checked.hosts).toBe(8);
-    expect(verified.checked.services - bare.checked.services).toBe(32);
+    expect(verified.checked.services - bare.checked.services).toBe(56);
     expect(verified.code).toBe(0);
 
     // What the generated hosts say, attribute by attribute (no line was continued or lost).
