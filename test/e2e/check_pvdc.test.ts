@@ -11,6 +11,7 @@ import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { parsePerfdataStrict } from '../support/perfdata-parse';
 import { runExecutable, type RunResult } from '../support/spawn';
+import { namePart } from '../../lib/plugin/perfdata-labels';
 
 const DIST = resolve(__dirname, '../../dist');
 
@@ -42,7 +43,7 @@ describe('check_pvdc', () => {
     expect(firstLine(r)).toMatch(/^PVDC CRITICAL - 3 provider VDCs: pvdc-legacy-03 disabled, pvdc-silver-02 memory 89\.2% used \(2\.7 TiB of 3 TiB\) \| /);
     expect(r.stdout).toMatch(/^\[OK\] pvdc-gold-01: cpu 32\.5% used \(312000 MHz of 960000 MHz\), .*, 6 org VDCs$/m);
     const perf = perfOf(r);
-    expect(perf.map((m) => m.label)).toContain('pvdc-silver-02__silver__storage_pct');
+    expect(perf.map((m) => m.label)).toContain(`pvdc-silver-02__${namePart('Silver')}__storage_pct`);
     expect(new Set(perf.map((m) => m.label)).size).toBe(perf.length);
     expect(perf.find((m) => m.label === 'pvdc-gold-01__vdcs')).toMatchObject({ value: 6 });
     expect(r.stderr).toBe('');
