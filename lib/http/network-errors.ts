@@ -72,7 +72,7 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     // The name checked is the URL's host, or the kubeconfig's tls-server-name when one is set.
     const checked = trust.serverName ?? url.hostname.replace(/^\[|\]$/g, '');
-    const names = certificateNames(e.cert);
+    const names = certificateNames(e.cert?.subjectaltname !== undefined || e.cert?.subject?.CN !== undefined ? e.cert : e.peer);
     if (trust.serverNameOption !== undefined) {
       message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${names}; give one of those names with ${trust.serverNameOption}, or have the certificate reissued`;
     } else {
