@@ -99,14 +99,17 @@ interface Csr {
   approved: boolean;
 }
 
-/** The CSRs of a scenario: approved ones of the last hour, and in sick two pending for hours. */
+/** The CSRs of a scenario: approved ones of the last hour, and in sick two pending for hours (in csr-flood, most of the pending tenth). */
 function csrsOf(scenario: ControlPlaneScenario, nodes: NodeNames): Csr[] {
   if (scenario === 'csr-flood')
     return Array.from({ length: 100_000 }, (_, i) => ({
       name: `csr-${i.toString(36).padStart(5, '0')}`,
       node: nodes.nodes[i % nodes.nodes.length]?.name ?? 'worker-1',
       signer: i % 2 === 0 ? 'kubernetes.io/kubelet-serving' : 'kubernetes.io/kube-apiserver-client-kubelet',
-      ageSeconds: 600 + (i % 3000),
+      // Issued ones within the hour (the API server deletes them after one); the pending
+      // tenth from 30 min to 2.5 h old, so that most wait over the 1 h grace however fast the
+      // check reads the list.
+      ageSeconds: i % 10 === 0 ? 1800 + (i % 7200) : 600 + (i % 3000),
       approved: i % 10 !== 0,
     }));
   const csrs: Csr[] = nodes.nodes.slice(0, 6).map((n, i) => ({

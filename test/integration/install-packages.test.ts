@@ -80,11 +80,21 @@ suite('make deb / make rpm', () => {
       './etc/nagios-plugins/config/cloudchecks.cfg',
       './usr/share/cloudchecks/zabbix/cloudchecks_templates.yaml',
       './usr/share/doc/cloudchecks/copyright',
+      './usr/share/cloudchecks/icinga2/vcd-service.conf',
+      // The inventory refresher: its script, its cron job and the systemd timer that replaces it.
+      './usr/sbin/cloudchecks-inventory',
+      './etc/cron.d/cloudchecks-inventory',
+      './lib/systemd/system/cloudchecks-inventory.service',
+      './lib/systemd/system/cloudchecks-inventory.timer',
     ]) {
       expect(list).toContain(` ${f}\n`);
     }
     expect(sh('dpkg-deb', ['-f', DEB, 'Depends'])).toMatch(/^nodejs \(>= 18\)/);
-    expect(sh('dpkg-deb', ['--info', DEB, 'conffiles']).trim()).toBe('/etc/nagios-plugins/config/cloudchecks.cfg');
+    // Every file in /etc is a conffile: the admin's edits of the commands and of the cron job survive upgrades.
+    expect(sh('dpkg-deb', ['--info', DEB, 'conffiles']).trim().split('\n').sort()).toEqual([
+      '/etc/cron.d/cloudchecks-inventory',
+      '/etc/nagios-plugins/config/cloudchecks.cfg',
+    ]);
   });
 
   it('builds the same .rpm twice, with the plugins in /usr/lib64/nagios/plugins and Requires: nodejs', async () => {
@@ -203,7 +213,7 @@ suite('the installed .deb, run by Icinga 2 through include <plugins-contrib>', (
     }
   });
 
-  it('purges to nothing: every file of the package, and the conffile, are gone', async () => {
+  it('purges to nothing: every file of the package, and the conffiles, are gone', async () => {
     await icinga?.stop();
     icinga = undefined;
     sh('dpkg', ['--purge', 'cloudchecks']);
@@ -211,6 +221,7 @@ suite('the installed .deb, run by Icinga 2 through include <plugins-contrib>', (
     expect(files.length).toBeGreaterThan(10);
     expect(files.filter((f) => existsSync(f))).toEqual([]);
     for (const dir of ['/usr/share/cloudchecks', '/usr/share/doc/cloudchecks']) expect(existsSync(dir), dir).toBe(false);
-    expect(existsSync('/etc/nagios-plugins/config/cloudchecks.cfg')).toBe(false);
+    for (const conffile of ['/etc/nagios-plugins/config/cloudchecks.cfg', '/etc/cron.d/cloudchecks-inventory'])
+      expect(existsSync(conffile), conffile).toBe(false);
   });
 });
