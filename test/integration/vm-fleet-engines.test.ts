@@ -370,7 +370,7 @@ define service {
         30_000,
       );
       expect(stale!.state).toBe(3);
-      expect(stale!.output).toBe('UNKNOWN: no result from check_vm_fleet for more than 3 s');
+      expect(stale!.output).toBe('UNKNOWN: no result from check_vm_fleet for more than 3 s: see the vm-fleet service of its runner');
     }, 90_000);
   },
 );
