@@ -40,8 +40,11 @@ let nodeDiscovery: Array<Record<string, string>> = [];
 let operatorDiscovery: Array<Record<string, string>> = [];
 let vmDiscovery: Array<Record<string, string>> = [];
 let vdcDiscovery: Array<Record<string, string>> = [];
+let pvdcDiscovery: Array<Record<string, string>> = [];
 /** The simulator's VDC with CPU and memory limits. */
 const VDC = 'acme-prod';
+/** The simulator's provider VDC with CPU and memory capacity. */
+const PVDC = 'pvdc-gold-01';
 /** The trapper item the fleet's trapper template feeds with check_vm_fleet --submit zabbix. */
 const TRAPPER_MASTERS: Record<string, string> = { 'cloudchecks.fleet.json': 'check_vm_fleet' };
 let vmArgs: string[] = [];
@@ -57,9 +60,14 @@ beforeAll(async () => {
     ['check_nodes', cluster],
     ['check_cluster_monitoring', cluster],
     ['check_cluster_operators', cluster],
+    ['check_apiserver', cluster],
+    ['check_cluster_certs', cluster],
     ['check_vm_cpu', vm],
     ['check_vm_disk', vm],
     ['check_vm_mem', vm],
+    ['check_vm_snapshot', vm],
+    ['check_vm_tools', vm],
+    ['check_vm_lease', vm],
     ['check_vm_fleet', [...vmArgs, '--compact']],
   ] as const) {
     const r = await runExecutable(join(REPO, 'dist', plugin), [...args, '--output', 'json']);
@@ -75,6 +83,17 @@ beforeAll(async () => {
   const vdc = vdcDiscovery.find((d) => d['{#VDC.NAME}'] === VDC)!['{#VDC.ID}'];
   outputs.check_vdc = JSON.parse(
     (await runExecutable(join(REPO, 'dist/check_vdc'), [...vmArgs, '--no-cache', '--vdc', vdc, '--output', 'json'])).stdout,
+  ) as Record<string, unknown>;
+  // The provider's checks, as the System account the provider VDCs and service templates name.
+  const system = ['--url', v.httpsUrl, '--user', v.info.providerUser, '--org', 'System', '--password-file', v.info.passwordFile, '--ca-file', sim.caFile];
+  outputs.check_vcd = JSON.parse((await runExecutable(join(REPO, 'dist/check_vcd'), [...system, '--no-cache', '--output', 'json'])).stdout) as Record<
+    string,
+    unknown
+  >;
+  pvdcDiscovery = JSON.parse((await runExecutable(join(REPO, 'dist/check_pvdc'), [...system, '--no-cache', '--discovery'])).stdout) as typeof pvdcDiscovery;
+  const pvdc = pvdcDiscovery.find((d) => d['{#PVDC.NAME}'] === PVDC)!['{#PVDC.ID}'];
+  outputs.check_pvdc = JSON.parse(
+    (await runExecutable(join(REPO, 'dist/check_pvdc'), [...system, '--no-cache', '--pvdc', pvdc, '--output', 'json'])).stdout,
   ) as Record<string, unknown>;
 });
 afterAll(() => sim?.close());
@@ -144,6 +163,7 @@ describe('contrib/zabbix template against real plugin output', () => {
       '{#OPERATOR}': operatorDiscovery[0]['{#OPERATOR}'],
       '{#VM.ID}': VM,
       '{#VDC.ID}': vdcDiscovery.find((d) => d['{#VDC.NAME}'] === VDC)!['{#VDC.ID}'],
+      '{#PVDC.ID}': pvdcDiscovery.find((d) => d['{#PVDC.NAME}'] === PVDC)!['{#PVDC.ID}'],
     };
     const plugins = new Set<string>();
     for (const { item, plugin } of items) {

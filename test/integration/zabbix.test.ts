@@ -242,6 +242,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'cloudchecks Cloud Director VM fleet',
       'cloudchecks Cloud Director VM fleet trapper',
       'cloudchecks Cloud Director VMs',
+      'cloudchecks Cloud Director provider VDCs',
+      'cloudchecks Cloud Director service',
       'cloudchecks Kubernetes nodes',
       'cloudchecks cluster monitoring',
       'cloudchecks cluster operators',
