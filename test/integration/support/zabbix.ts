@@ -238,7 +238,7 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
       method: 'POST',
       headers: { 'Content-Type': 'application/json-rpc' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
+      signal: AbortSignal.timeout(180_000),
     });
     const doc = (await res.json()) as { result?: unknown; error?: { message: string; data: string } };
     if (doc.error) throw new Error(`${method}: ${doc.error.message} ${doc.error.data}`);
