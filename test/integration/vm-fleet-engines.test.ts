@@ -136,7 +136,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
     icinga = new PrivateIcinga({
       icinga2: icinga2!,
       pluginDir: DIST,
-      objects: [`include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, fleetConf('3s'), hosts, RESTRICTED_USER, '__RUNNER__'].join('\n'),
+      objects: [`include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, fleetConf('10s'), hosts, RESTRICTED_USER, '__RUNNER__'].join('\n'),
     });
     // The runner needs the daemon's CA, written at start: its path is known before.
     (icinga as unknown as { options: { objects: string } }).options.objects = (icinga as unknown as { options: { objects: string } }).options.objects.replace(
@@ -179,12 +179,12 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
     const cpu = await passive(vmIds[0], 'vm-cpu');
     expect(cpu!.performance_data.some((p) => p.startsWith('cpu_usage='))).toBe(true);
 
-    // No result for two intervals (6 s): the dummy says since when.
+    // No result for two intervals (20 s: time to read the 45 results one by one before any ages): the dummy says since when.
     const stale = await until(
       'staleness',
       () => passive(vmIds[0], 'vm-cpu'),
       (x) => x?.active === true,
-      20_000,
+      40_000,
     );
     expect(stale!.state).toBe(3);
     expect(stale!.output).toMatch(
