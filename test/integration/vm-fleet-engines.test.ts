@@ -551,8 +551,8 @@ apply Notification "page" to Service {
       const example = /^# define host \{\n[\s\S]*?^# \}\n(?=#\n# dependent_hostgroup_name)/m.exec(shipped)![0].replace(/^# ?/gm, '');
       const api = sim.ready.apis.vcd;
       const runner = example.replace(
-        'cloudchecks_vm_fleet!https://vcd.example.com!monitoring!acme!/etc/nagios4/secrets/vcd-acme.password!-t 60',
-        `cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${cacheDir} -t 30`,
+        'cloudchecks_vm_fleet!https://vcd.example.com!monitoring!acme!/etc/nagios4/secrets/vcd-acme.password!--powered-off-state OK --inventory /etc/nagios4/conf.d/vcd-inventory/vcd-acme-billing.cfg -t 60',
+        `cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${passwordFile}!--powered-off-state OK --ca-file ${sim.ready.caFile} --cache-dir ${cacheDir} -t 30`,
       );
       expect(runner).not.toBe(example);
       writeFileSync(join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'), runner);
