@@ -53,11 +53,15 @@ async function discover(format: 'icinga2' | 'nagios'): Promise<string> {
   return r.stdout;
 }
 
-/** What a fleet run says of each VM service, read from --output json: host!service -> state. */
+/** What a fleet run says of each VM service, read from --output json: host!service -> state (powered-off VMs OK, as the contrib runners and VM hosts have them). */
 async function expectedStates(): Promise<Map<string, number>> {
-  const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...vcdArgs(), '--cache-dir', join(work, 'cache'), '--output', 'json', '-t', '30'], {
-    env: { PATH: process.env.PATH, HOME: work },
-  });
+  const r = await runExecutable(
+    join(DIST, 'check_vm_fleet'),
+    [...vcdArgs(), '--cache-dir', join(work, 'cache'), '--powered-off-state', 'OK', '--output', 'json', '-t', '30'],
+    {
+      env: { PATH: process.env.PATH, HOME: work },
+    },
+  );
   const doc = JSON.parse(r.stdout) as { vms: Record<string, { read: boolean; cpu: { code: number }; mem: { code: number }; disk: { code: number } }> };
   const out = new Map<string, number>();
   for (const [id, vm] of Object.entries(doc.vms)) {
@@ -330,7 +334,7 @@ define service {
     use                     generic-service
     host_name               vcd-acme-fleet
     service_description     vm-fleet
-    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30
+    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--powered-off-state OK --ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30
     check_interval          60
     active_checks_enabled   0
 }
