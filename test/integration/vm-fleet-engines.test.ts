@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
-import { announceSkip, findExecutable, sleep } from './support/engines';
+import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } from './support/icinga2';
 import { documentedSteps, shimCalls } from './support/documented-steps';
 import { IcingaCluster, SATELLITE_ZONE } from './support/icinga2-cluster';
@@ -38,17 +38,15 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The simulator's connection as check_vm_* options. */
-function vcdArgs(): string[] {
-  const api = sim.ready.apis.vcd;
-  return ['--url', api.httpsUrl, '--ca-file', sim.ready.caFile, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile];
-}
-
 /** The discovery output for the simulator's VMs, as the docs have users generate it. */
 async function discover(format: 'icinga2' | 'nagios'): Promise<string> {
-  const r = await runExecutable(join(DIST, 'check_vm_cpu'), ['--discovery', '--discovery-format', format, ...vcdArgs(), '--cache-dir', join(work, 'cache')], {
-    env: { PATH: process.env.PATH, HOME: work },
-  });
+  const r = await runExecutable(
+    join(DIST, 'check_vm_cpu'),
+    ['--discovery', '--discovery-format', format, ...sim.vcdArgs(), '--cache-dir', join(work, 'cache')],
+    {
+      env: { PATH: process.env.PATH, HOME: work },
+    },
+  );
   expect(r.code, r.stdout).toBe(0);
   return r.stdout;
 }
@@ -57,7 +55,7 @@ async function discover(format: 'icinga2' | 'nagios'): Promise<string> {
 async function expectedStates(): Promise<Map<string, number>> {
   const r = await runExecutable(
     join(DIST, 'check_vm_fleet'),
-    [...vcdArgs(), '--cache-dir', join(work, 'cache'), '--powered-off-state', 'OK', '--output', 'json', '-t', '30'],
+    [...sim.vcdArgs(), '--cache-dir', join(work, 'cache'), '--powered-off-state', 'OK', '--output', 'json', '-t', '30'],
     {
       env: { PATH: process.env.PATH, HOME: work },
     },
@@ -117,17 +115,6 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
   /* The test's daemons listen on ports of their own. */
   vars.cloudchecks_icinga_url = {{ "https://127.0.0.1:" + get_object(ApiListener, "api").bind_port }}
 }`;
-}
-
-/** Polls until `done` holds for the value `read` gives (bounded). */
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms: ${JSON.stringify(v).slice(0, 2000)}`);
-    await sleep(250);
-  }
 }
 
 (icinga2 ? describe : describe.skip)('Icinga 2: check_vm_fleet --submit icinga2 feeds the passive services of vm-fleet.conf', () => {
@@ -200,7 +187,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
     const r = await runExecutable(
       join(DIST, 'check_vm_fleet'),
       [
-        ...vcdArgs(),
+        ...sim.vcdArgs(),
         '--cache-dir',
         join(work, 'cache'),
         '--submit',

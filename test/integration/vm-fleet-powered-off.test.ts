@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
-import { announceSkip, findExecutable, sleep } from './support/engines';
+import { announceSkip, findExecutable, until } from './support/engines';
 import { PrivateIcinga, type CheckResult } from './support/icinga2';
 import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
@@ -38,11 +38,6 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function vcdArgs(): string[] {
-  const api = sim.ready.apis.vcd;
-  return ['--url', api.httpsUrl, '--ca-file', sim.ready.caFile, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile];
-}
-
 /** The two discoveries of the docs: old-04 with its own choice, the rest with the template's. */
 async function discoverInto(format: 'icinga2' | 'nagios', own: string, rest: string): Promise<void> {
   for (const [file, selection] of [
@@ -51,21 +46,10 @@ async function discoverInto(format: 'icinga2' | 'nagios', own: string, rest: str
   ] as const) {
     const r = await runExecutable(
       join(DIST, 'check_vm_cpu'),
-      ['--discovery', '--discovery-format', format, ...vcdArgs(), ...selection, '--discovery-file', file, '--cache-dir', join(work, 'cache')],
+      ['--discovery', '--discovery-format', format, ...sim.vcdArgs(), ...selection, '--discovery-file', file, '--cache-dir', join(work, 'cache')],
       { env: { PATH: process.env.PATH, HOME: work } },
     );
     expect(r.code, r.stdout + r.stderr).toBe(0);
-  }
-}
-
-/** Polls until `done` holds (bounded). */
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms: ${JSON.stringify(v).slice(0, 2000)}`);
-    await sleep(250);
   }
 }
 
