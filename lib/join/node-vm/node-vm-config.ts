@@ -35,7 +35,7 @@ export interface NodeVmConfig {
   maxNodes: number;
 }
 
-/** The keys of a --vcd-extra-opts section: the VM checks' own. */
+/** The keys of a --vcd-extra-opts section read here: the VM checks' own connection keys (the rest of such a section is theirs). */
 const INI_KEYS = defineOptions([
   { long: 'url', type: 'string', description: '' },
   { long: 'user', type: 'string', description: '' },
@@ -43,16 +43,23 @@ const INI_KEYS = defineOptions([
   { long: 'password-file', type: 'string', description: '' },
   { long: 'password', type: 'string', secret: true, description: '' },
   { long: 'ca-file', type: 'string', description: '' },
+  { long: 'insecure', type: 'boolean', description: '' },
+  { long: 'cache-dir', type: 'string', description: '' },
+  { long: 'api-version', type: 'string', description: '' },
 ]);
+const INI_KEY_NAMES: ReadonlySet<string> = new Set(INI_KEYS.map((k) => k.long));
 
-/** The ini section's keys, each secret registered at once. */
+/**
+ * The connection keys of the ini section, each secret registered at once. The section may be
+ * a VM check's own (its vapp=, timeout=, window= are not the connection's, and left to it).
+ */
 function iniConnection(spec: string, context: RunContext) {
-  const args = expandExtraOpts(spec, 'vcd', process.env, context.notes);
+  const args = expandExtraOpts(spec, 'vcd', process.env, context.notes).filter((a) => INI_KEY_NAMES.has(a.slice(2).split('=')[0]));
   let ini;
   try {
     ini = parseOptions(args, INI_KEYS);
   } catch (error) {
-    throw new UsageError(`--vcd-extra-opts ${spec}: ${(error as Error).message} (the section takes url, user, org, password-file, password, ca-file)`);
+    throw new UsageError(`--vcd-extra-opts ${spec}: ${(error as Error).message}`);
   }
   context.addSecret(ini.password);
   return ini;
@@ -96,11 +103,12 @@ export function nodeVmConfigFrom(options: NodeVmOptions, context: RunContext): N
       password: ini?.password,
       'allow-http': options['allow-http'],
       'ca-file': options['vcd-ca-file'] ?? ini?.['ca-file'],
-      insecure: false,
+      insecure: ini?.insecure ?? false,
       'max-bytes': options['max-bytes'],
-      'cache-dir': options['cache-dir'],
+      // The VM checks' cache directory, when their section names it: one login for both.
+      'cache-dir': options['cache-dir'] ?? ini?.['cache-dir'],
       'no-cache': options['no-cache'],
-      'api-version': undefined,
+      'api-version': ini?.['api-version'],
       'max-vms': DEFAULT_MAX_VMS,
     },
     context,
