@@ -10,6 +10,7 @@ import type { VcdSessionConfig } from '../../vcd/api/session-request';
 import { MAX_NAME_CHARS } from '../../vcd/api/query-pages';
 import { DEFAULT_MAX_VMS } from '../../vcd/inventory/vm-query';
 import { sessionConfigFrom } from '../../vcd/session-options';
+import { baseUrl } from '../../vcd/vm/vm-config';
 import { MAX_VCD_MAX_NODES } from './node-vm-options';
 
 /** The --vcd-* options of check_nodes as parsed, and the shared ones the vCD side uses too. */
@@ -65,17 +66,14 @@ function iniConnection(spec: string, context: RunContext) {
   return ini;
 }
 
+/** --vcd-url (or the section's url=) as the VM checks read --url: its origin. */
 function vcdBase(text: string | undefined): URL {
   if (!text) throw new UsageError('--vcd-* options without the vCD API host: give --vcd-url, or url= in the --vcd-extra-opts section');
-  let url: URL | undefined;
   try {
-    url = new URL(text);
+    return baseUrl(text);
   } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
     throw new UsageError(`invalid --vcd-url ${JSON.stringify(text)}: expected https://host[:port]`);
-  return new URL(url.origin);
+  }
 }
 
 /** The --vcd-* options as the lookup's config; UsageErrors name the --vcd-* option to fix. */

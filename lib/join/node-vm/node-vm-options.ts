@@ -52,7 +52,10 @@ export const VCD_NODE_OPTIONS = defineOptions([
   },
 ]);
 
-/** True when the --vcd-* options ask for the VM facts (the vCD side is loaded only then). */
-export function wantsVmFacts(options: { 'vcd-url'?: string; 'vcd-extra-opts'?: string }): boolean {
-  return options['vcd-url'] !== undefined || options['vcd-extra-opts'] !== undefined;
+/** The --vcd-* options that ask for the VM facts: any of them (without a URL, a usage error says so). */
+const ASKING = ['vcd-url', 'vcd-extra-opts', 'vcd-user', 'vcd-org', 'vcd-password-file', 'vcd-ca-file', 'vcd-vapp'] as const;
+
+/** True when a --vcd-* option is given: the vCD side is loaded only then. */
+export function wantsVmFacts(options: Partial<Record<(typeof ASKING)[number], string>>): boolean {
+  return ASKING.some((o) => options[o] !== undefined);
 }
