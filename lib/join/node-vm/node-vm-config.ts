@@ -8,7 +8,6 @@ import { expandExtraOpts } from '../../plugin/extra-opts';
 import { defineOptions, parseOptions, positiveInteger } from '../../plugin/options';
 import type { VcdSessionConfig } from '../../vcd/api/session-request';
 import { MAX_NAME_CHARS } from '../../vcd/api/query-pages';
-import { DEFAULT_MAX_VMS } from '../../vcd/inventory/vm-query';
 import { sessionConfigFrom } from '../../vcd/session-options';
 import { baseUrl } from '../../vcd/vm/vm-config';
 import { MAX_VCD_MAX_NODES } from './node-vm-options';
@@ -107,7 +106,6 @@ export function nodeVmConfigFrom(options: NodeVmOptions, context: RunContext): N
       'cache-dir': options['cache-dir'] ?? ini?.['cache-dir'],
       'no-cache': options['no-cache'],
       'api-version': ini?.['api-version'],
-      'max-vms': DEFAULT_MAX_VMS,
     },
     context,
   );
