@@ -68,6 +68,27 @@ describe('check_pvdc', () => {
     );
   });
 
+  it('--basis reserved where the document gives no Reserved: the CloudAPI metrics, named as 38.1 and as 39.1 name them', async () => {
+    const line = /^PVDC WARNING - provider VDC pvdc-silver-02: memory 86\.7% reserved \(2\.6 TiB of 3 TiB\), cpu 41\.7% reserved/;
+    const argv = ['--pvdc', 'pvdc-silver-02', '--basis', 'reserved', '--memory-warning', '85', '--memory-critical', '95'];
+    for (const versions of ['37.0,38.0,38.1', '38.1,39.0,39.1']) {
+      const s = await startSimulatorFromArgs(['--vcd-omit-attributes', 'Reserved', '--vcd-versions', versions], [VCD_MODULE]);
+      try {
+        const r = await run('check_pvdc', s, 'system', argv);
+        expect(firstLine(r), versions).toMatch(line);
+        const stats = await fetch(`${s.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+        expect(stats['pvdc-metrics'], versions).toBe(1);
+      } finally {
+        await s.close();
+      }
+    }
+    // With Reserved in the document, the metrics are not asked for.
+    const before = await fetch(`${sim.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+    expect(firstLine(await run('check_pvdc', sim, 'system', argv))).toMatch(line);
+    const after = await fetch(`${sim.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+    expect((after['pvdc-metrics'] ?? 0) - (before['pvdc-metrics'] ?? 0)).toBe(0);
+  });
+
   it('a tenant account: one UNKNOWN saying a System account is needed', async () => {
     const r = await run('check_pvdc', sim, 'tenant', []);
     expect([r.code, firstLine(r)]).toEqual([
