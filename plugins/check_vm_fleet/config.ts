@@ -22,6 +22,8 @@ export interface FleetCheckConfig {
   selection: DiscoverySelection;
   which: MetricsKind;
   concurrency: number;
+  /** --max-bytes-in-flight: what the metrics documents under way may hold together. */
+  inFlightBytes: number;
   cacheUnusableState: State;
 }
 
@@ -52,6 +54,7 @@ export function configureFleet(options: FleetCheckOptions): FleetCheckConfig {
     selection: selectionFrom(options),
     which: options.window === undefined ? 'current' : 'historic',
     concurrency,
+    inFlightBytes: positiveInteger(options['max-bytes-in-flight'], '--max-bytes-in-flight'),
     cacheUnusableState,
   };
 }
