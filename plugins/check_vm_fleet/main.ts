@@ -35,6 +35,7 @@ void runPlugin({
     'One session (cached as the VM checks cache theirs), the VM list from the query service, then one metrics request per VM, --concurrency at a time over kept-alive connections.',
     "Each VM's cpu, mem and disk results are what check_vm_cpu, check_vm_mem and check_vm_disk print for it (--output json: one object with each VM's three results as those checks print them with --output json).",
     'The state is about the collection: OK when every selected VM was read, WARNING when some were not (named in the long output), UNKNOWN when none was. The long output lists the VMs that are not OK, worst first.',
+    "Memory is bounded by the options, not by the fleet: each VM's results are handed on as they come (--output json is written VM by VM, the collection's state after the last; --submit icinga2 and nagios send batches while the fleet is read; --submit zabbix spools its document to a private temporary file), and the metrics documents under way hold at most --max-bytes-in-flight together.",
     HTTP_ENVIRONMENT_NOTE,
   ],
   secretEnv: ['VCD_PASSWORD'],
