@@ -79,7 +79,8 @@ async function collectAndDeliver(options: FleetCheckOptions, context: RunContext
       engineDocument?.add(vm);
       if (submission && vm.read) await submission.add(passiveResultsOf([vm]));
     },
-    // What was read stands even if the logout outlasts -t (a hand-over still to come does not: it is said as a timeout).
+    // What was read stands even if -t comes while the VMs not read are handed on or the session
+    // is closed (a hand-over to an engine still to come does not: it is said as a timeout).
     collected: (collection) => {
       if (!submission) context.holdResult?.(() => summary.result(collection, seconds(), options.concurrency));
     },

@@ -49,16 +49,20 @@ export class FleetSummary {
   }
 
   /** The VMs that are not OK, worst first, equals in the list's order: at most MAX_ITEMS, and how many more there are. */
-  problemItems(): { items: Item[]; leftOut: number } {
+  problemItems(undelivered = 0): { items: Item[]; leftOut: number } {
     const all = PROBLEM_STATES.flatMap((s) => firstInList(this.problems.get(s)!));
     const problems = this.counts[State.WARNING] + this.counts[State.CRITICAL] + this.counts[State.UNKNOWN];
     const items = all.slice(0, MAX_ITEMS).map((p) => p.item);
-    return { items, leftOut: problems - items.length };
+    return { items, leftOut: problems + undelivered - items.length };
   }
 
   /** The collection's state, summary, perfdata and the non-OK VMs, worst first. */
-  result(collection: Pick<FleetCollection, 'records' | 'pages' | 'limited' | 'lowestConcurrency'>, seconds: number, concurrency: number): Result {
-    const { counts, total, unread } = this;
+  result(collection: Pick<FleetCollection, 'records' | 'pages' | 'selected' | 'limited' | 'lowestConcurrency'>, seconds: number, concurrency: number): Result {
+    // VMs selected and not delivered yet (-t came while the unread ones were handed on) count as not read.
+    const pending = Math.max(0, collection.selected - this.total);
+    const counts = this.counts.map((n, state) => (state === State.UNKNOWN ? n + pending : n));
+    const total = this.total + pending;
+    const unread = this.unread + pending;
     const tally = `${counts[State.OK]} OK, ${counts[State.WARNING]} WARNING, ${counts[State.CRITICAL]} CRITICAL, ${counts[State.UNKNOWN]} UNKNOWN`;
     const took = `${formatDecimal(seconds, 1)}s`;
     let state: State;
@@ -68,7 +72,7 @@ export class FleetSummary {
       summary = `no VM to check: the query service lists ${plural(collection.records, 'VM record')}, none of them a VM selected by --vapp/--include/--exclude`;
     } else if (unread === total) {
       state = State.UNKNOWN;
-      summary = `none of ${plural(total, 'VM')} read in ${took}: ${this.firstUnread?.why ?? ''}`;
+      summary = `none of ${plural(total, 'VM')} read in ${took}: ${this.firstUnread?.why ?? 'metrics not read within -t by check_vm_fleet'}`;
     } else if (unread > 0) {
       state = State.WARNING;
       summary = `${total - unread} of ${plural(total, 'VM')} read in ${took}, ${unread} not (listed below): ${tally}`;
@@ -89,7 +93,7 @@ export class FleetSummary {
       notes.push(
         `${plural(collection.limited, 'OPERATION_LIMITS_EXCEEDED answer')}: down to ${collection.lowestConcurrency} request${collection.lowestConcurrency === 1 ? '' : 's'} at a time`,
       );
-    const { items, leftOut } = this.problemItems();
+    const { items, leftOut } = this.problemItems(pending);
     return { state, summary, metrics, items, ...(leftOut > 0 ? { itemsLeftOut: leftOut } : {}), notes };
   }
 }

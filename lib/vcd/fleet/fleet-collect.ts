@@ -47,7 +47,7 @@ export interface FleetRequest<T> extends SessionRequest {
   deliver(result: T, vm: VmRecord, index: number): Promise<void> | void;
   /** A VM's judgement when it was not read (`why`: the cause, or NOT_REACHED), delivered after the reads in the list's order. */
   unread(vm: VmRecord, why: string): T;
-  /** Called when every VM is delivered, before the session is closed (a logout may take the time left). */
+  /** Called when the reads are over, before the VMs not read are delivered (a result then stands for every VM). */
   collected?(collection: FleetCollection): void;
 }
 
@@ -83,14 +83,18 @@ export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection> 
     const vms = selectVms(records, req.selection);
     req.log(`${records.length} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
     const read = await session.until(req.cutoff, (cut) => withDocumentBound(req, () => new FleetReader(req, session, cut).readAll(vms)));
-    // The VMs not read, in the list's order, with the cause each met.
-    if (read.unread.size > 0) req.conn.setPhase(`handing on the results of the ${read.unread.size} VMs not read`);
-    for (const [index, vm] of vms.entries()) {
-      const why = read.unread.get(vm.id);
-      if (why !== undefined) await req.deliver(req.unread(vm, why), vm, index);
-    }
     const collection = { records: records.length, pages, selected: vms.length, ...read, unread: read.unread.size };
     req.collected?.(collection);
+    // The VMs not read, in the list's order, with the cause each met. Most of a large fleet
+    // when -t cut it short: the timers (-t) get their turn between slices.
+    if (read.unread.size > 0) req.conn.setPhase(`handing on the results of the ${read.unread.size} VMs not read`);
+    let delivered = 0;
+    for (const [index, vm] of vms.entries()) {
+      const why = read.unread.get(vm.id);
+      if (why === undefined) continue;
+      await req.deliver(req.unread(vm, why), vm, index);
+      if (++delivered % UNREAD_SLICE === 0) await new Promise((resume) => setImmediate(resume));
+    }
     return collection;
   });
 }
@@ -131,6 +135,9 @@ interface Job {
   /** The VM's place in the list. */
   index: number;
 }
+
+/** VMs not read delivered between two turns of the event loop. */
+const UNREAD_SLICE = 256;
 
 /** Why a VM was not read when the cut-off came first. */
 export const NOT_REACHED = 'not read within -t';

@@ -87,7 +87,8 @@ function withId(template: ServiceResult, id: string): ServiceResult {
     code,
     text: put(text),
     parts: { output: put(parts.output), perfdata: parts.perfdata.map(put), longOutput: parts.longOutput.map(put) },
-    json: JSON.parse(put(JSON.stringify(json))) as JsonResult,
+    // A result without metrics: the id is in its summary, at most in its items.
+    json: { ...json, summary: put(json.summary), items: json.items.map((i) => ({ ...i, name: put(i.name), text: put(i.text) })) },
   };
 }
 
@@ -96,7 +97,7 @@ export function unreadFleetVm(j: FleetJudging, vm: VmRecord, why: string): Fleet
   let byWhy = unreadTemplates.get(j);
   if (!byWhy) unreadTemplates.set(j, (byWhy = new Map()));
   // Ids are `vm-<guid>` (vm-query.ts), as long as the placeholder: a summary cut to its length is cut alike.
-  const templated = vm.id.length === ID_PLACEHOLDER.length;
+  const templated = vm.id.length === ID_PLACEHOLDER.length && !why.includes(ID_PLACEHOLDER);
   let template = templated ? byWhy.get(why) : undefined;
   if (!template) {
     template = {} as Record<FleetService, ServiceResult>;
