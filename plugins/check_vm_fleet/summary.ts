@@ -31,6 +31,8 @@ export class FleetSummary {
   /** The words of the first VM (in the list) that was not read. */
   private firstUnread: { index: number; why: string } | undefined;
   private readonly problems = new Map<State, Problem[]>(PROBLEM_STATES.map((s) => [s, []]));
+  /** Per state, the place in the list beyond which no problem can be shown any more (MAX_ITEMS before it are kept). */
+  private readonly shownUpTo = new Map<State, number>();
 
   /** Counts one VM (its place in the list: `index`) and keeps its line if it is among the first problems of its state. */
   add(vm: FleetVmResult, index: number): void {
@@ -42,10 +44,15 @@ export class FleetSummary {
       if (this.firstUnread === undefined || index < this.firstUnread.index) this.firstUnread = { index, why: unreadWhy(vm) };
     }
     if (state === State.OK) return;
+    // Only the first MAX_ITEMS of a state (in the list's order) can be shown: the rest is counted, its line never made.
+    if (index > (this.shownUpTo.get(state) ?? Infinity)) return;
     const list = this.problems.get(state)!;
     list.push({ index, item: problemItem(vm, state) });
-    // Only the first MAX_ITEMS of a state (in the list's order) can be shown: the rest is counted.
-    if (list.length >= MAX_ITEMS + TRIM_EVERY) this.problems.set(state, firstInList(list));
+    if (list.length >= MAX_ITEMS + TRIM_EVERY) {
+      const kept = firstInList(list);
+      this.problems.set(state, kept);
+      this.shownUpTo.set(state, kept[kept.length - 1].index);
+    }
   }
 
   /** The VMs that are not OK, worst first, equals in the list's order: at most MAX_ITEMS, and how many more there are. */
