@@ -65,6 +65,13 @@ export const FLEET_CHECK_OPTIONS = defineOptions([
     description: `What the metrics documents under way may hold together (default ${DEFAULT_IN_FLIGHT_BYTES}, 64 MiB): each may be at most this divided by --concurrency (and --max-bytes), e.g. 4 MiB at the default 16; a VM whose document is larger is not read, and named in the long output. Memory stays bounded whatever the server sends.`,
   },
   {
+    long: 'inventory',
+    type: 'list',
+    arg: 'PATH',
+    description:
+      "An inventory the VM checks' --discovery wrote (icinga2 or nagios format; repeat for several): a VM whose host there carries a powered-off state (the discovery's --powered-off-state) is judged in that state when it is powered off or suspended, as the engine's own VM checks would judge it; the other VMs in --powered-off-state.",
+  },
+  {
     long: 'compact',
     type: 'boolean',
     description:
