@@ -443,6 +443,100 @@ def bench_fleet(env, workdir, runs):
     return lines
 
 
+FLEET_MEMORY_SIZES = (2000, 20000, 100000)
+FLEET_MEMORY_TARGET_MIB = 250
+
+
+class FifoReader:
+    """A Nagios command pipe: a FIFO (mode 0600) read to the end by a thread, counting its lines."""
+
+    def __init__(self, path):
+        import threading
+        os.mkfifo(path, 0o600)
+        self.path, self.lines = path, 0
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        while True:
+            with open(self.path, "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 16), b""):
+                    self.lines += chunk.count(b"\n")
+
+
+class Trapper:
+    """A Zabbix trapper: takes one framed sender request per connection, answers success, counts the bytes."""
+
+    def __init__(self):
+        import socketserver
+        import threading
+        outer = self
+        self.bytes = 0
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self):
+                head = b""
+                while len(head) < 13:
+                    more = self.request.recv(13 - len(head))
+                    if not more:
+                        return
+                    head += more
+                left = int.from_bytes(head[5:9], "little")
+                outer.bytes += left
+                while left > 0:
+                    more = self.request.recv(min(left, 1 << 16))
+                    if not more:
+                        return
+                    left -= len(more)
+                body = b'{"response":"success","info":"processed: 1; failed: 0; total: 1; seconds spent: 0.001"}'
+                self.request.sendall(b"ZBXD\x01" + len(body).to_bytes(4, "little") + b"\0\0\0\0" + body)
+
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def bench_fleet_memory(env, workdir, baseline=None, sizes=FLEET_MEMORY_SIZES):
+    """check_vm_fleet's peak RSS at 2,000 to 100,000 VMs, per output mode (and the baseline's, when given)."""
+    lines = ["### check_vm_fleet: memory at fleet sizes", ""]
+    nagios = FifoReader(os.path.join(workdir, "nagios.cmd"))
+    trapper = Trapper()
+    modes = [
+        ("plain", []),
+        ("--output json", ["--output", "json"]),
+        ("--submit nagios", ["--submit", "nagios", "--nagios-command-file", nagios.path]),
+        ("--submit zabbix --compact", ["--submit", "zabbix", "--zabbix-server", "127.0.0.1", "--zabbix-port", str(trapper.port),
+                                       "--zabbix-host", "vcd-fleet", "--compact"]),
+    ]
+    builds = [("after", DIST)] + ([("before", baseline)] if baseline else [])
+    rows = []
+    for size in sizes:
+        proc, info = start_sim(["--vcd-scenario", "fleet", "--vcd-fleet-vms", str(size)], workdir, f"fleet-memory-{size}")
+        try:
+            vcd = info["apis"]["vcd"]
+            base = ["--url", vcd["httpsUrl"], "--user", vcd["user"], "--org", vcd["org"], "--password-file", vcd["passwordFile"],
+                    "--ca-file", info["caFile"], "--cache-dir", os.path.join(workdir, f"fleet-memory-cache-{size}"), "-t", "300"]
+            for label, extra in modes:
+                figures = {}
+                for build, directory in builds:
+                    code, wall, cpu, rss = measure([os.path.join(directory, "check_vm_fleet")] + base + extra, env)
+                    figures[build] = (code, wall, rss)
+                rows.append((size, label, figures))
+                print(f"fleet memory {size} {label}: {figures}", flush=True)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=10)
+    head = "| VMs | output | exit | wall s | peak RSS MiB |" + (" before: exit | wall s | peak RSS MiB |" if baseline else "")
+    lines += [head, "|---|---|---|---|---|" + ("---|---|---|" if baseline else "")]
+    for size, label, figures in rows:
+        cells = [f"{figures[b][0]} | {figures[b][1]:.1f} | {figures[b][2]:.0f}" for b, _ in builds]
+        lines.append(f"| {size:,} | {label} | " + " | ".join(cells) + " |")
+    worst = max(f["after"][2] for _, _, f in rows)
+    lines += ["", "| target | measured | met |", "|---|---|---|",
+              f"| peak RSS < {FLEET_MEMORY_TARGET_MIB} MiB at every size and output | {worst:.0f} MiB | {'yes' if worst < FLEET_MEMORY_TARGET_MIB else 'NO'} |"]
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=20, help="runs of each command (default 20)")
@@ -450,10 +544,19 @@ def main():
     ap.add_argument("--no-write", action="store_true", help="print only, do not update bench/RESULTS.md")
     ap.add_argument("--only-fleet", action="store_true", help="only the check_vm_fleet table, on the host's node (updates its section)")
     ap.add_argument("--skip-fleet", action="store_true", help="leave out the check_vm_fleet table (its section is kept as it is)")
+    ap.add_argument("--only-fleet-memory", action="store_true", help="only check_vm_fleet's memory at 2,000 to 100,000 VMs (printed; with --baseline, before and after)")
     ap.add_argument("--baseline", default="", help="dist/ of another build: its plugins run interleaved, the table shows the ratios")
     opts = ap.parse_args()
     if opts.only_fleet:
         return fleet_only(opts)
+    if opts.only_fleet_memory:
+        workdir = tempfile.mkdtemp(prefix="cloudchecks-bench-fleet-memory-")
+        try:
+            env = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
+            print("\n".join(bench_fleet_memory(env, workdir, opts.baseline or None)))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return 0
     runs = max(1, min(opts.runs, 200))
     for tool in ("node", "curl", "jq"):
         if not shutil.which(tool):

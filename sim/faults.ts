@@ -13,9 +13,13 @@ export interface Fault {
    * body (or `body`, when given) chunked, without a content-length; endless-list: a list
    * page (`listKind`, default NodeList) of `count` new items (default 500) with a new continue
    * token, every time; endless-query: a vCD query page (QueryResultRecords) of `count` new
-   * VMRecords (default 128) with a nextPage link to a new page, every time.
+   * VMRecords (default 128) with a nextPage link to a new page, every time; flood: 200 with
+   * `bytes` bytes (an XML comment that never ends), chunked, without a content-length, written
+   * as the client takes them (every request shares one buffer, whatever the size).
    */
-  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body' | 'chunked' | 'endless-list' | 'endless-query';
+  kind: 'delay' | 'hang' | 'reset' | 'status' | 'body' | 'empty' | 'truncate' | 'delay-body' | 'chunked' | 'endless-list' | 'endless-query' | 'flood';
+  /** flood: the bytes sent (default 64 MiB). */
+  bytes?: number;
   /** Items per page of endless-list and endless-query. */
   count?: number;
   /** endless-query: every VM name is this many characters long (default: short names). */
@@ -47,6 +51,24 @@ function sendChunked(res: ServerResponse, status: number, headers: Record<string
   res.writeHead(status, headers);
   for (let i = 0; i < bytes.length; i += 16384) res.write(bytes.subarray(i, i + 16384));
   res.end();
+}
+
+/** What every flood sends, over and over. */
+const FLOOD_CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/** Sends `bytes` bytes of a document that never ends, chunked, waiting for the client to take each chunk; stops when it hangs up. */
+function flood(res: ServerResponse, bytes: number): void {
+  res.writeHead(200, { 'content-type': 'application/vnd.vmware.vcloud.metrics.currentusagespec+xml;version=34.0' });
+  let sent = 0;
+  const more = (): void => {
+    while (sent < bytes && !res.destroyed) {
+      const chunk = sent === 0 ? Buffer.concat([Buffer.from('<?xml version="1.0"?><!--'), FLOOD_CHUNK]) : FLOOD_CHUNK;
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', more);
+    }
+    if (!res.destroyed) res.end();
+  };
+  more();
 }
 
 /** Holds the active faults of one server and applies them to requests. */
@@ -130,6 +152,9 @@ export class FaultInjector {
         res.end(body);
         return true;
       }
+      case 'flood':
+        flood(res, fault.bytes ?? 64 * 1024 * 1024);
+        return true;
       case 'chunked':
         if (fault.body === undefined) {
           pending.set(res, fault);

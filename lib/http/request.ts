@@ -289,9 +289,20 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
   res.once('error', (error) => reject(size > 0 ? truncated(url) : describeNetworkError(error, url, proxy, req.tls ?? {})));
 }
 
-function tooLarge(url: URL, maxBytes: number): CheckError {
-  return new CheckError(
+/** A response refused for its size: `limit` is the bound it went over (--max-bytes, or a smaller one the caller set). */
+export class ResponseTooLargeError extends CheckError {
+  constructor(
+    message: string,
+    readonly limit: number,
+  ) {
+    super(message);
+  }
+}
+
+function tooLarge(url: URL, maxBytes: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(
     `response from ${url.origin}${url.pathname} is larger than --max-bytes ${maxBytes}; raise --max-bytes if the server is right to send that much`,
+    maxBytes,
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Notes } from './notes';
+import type { Result } from './result';
 
 /** What a probe may use of the runtime: verbosity, logging, secrets, the deadline. */
 export interface RunContext {
@@ -16,4 +17,16 @@ export interface RunContext {
   addSecret(value: string | undefined): void;
   /** What the check is doing now, named in the message if the timeout expires. */
   setPhase(text: string): void;
+  /**
+   * For a check that delivers as it goes (a fleet's document, VM by VM): writes `head` on
+   * stdout now and returns the writer of the parts that follow; from then on the runtime ends
+   * the output with `end(result)` (also on -t or a failure) instead of printing the result.
+   * Absent where nothing prints (a probe run in a test's own process).
+   */
+  openOutput?(head: string, end: (result: Result) => string): (text: string) => void;
+  /**
+   * The result read so far, made when asked: printed in place of the bare timeout if -t
+   * expires from now on (a logout that outlasts the time must not cost what was read).
+   */
+  holdResult?(make: () => Result): void;
 }

@@ -21,6 +21,8 @@ export interface Result {
   raw?: string;
   /** What the check noticed on the way (facts, loose file modes, choices made): shown at -v, after the summary. */
   notes?: string[];
+  /** Items the check itself left out of `items` (it keeps a bounded list): counted in the "… N more" line as if given. */
+  itemsLeftOut?: number;
 }
 
 /** The summary as -v shows it: the notes after it, in one way for every plugin: `summary [a, b]`. */
@@ -57,9 +59,10 @@ export function oneLine(text: string, max = MAX_SUMMARY_CHARS): string {
   return `${cut}… ${line.length - cut.length} more`;
 }
 
-/** The items that fit the long output, and how many were left out. */
-function shownItems(items: readonly Item[] = []): { shown: readonly Item[]; more: number } {
-  return items.length <= MAX_ITEMS ? { shown: items, more: 0 } : { shown: items.slice(0, MAX_ITEMS - 1), more: items.length - (MAX_ITEMS - 1) };
+/** The items that fit the long output, and how many were left out (those the check left out itself too). */
+function shownItems(items: readonly Item[] = [], leftOut = 0): { shown: readonly Item[]; more: number } {
+  const total = items.length + leftOut;
+  return total <= MAX_ITEMS ? { shown: items, more: 0 } : { shown: items.slice(0, MAX_ITEMS - 1), more: total - Math.min(items.length, MAX_ITEMS - 1) };
 }
 
 /** Renders the classic plugin output: `NAME STATE - summary | perfdata`, then long output. */
@@ -82,7 +85,7 @@ export function renderNagiosParts(name: string, result: Result): NagiosParts {
   const output = `${name} ${stateName(result.state)} - ${oneLine(result.summary)}`;
   const perfdata = (result.metrics ?? []).map(formatMetric);
   const longOutput: string[] = [];
-  const { shown, more } = shownItems(result.items);
+  const { shown, more } = shownItems(result.items, result.itemsLeftOut);
   for (const item of shown) longOutput.push(`[${stateName(item.state)}] ${oneLine(item.text, MAX_ITEM_CHARS)}`);
   if (more > 0) longOutput.push(`… ${more} more`);
   return { output, perfdata, longOutput };
@@ -96,7 +99,7 @@ export function renderJson(name: string, result: Result): string {
 
 /** The object `--output json` prints for a result (not a raw one). */
 export function jsonDocument(name: string, result: Result) {
-  const { shown, more } = shownItems(result.items);
+  const { shown, more } = shownItems(result.items, result.itemsLeftOut);
   return {
     name,
     state: stateName(result.state),

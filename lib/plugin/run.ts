@@ -81,6 +81,10 @@ class PluginRun {
   /** Until the options are read, the default timeout guards parsing and --extra-opts reads. */
   timeout = { seconds: DEFAULT_TIMEOUT_SECONDS, state: State.UNKNOWN };
   private guard: ReturnType<typeof setTimeout> | undefined;
+  /** Set when the check opened its output (context.openOutput): how the runtime ends it. */
+  private outputEnd: ((result: Result) => string) | undefined;
+  /** The result read so far (context.holdResult): printed in place of a bare timeout. */
+  private held: (() => Result) | undefined;
 
   constructor(
     private readonly name: string,
@@ -119,7 +123,8 @@ class PluginRun {
     // a late result: -t wins.
     if (!timedOut && Date.now() >= this.deadline) return this.onTimeout();
     this.finished = true;
-    writeAll(result.state !== State.OK && this.failuresToStderr ? 2 : 1, this.render(result));
+    if (this.outputEnd) writeAll(1, this.redactor.sweep(this.outputEnd(redactResult(result, this.redactor))));
+    else writeAll(result.state !== State.OK && this.failuresToStderr ? 2 : 1, this.render(result));
     if (this.verbose >= 3) {
       // An expected failure (CheckError, UsageError) is fully said by its line: a stack only for a bug.
       if (error instanceof Error && !(error instanceof CheckError) && error.stack) this.addTrace(error.stack);
@@ -158,6 +163,15 @@ class PluginRun {
 
   onTimeout(): never {
     this.controller.abort();
+    if (this.held) {
+      // What was read stands: the timeout is said beside it, not in its place.
+      const held = this.held();
+      return this.finish(
+        this.withNotes({ ...held, summary: `${held.summary} (-t ${this.timeout.seconds}s then expired while ${this.phase})` }),
+        undefined,
+        true,
+      );
+    }
     const summary = `timed out after ${this.timeout.seconds}s while ${this.phase}; raise -t/--timeout or check the network path to the server`;
     return this.finish({ state: this.timeout.state, summary }, undefined, true);
   }
@@ -178,6 +192,16 @@ class PluginRun {
       addSecret: (value) => this.redactor.add(value),
       setPhase: (text) => {
         this.phase = text;
+      },
+      openOutput: (head, end) => {
+        this.outputEnd = end;
+        writeAll(1, this.redactor.sweep(head));
+        return (text) => {
+          if (!this.finished) writeAll(1, this.redactor.sweep(text));
+        };
+      },
+      holdResult: (make) => {
+        this.held = make;
       },
     };
   }

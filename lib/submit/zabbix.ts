@@ -2,7 +2,10 @@
 // speaks): a header `ZBXD` 0x01, the data length and a reserved word (little-endian 32-bit
 // each), then the JSON `{"request":"sender data","data":[{host,key,value,clock}]}`; the server
 // answers in the same framing with `{"response":"success","info":"processed: N; failed: M; …"}`.
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CheckError } from '../plugin/errors';
 import { boundedExcerpt } from '../plugin/server-text';
 
@@ -88,8 +91,79 @@ function where(target: ZabbixTarget): string {
   return `Zabbix server ${target.host}:${target.port}`;
 }
 
+/**
+ * One value written as it is made (a fleet's document, VM by VM) into a file of its own (mode
+ * 0600 in a private directory), already escaped as the JSON string the request carries: memory
+ * holds a part at a time, whatever the size of the value.
+ */
+export class SpooledValue {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'cloudchecks-zabbix-'));
+  readonly file = join(this.dir, 'value');
+  private readonly fd = openSync(this.file, 'wx', 0o600);
+  private closed = false;
+
+  /** Appends text to the value. */
+  write(text: string): void {
+    if (this.closed) return;
+    writeSync(this.fd, JSON.stringify(text).slice(1, -1));
+  }
+
+  /** Ends the writing; the file stays until `remove`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  remove(): void {
+    this.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Sends one spooled value in one sender request (the document streamed from its file onto the
+ * connection) and reads the server's counts, as sendToZabbix does for values in memory.
+ */
+export async function sendSpooledValue(
+  value: Omit<TrapperValue, 'value'>,
+  spool: SpooledValue,
+  target: ZabbixTarget,
+  options: { signal?: AbortSignal } = {},
+): Promise<SenderReport> {
+  spool.close();
+  // The request as senderPacket writes it, the value's text (escaped already) between its two halves.
+  const [before, after] = JSON.stringify({ request: 'sender data', data: [{ host: value.host, key: value.key, value: '\0', clock: value.clock }] }).split(
+    '"\\u0000"',
+  );
+  const head = Buffer.from(`${before}"`);
+  const tail = Buffer.from(`"${after}`);
+  const length = head.length + statSync(spool.file).size + tail.length;
+  const frame = Buffer.alloc(HEADER_BYTES);
+  HEADER.copy(frame);
+  frame.writeUInt32LE(length, HEADER.length);
+  frame.writeUInt32LE(0, HEADER.length + 4);
+  const parts: Array<Buffer | string> = [Buffer.concat([frame, head]), spool.file, tail];
+  return parseSenderAnswer(await exchange(parts, target, options.signal), where(target));
+}
+
+/** Writes the parts of a request (buffers, and files named by their path, streamed) onto the connection. */
+async function writeParts(socket: Socket, parts: ReadonlyArray<Buffer | string>): Promise<void> {
+  // A connection closed meanwhile (an answer, the timeout) ends the writing.
+  const put = (chunk: Buffer) =>
+    socket.destroyed || socket.write(chunk) ? Promise.resolve() : new Promise<void>((done) => socket.once('drain', done).once('close', done));
+  for (const part of parts) {
+    if (typeof part !== 'string') await put(part);
+    else
+      for await (const chunk of createReadStream(part)) {
+        if (socket.destroyed) return;
+        await put(chunk as Buffer);
+      }
+  }
+}
+
 /** Writes the request and reads the answer until the server closes, at most MAX_ANSWER_BYTES. */
-function exchange(packet: Buffer, target: ZabbixTarget, signal?: AbortSignal): Promise<Buffer> {
+function exchange(packet: Buffer | ReadonlyArray<Buffer | string>, target: ZabbixTarget, signal?: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CheckError(`not sent to ${where(target)}: the timeout expired`));
     const socket: Socket = connect({ host: target.host, port: target.port });
@@ -101,7 +175,11 @@ function exchange(packet: Buffer, target: ZabbixTarget, signal?: AbortSignal): P
     };
     const onAbort = () => fail(new CheckError(`${where(target)} did not answer before the timeout`));
     signal?.addEventListener('abort', onAbort, { once: true });
-    socket.once('connect', () => socket.write(packet));
+    socket.once('connect', () => {
+      if (Buffer.isBuffer(packet)) socket.write(packet);
+      // A failure of the write shows as the socket's error (or the timeout's abort).
+      else writeParts(socket, packet).catch(() => socket.destroy());
+    });
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_ANSWER_BYTES) return fail(new CheckError(`${where(target)} answered more than ${MAX_ANSWER_BYTES} bytes; that is not a Zabbix trapper`));

@@ -23,6 +23,8 @@ export interface FleetCheckConfig {
   selection: DiscoverySelection;
   which: MetricsKind;
   concurrency: number;
+  /** --max-bytes-in-flight: what the metrics documents under way may hold together. */
+  inFlightBytes: number;
   cacheUnusableState: State;
   /** Each VM's powered-off state from the --inventory files (VMs not there: their judges' --powered-off-state). */
   poweredOff: ReadonlyMap<string, State>;
@@ -55,6 +57,7 @@ export function configureFleet(options: FleetCheckOptions): FleetCheckConfig {
     selection: selectionFrom(options),
     which: options.window === undefined ? 'current' : 'historic',
     concurrency,
+    inFlightBytes: positiveInteger(options['max-bytes-in-flight'], '--max-bytes-in-flight'),
     cacheUnusableState,
     poweredOff: readPoweredOffStates(options.inventory),
   };

@@ -1,25 +1,21 @@
 // check_vm_fleet: every VM of a selection read in one process and judged as check_vm_cpu,
 // check_vm_mem and check_vm_disk judge it; the plugin's own state says whether every VM was read.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
-import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import type { RunContext } from '../../lib/plugin/context';
-import { formatDecimal } from '../../lib/plugin/number-format';
-import type { Metric } from '../../lib/plugin/perfdata';
+import { CheckError } from '../../lib/plugin/errors';
 import { oneLine, type Item, type Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
 import { State, stateName } from '../../lib/plugin/state';
-import { problemsOf, worstFirst, worstOf } from '../../lib/plugin/subcheck';
-import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
-import { vmState } from '../../lib/vcd/fleet/fleet-judge';
-import { FLEET_SERVICES, type FleetVmResult, type JsonResult } from '../../lib/vcd/fleet/fleet-result';
-import { CheckError } from '../../lib/plugin/errors';
-import { passiveResultsOf } from './passive';
+import { worstOf } from '../../lib/plugin/subcheck';
+import { submissionFailure } from '../../lib/submit/batches';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
-import { submitResults, type SubmitOutcome } from '../../lib/submit/submit';
+import { openSubmission, type Submission, type SubmitOutcome } from '../../lib/submit/submit';
 import { sendToZabbix } from '../../lib/submit/zabbix';
-import type { FleetCheckConfig } from './config';
-import { readFleet } from './read';
+import { DOCUMENT_HEAD, DocumentWriter, documentEnd } from './document';
 import { FLEET_CHECK_OPTIONS, type FleetCheckOptions } from './options';
+import { passiveResultsOf } from './passive';
+import { readFleet, type FleetDelivery } from './read';
+import { FleetSummary } from './summary';
 
 void runPlugin({
   name: 'VM_FLEET',
@@ -39,6 +35,7 @@ void runPlugin({
     'One session (cached as the VM checks cache theirs), the VM list from the query service, then one metrics request per VM, --concurrency at a time over kept-alive connections.',
     "Each VM's cpu, mem and disk results are what check_vm_cpu, check_vm_mem and check_vm_disk print for it (--output json: one object with each VM's three results as those checks print them with --output json).",
     'The state is about the collection: OK when every selected VM was read, WARNING when some were not (named in the long output), UNKNOWN when none was. The long output lists the VMs that are not OK, worst first.',
+    "Memory is bounded by the options, not by the fleet: each VM's results are handed on as they come (--output json is written VM by VM, the collection's state after the last; --submit icinga2 and nagios send batches while the fleet is read; --submit zabbix spools its document to a private temporary file), and the metrics documents under way hold at most --max-bytes-in-flight together.",
     HTTP_ENVIRONMENT_NOTE,
   ],
   secretEnv: ['VCD_PASSWORD'],
@@ -46,13 +43,56 @@ void runPlugin({
 });
 
 async function runFleet(options: FleetCheckOptions, context: RunContext): Promise<Result> {
-  const started = Date.now();
   const submit = submitConfigFrom(options, context);
-  const { cfg, vms, collection } = await readFleet(options, context, submit !== undefined).catch((error: unknown) => reportFailure(submit, error, context));
-  const collected = fleetResult(vms, collection, (Date.now() - started) / 1000, cfg);
-  const result = submit ? withSubmission(collected, await submitFleet(submit, vms, collected, context, options.compact === true)) : collected;
-  if (options.output !== 'json') return result;
-  return { ...result, raw: fleetJson(result, vms, options.compact === true) };
+  const submission = submit ? openSubmission(submit, context) : undefined;
+  try {
+    return await collectAndDeliver(options, context, submit, submission);
+  } finally {
+    submission?.close();
+  }
+}
+
+/**
+ * Reads the fleet and hands each VM's results on as they come: to stdout (--output json), to
+ * the engine (--submit) and to the summary, which alone is kept. The status line and the end
+ * of the document follow the last VM.
+ */
+async function collectAndDeliver(options: FleetCheckOptions, context: RunContext, submit: SubmitConfig, submission: Submission | undefined): Promise<Result> {
+  const started = Date.now();
+  const compact = options.compact === true;
+  const summary = new FleetSummary();
+  const toStdout = options.output === 'json' ? context.openOutput : undefined;
+  let stdout: DocumentWriter | undefined;
+  const toEngine = submission?.document;
+  toEngine?.write(DOCUMENT_HEAD);
+  const engineDocument = toEngine && new DocumentWriter((text) => toEngine.write(text), compact);
+  const seconds = () => (Date.now() - started) / 1000;
+  const delivery: FleetDelivery = {
+    async deliver(vm, index) {
+      summary.add(vm, index);
+      // Opened with the first VM: a failure before (login, the list) prints as any failure does.
+      if (toStdout && !stdout) {
+        const writer = (stdout = new DocumentWriter((text) => write(text), compact));
+        const write = toStdout(DOCUMENT_HEAD, (result) => writer.take() + documentEnd(result));
+      }
+      stdout?.add(vm);
+      engineDocument?.add(vm);
+      if (submission && vm.read) await submission.add(passiveResultsOf([vm]));
+    },
+    // What was read stands even if -t comes while the VMs not read are handed on or the session
+    // is closed (a hand-over to an engine still to come does not: it is said as a timeout).
+    collected: (collection) => {
+      if (!submission) context.holdResult?.(() => summary.result(collection, seconds(), options.concurrency));
+    },
+  };
+  const { cfg, collection } = await readFleet(options, context, delivery, submit !== undefined).catch((error: unknown) =>
+    reportFailure(submit, error, context),
+  );
+  const collected = summary.result(collection, seconds(), cfg.concurrency);
+  if (toStdout && !stdout) toStdout(DOCUMENT_HEAD, documentEnd);
+  if (!submission) return collected;
+  toEngine?.write((engineDocument?.take() ?? '') + documentEnd(collected));
+  return withSubmission(collected, await submitFleet(submission, collection.judged, context));
 }
 
 /**
@@ -72,20 +112,13 @@ async function reportFailure(submit: SubmitConfig, error: unknown, context: RunC
   throw error;
 }
 
-/** Hands the results of the VMs read to the engine; a failure says how far the collection got. */
-async function submitFleet(
-  submit: NonNullable<SubmitConfig>,
-  vms: FleetVmResult[],
-  collected: Result,
-  context: RunContext,
-  compact: boolean,
-): Promise<SubmitOutcome> {
-  const services = passiveResultsOf(vms);
+/** Sends what is left to the engine; a failure says how far the collection and the hand-over got. */
+async function submitFleet(submission: Submission, read: number, context: RunContext): Promise<SubmitOutcome> {
   try {
-    return await submitResults(submit, { services, json: () => fleetJson(collected, vms, compact) }, context);
+    return await submission.finish();
   } catch (error) {
     if (!(error instanceof CheckError) || context.signal.aborted) throw error;
-    throw new CheckError(`${plural(services.length / 3, 'VM')} read, results not submitted: ${error.message}`, { cause: error });
+    throw submissionFailure(error, read, submission.submitted);
   }
 }
 
@@ -97,111 +130,16 @@ async function submitFleet(
 function withSubmission(result: Result, outcome: SubmitOutcome): Result {
   const metrics = [...(result.metrics ?? []), { label: 'submitted', value: outcome.submitted, min: 0 }];
   let summary = `${result.summary}; ${plural(outcome.submitted, 'result')} submitted to ${outcome.engine}`;
-  if (outcome.missing.length === 0) return { ...result, summary, metrics };
-  summary += `, ${outcome.missing.length} not: ${outcome.engine} has no such service (rerun the discovery)`;
+  if (outcome.missingCount === 0) return { ...result, summary, metrics };
+  summary += `, ${outcome.missingCount} not: ${outcome.engine} has no such service (rerun the discovery)`;
   const items: Item[] = outcome.missing.map((name) => ({
     name,
     state: State.WARNING,
     text: `${name}: no such service in ${outcome.engine}; rerun the discovery to add the VM`,
   }));
-  return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])] };
+  // The results not named (beyond MAX_MISSING_NAMED) are counted with the items left out.
+  const leftOut = (result.itemsLeftOut ?? 0) + outcome.missingCount - items.length;
+  return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])], itemsLeftOut: leftOut };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** The collection's state, summary, perfdata and the non-OK VMs, worst first. */
-function fleetResult(vms: FleetVmResult[], collection: FleetCollection<FleetVmResult>, seconds: number, cfg: FleetCheckConfig): Result {
-  const counts = [0, 0, 0, 0];
-  for (const vm of vms) counts[vmState(vm)]++;
-  const unread = vms.filter((vm) => !vm.read);
-  const total = vms.length;
-  const tally = `${counts[State.OK]} OK, ${counts[State.WARNING]} WARNING, ${counts[State.CRITICAL]} CRITICAL, ${counts[State.UNKNOWN]} UNKNOWN`;
-  const took = `${formatDecimal(seconds, 1)}s`;
-  let state: State;
-  let summary: string;
-  if (total === 0) {
-    state = State.UNKNOWN;
-    summary = `no VM to check: the query service lists ${plural(collection.records, 'VM record')}, none of them a VM selected by --vapp/--include/--exclude`;
-  } else if (unread.length === total) {
-    state = State.UNKNOWN;
-    summary = `none of ${plural(total, 'VM')} read in ${took}: ${unread[0].services.cpu.json.summary.replace(/^vm-[0-9a-f-]+: /, '')}`;
-  } else if (unread.length > 0) {
-    state = State.WARNING;
-    summary = `${total - unread.length} of ${plural(total, 'VM')} read in ${took}, ${unread.length} not (listed below): ${tally}`;
-  } else {
-    state = State.OK;
-    summary = `${plural(total, 'VM')} read in ${took}: ${tally}`;
-  }
-  const metrics: Metric[] = [
-    { label: 'vms', value: total, min: 0 },
-    { label: 'ok', value: counts[State.OK], min: 0, max: total },
-    { label: 'warning', value: counts[State.WARNING], min: 0, max: total },
-    { label: 'critical', value: counts[State.CRITICAL], min: 0, max: total },
-    { label: 'unknown', value: counts[State.UNKNOWN], min: 0, max: total },
-    { label: 'seconds', value: Math.round(seconds * 1000) / 1000, uom: 's', min: 0 },
-  ];
-  const notes = [`${plural(collection.records, 'VM record')} in ${plural(collection.pages, 'page')}`, `concurrency ${cfg.concurrency}`];
-  if (collection.limited > 0)
-    notes.push(
-      `${plural(collection.limited, 'OPERATION_LIMITS_EXCEEDED answer')}: down to ${collection.lowestConcurrency} request${collection.lowestConcurrency === 1 ? '' : 's'} at a time`,
-    );
-  return { state, summary, metrics, items: problemItems(vms), notes };
-}
-
-/** One long-output line per VM that is not OK, worst first: its name (inert), id, vApp, organisation (when listed) and the summaries of its services that are not OK. */
-function problemItems(vms: FleetVmResult[]): Item[] {
-  const problems = worstFirst(problemsOf(vms.map((vm) => ({ vm, state: vmState(vm) }))));
-  return problems.map(({ vm, state }) => {
-    // The states of the services that are not OK, and the words of the worst (the first of equals).
-    const bad = FLEET_SERVICES.filter((s) => vm.services[s].code !== State.OK);
-    const worst = bad.find((s) => vm.services[s].code === state) ?? bad[0];
-    const text = vm.read
-      ? `${bad.map((s) => `${s} ${stateName(vm.services[s].code)}`).join(', ')}: ${vm.services[worst].json.summary}`
-      : vm.services.cpu.json.summary.replace(/^vm-[0-9a-f-]+: /, '');
-    const org = vm.org === undefined ? '' : `, org ${oneLine(vm.org, 128)}`;
-    return { name: vm.id, state, text: `${oneLine(vm.name, 128)} (${vm.id}, vApp ${oneLine(vm.vapp, 128)}${org}): ${text}` };
-  });
-}
-
-/** One service as --compact gives it. */
-interface CompactService {
-  code: number;
-  summary?: string;
-  metrics: Array<{ label: string; value: number | null }>;
-}
-
-/**
- * --compact: what the Zabbix templates read of one service, where the full object has it (the
- * code, the judged metrics' label and value), and its summary when it is not OK.
- */
-function compactService(json: JsonResult): CompactService {
-  const metrics = json.metrics.filter((m) => m.warning !== null || m.critical !== null).map(({ label, value }) => ({ label, value }));
-  return json.code === State.OK ? { code: json.code, metrics } : { code: json.code, summary: json.summary, metrics };
-}
-
-/** `--output json`: the collection's state and summary, and each VM with its three single-check objects (--compact: their judged parts). */
-function fleetJson(result: Result, vms: FleetVmResult[], compact = false): string {
-  const service = (json: JsonResult) => (compact ? compactService(json) : json);
-  const doc = {
-    state: stateName(result.state),
-    code: result.state,
-    summary: oneLine(result.summary),
-    vms: Object.fromEntries(
-      vms.map((vm) => [
-        vm.id,
-        {
-          name: blankControlCharacters(vm.name),
-          vapp: blankControlCharacters(vm.vapp),
-          ...(vm.org === undefined ? {} : { org: blankControlCharacters(vm.org) }),
-          status: blankControlCharacters(vm.status),
-          read: vm.read,
-          state: stateName(vmState(vm)),
-          cpu: service(vm.services.cpu.json),
-          mem: service(vm.services.mem.json),
-          disk: service(vm.services.disk.json),
-        },
-      ]),
-    ),
-  };
-  return JSON.stringify(doc) + '\n';
-}

@@ -15,6 +15,8 @@ import { MEM_PROFILE } from '../check_vm_mem/profile';
 export const DEFAULT_CONCURRENCY = 16;
 /** More at once than any vCD cell allows one user: a typo, not a choice. */
 export const MAX_CONCURRENCY = 256;
+/** What the metrics documents under way may hold together by default: see docs/scaling.md. */
+export const DEFAULT_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
 /**
  * A single check's option as this plugin takes it: `--cpu-warning` says it is check_vm_cpu's
@@ -54,6 +56,13 @@ export const FLEET_CHECK_OPTIONS = defineOptions([
     arg: 'N',
     default: DEFAULT_CONCURRENCY,
     description: `Metrics requests under way at once, over as many kept-alive connections (default ${DEFAULT_CONCURRENCY}). When vCD answers OPERATION_LIMITS_EXCEEDED, fewer are sent and the refused VMs are asked again within -t.`,
+  },
+  {
+    long: 'max-bytes-in-flight',
+    type: 'number',
+    arg: 'BYTES',
+    default: DEFAULT_IN_FLIGHT_BYTES,
+    description: `What the metrics documents under way may hold together (default ${DEFAULT_IN_FLIGHT_BYTES}, 64 MiB): each may be at most this divided by --concurrency (and --max-bytes), e.g. 4 MiB at the default 16; a VM whose document is larger is not read, and named in the long output. Memory stays bounded whatever the server sends.`,
   },
   {
     long: 'inventory',

@@ -1,6 +1,6 @@
 // The fleet read and judged: what check_vm_fleet reports, and what a submission hands on.
 import type { RunContext } from '../../lib/plugin/context';
-import { collectFleet, type FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
+import { collectFleet, NOT_REACHED, type FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet/fleet-judge';
 import type { FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 import { openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
@@ -19,25 +19,32 @@ function cutoffOf(deadline: number, handOver: boolean): number {
 }
 
 /** Why a VM was not read, in its services' words. */
-function unreadWords(why: string | undefined, context: RunContext): string {
-  if (why === undefined || why === 'not read within -t')
+function unreadWords(why: string, context: RunContext): string {
+  if (why === NOT_REACHED)
     return `metrics not read within -t ${context.timeoutSeconds}s by check_vm_fleet (raise -t or --concurrency, or split the fleet with --vapp)`;
   return `metrics not read by check_vm_fleet: ${why}`;
 }
 
-/** What one run read: the config, every selected VM with its three results (in the list's order), and how the collection went. */
+/** What one run read: the config, and how the collection went. */
 export interface FleetRead {
   cfg: FleetCheckConfig;
-  vms: FleetVmResult[];
-  collection: FleetCollection<FleetVmResult>;
+  collection: FleetCollection;
+}
+
+/** Where each VM's three results go as soon as they are made (`index`: the VM's place in the list), and the moment all are. */
+export interface FleetDelivery {
+  deliver(vm: FleetVmResult, index: number): Promise<void> | void;
+  /** Every selected VM delivered, before the session is closed. */
+  collected?(collection: FleetCollection): void;
 }
 
 /**
- * Lists, reads and judges the fleet the options select. Login, TLS and list failures are
- * CheckErrors as in the single checks; VMs not read before the cut-off (kept ahead of -t) are
- * in the answer with `read: false`.
+ * Lists, reads and judges the fleet the options select, handing each VM's results to
+ * `delivery` as they come (none are kept here). Login, TLS and list failures are CheckErrors
+ * as in the single checks; VMs not read before the cut-off (kept ahead of -t) are delivered
+ * after the others with `read: false`.
  */
-export async function readFleet(options: FleetCheckOptions, context: RunContext, handOver = false): Promise<FleetRead> {
+export async function readFleet(options: FleetCheckOptions, context: RunContext, delivery: FleetDelivery, handOver = false): Promise<FleetRead> {
   const cfg = configureFleet(options);
   // The session's notes say the first service's threshold slip, as a single check's would.
   const { base, thresholds } = cfg.judges[0].cfg;
@@ -58,9 +65,12 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     which: cfg.which,
     concurrency: cfg.concurrency,
     cutoff: cutoffOf(context.deadline, handOver),
+    inFlightBytes: cfg.inFlightBytes,
     judge: (vm, answer, { get }) => judgeFleetVm(judging, vm, answer, get),
+    unread: (vm, why) => unreadFleetVm(judging, vm, unreadWords(why, context)),
+    deliver: (result, _vm, index) => delivery.deliver(result, index),
+    collected: delivery.collected,
   });
-  const vms = collection.vms.map((vm) => collection.judged.get(vm.id) ?? unreadFleetVm(judging, vm, unreadWords(collection.unread.get(vm.id), context)));
   for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
-  return { cfg, vms, collection };
+  return { cfg, collection };
 }

@@ -76,23 +76,27 @@ export function fleetVappName(a: number): string {
   return a === 3 ? 'Sales & Marketing' : `vapp-${String(a).padStart(2, '0')}`;
 }
 
+/** VMs of the fleet scenario by default (--vcd-fleet-vms). */
+export const DEFAULT_FLEET_VMS = 2000;
+
 /**
- * The fleet scenario: 40 vApps of 50 VMs each. Special names: `twin` in vapp-01 and in vapp-02
+ * The fleet scenario: vApps of 50 VMs each (40 of them by default). Special names: `twin` in vapp-01 and in vapp-02
  * (the same name in two vApps), `Web & DB 01` in `Sales & Marketing`; every 25th VM is
  * powered off. A vApp template `golden-images` holds a template VM also named `twin`.
  */
-function fleetScenario(): { vms: SimVm[]; records: VmRecord[] } {
+function fleetScenario(size: number): { vms: SimVm[]; records: VmRecord[] } {
   const vms: SimVm[] = [];
   const records: VmRecord[] = [];
-  for (let a = 1; a <= 40; a++) {
-    for (let v = 1; v <= 50; v++) {
+  for (let a = 1; a <= Math.ceil(size / 50); a++) {
+    for (let v = 1; v <= 50 && (a - 1) * 50 + v <= size; v++) {
       const n = (a - 1) * 50 + v;
       let name = `node-${String(a).padStart(2, '0')}${String(v).padStart(2, '0')}`;
       if (v === 1 && (a === 1 || a === 2)) name = 'twin';
       if (v === 1 && a === 3) name = 'Web & DB 01';
       const off = n % 25 === 0;
       const vm: SimVm = {
-        id: `vm-${guid(n)}`,
+        // Beyond the first 2,000, seeds of their own: the other scenarios' fixed ids stay unique.
+        id: `vm-${guid(n <= DEFAULT_FLEET_VMS ? n : 1_000_000 + n)}`,
         name,
         role: `fleet-${n}`,
         power: off ? 'off' : 'on',
@@ -173,10 +177,11 @@ export function simOrg(name: string, displayName = name): SimOrg {
 
 /**
  * The VMs, query records and organisations of a scenario. The scenario's own VMs belong to
- * `tenantOrg` (the simulator's tenant account, or acme when that account is a provider one).
+ * `tenantOrg` (the simulator's tenant account, or acme when that account is a provider one);
+ * the fleet scenario has `fleetVms` VMs.
  */
-export function scenarioFleet(scenario: string, tenantOrg = TENANT_ORG): Fleet {
-  const own = scenario === 'fleet' ? fleetScenario() : scenario === 'hostile' ? hostileScenario() : defaultScenario(scenario);
+export function scenarioFleet(scenario: string, tenantOrg = TENANT_ORG, fleetVms = DEFAULT_FLEET_VMS): Fleet {
+  const own = scenario === 'fleet' ? fleetScenario(fleetVms) : scenario === 'hostile' ? hostileScenario() : defaultScenario(scenario);
   const fleet: Fleet = {
     vms: [...own.vms],
     records: own.records.map((r) => ({ ...r, org: tenantOrg })),

@@ -10,7 +10,7 @@ import { send } from '../faults';
 import { defineSimModule, type SimApi } from '../module';
 import { Stats } from '../server';
 import { currentUsage, errorDocument, historicUsage, sessionDocument, type XmlStyle } from './documents';
-import { scenarioFleet, type Fleet, type SimOrg, type VmRecord } from './fleet';
+import { DEFAULT_FLEET_VMS, scenarioFleet, type Fleet, type SimOrg, type VmRecord } from './fleet';
 import { ALL_VERSIONS, answerRecords, orgRows, parseVersionList, sendQueryError, sortedRows, versionsDocument, vmRows, type QueryRow } from './query';
 import { cellRows, cellsPage, providerPolicyRows, providerVdcDocument, providerVdcMetrics, providerVdcRows, scenarioEstate, type Estate } from './pvdcs';
 import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
@@ -48,6 +48,13 @@ const VCD_OPTIONS = defineOptions([
     choices: ['default', 'healthy', 'fleet', 'hostile', 'nodes'],
     description:
       "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
+  },
+  {
+    long: 'vcd-fleet-vms',
+    type: 'number',
+    arg: 'N',
+    default: DEFAULT_FLEET_VMS,
+    description: `VMs of the fleet scenario, in vApps of 50 (default ${DEFAULT_FLEET_VMS}); e.g. 100000 to measure a provider-sized fleet (query pages are written as they are served).`,
   },
   {
     long: 'vcd-versions',
@@ -197,6 +204,8 @@ class VcdServer {
   private readonly supported: Set<string>;
   /** What the query service lists: the fleet's VMs and those only a VDC has (a failed one). */
   private readonly records: VmRecord[];
+  /** The VM query's rows per viewer (see queryRows); emptied by every control. */
+  private readonly vmRowCache = new Map<string, QueryRow[]>();
 
   constructor(
     private readonly cfg: VcdConfig,
@@ -257,6 +266,7 @@ class VcdServer {
   private control(res: ServerResponse, url: URL, method: string): void {
     const text = (status: number, body: string) => send(res, status, { 'content-type': 'text/plain' }, `${body}\n`);
     if (method !== 'PUT' && method !== 'POST') return text(405, 'use PUT');
+    this.vmRowCache.clear();
     const q = url.searchParams;
     if (url.pathname === '/_sim/vcd/power') {
       const want = q.get('vm') ?? '';
@@ -404,14 +414,23 @@ class VcdServer {
     const sees = (org: string) => viewer.provider || org.toLowerCase() === viewer.org.toLowerCase();
     switch (type) {
       case 'vm':
-      case 'adminVM':
-        return vmRows(
-          this.records.filter((r) => sees(this.orgOfRecord(r))),
-          base,
-          vdcHref,
-          admin ? { orgHref: (r) => this.orgHref(base, this.orgOfRecord(r)) } : undefined,
-          (r) => hygieneAttributes(this.vms.get(r.id), r, admin, Date.now()),
-        );
+      case 'adminVM': {
+        // The rows of one viewer, kept until a control changes a record: each page of a large
+        // fleet is then served at the cost of the page (its records are written as served).
+        const key = `${type} ${base} ${viewer.provider} ${viewer.org}`;
+        let rows = this.vmRowCache.get(key);
+        if (!rows) {
+          rows = vmRows(
+            this.records.filter((r) => sees(this.orgOfRecord(r))),
+            base,
+            vdcHref,
+            admin ? { orgHref: (r) => this.orgHref(base, this.orgOfRecord(r)) } : undefined,
+            (r) => hygieneAttributes(this.vms.get(r.id), r, admin, Date.now()),
+          );
+          this.vmRowCache.set(key, rows);
+        }
+        return rows;
+      }
       case 'organization':
         return orgRows(
           this.orgs.filter((o) => sees(o.name)),
@@ -725,6 +744,13 @@ function describeVms(vms: Map<string, SimVm>): { vms: string; healthyVm: string 
   return { vms: list, healthyVm };
 }
 
+/** --vcd-fleet-vms checked: a positive whole number. */
+function fleetVmsFrom(options: VcdSimOptions): number {
+  const n = options['vcd-fleet-vms'];
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`invalid --vcd-fleet-vms ${n}: expected a positive whole number`);
+  return n;
+}
+
 function create(options: VcdSimOptions, stateDir: string): SimApi {
   const cfg = readConfig(options);
   const fleetOrg = isSystem(cfg.org) ? undefined : cfg.org;
@@ -733,7 +759,7 @@ function create(options: VcdSimOptions, stateDir: string): SimApi {
   // System user, or the provider user beside a tenant one) every one.
   const server = new VcdServer(
     cfg,
-    scenarioFleet(scenario, fleetOrg),
+    scenarioFleet(scenario, fleetOrg, fleetVmsFrom(options)),
     scenarioVdcs(scenario, cfg.org, true),
     scenarioEstate(scenario, Math.min(Math.max(0, options['vcd-pvdcs']), 1_000_000)),
   );

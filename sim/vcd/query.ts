@@ -106,46 +106,56 @@ export function vmRows(
 ): QueryRow[] {
   return records.map((r) => {
     // The VMs of a vApp share its id (a template's own, by the VM).
-    const container = r.template ? `${base}/api/vApp/vappTemplate-${r.id.slice(3)}` : `${base}/api/vApp/${simVappId(r.vapp)}`;
-    const extra = hygiene(r);
-    const vdc = vdcOf(r);
-    const values: Record<string, string> = {
-      vdc,
+    const container = () => (r.template ? `${base}/api/vApp/vappTemplate-${r.id.slice(3)}` : `${base}/api/vApp/${simVappId(r.vapp)}`);
+    // Written when a page holds the record, not for every record of every page: a fleet of
+    // 100,000 VMs is served page by page at the cost of the page.
+    const values = (): Record<string, string> => ({
+      vdc: vdcOf(r),
       status: r.status,
       name: r.name,
       containerName: r.vapp,
-      container,
+      container: container(),
       isVAppTemplate: String(r.template),
       isDeployed: String(r.status === 'POWERED_ON'),
       guestOs: 'Ubuntu Linux (64-bit)',
       numberOfCpus: '2',
       memoryMB: '4096',
       ...(admin ? { org: admin.orgHref(r) } : {}),
-      ...extra,
+      ...hygiene(r),
       href: `${base}/api/vApp/${r.id}`,
-    };
+    });
+    const direct: Record<string, () => string> = { name: () => r.name, containerName: () => r.vapp, status: () => r.status };
     return {
       name: r.name,
       id: r.id,
       // The query service filters `id` by the bare UUID, as clients send it.
-      attr: (a) => (a === 'id' ? r.id.slice(3) : values[a]),
+      attr: (a) => (a === 'id' ? r.id.slice(3) : direct[a] ? direct[a]() : values()[a]),
       element: admin ? 'AdminVMRecord' : 'VMRecord',
-      xml: Object.entries(values),
-      json: {
-        _type: admin ? 'QueryResultAdminVMRecordType' : 'QueryResultVMRecordType',
-        href: values.href,
-        name: r.name,
-        containerName: r.vapp,
-        container,
-        status: r.status,
-        isVAppTemplate: r.template,
-        isDeployed: r.status === 'POWERED_ON',
-        vdc,
-        guestOs: 'Ubuntu Linux (64-bit)',
-        numberOfCpus: 2,
-        memoryMB: 4096,
-        ...(admin ? { org: admin.orgHref(r) } : {}),
-        ...extra,
+      get xml() {
+        return Object.entries(values());
+      },
+      get json() {
+        const v = values();
+        const { vdc, status, name, containerName, href, ...rest } = v;
+        const extra = Object.fromEntries(
+          Object.entries(rest).filter(([k]) => !['container', 'isVAppTemplate', 'isDeployed', 'guestOs', 'numberOfCpus', 'memoryMB', 'org'].includes(k)),
+        );
+        return {
+          _type: admin ? 'QueryResultAdminVMRecordType' : 'QueryResultVMRecordType',
+          href,
+          name,
+          containerName,
+          container: v.container,
+          status,
+          isVAppTemplate: r.template,
+          isDeployed: r.status === 'POWERED_ON',
+          vdc,
+          guestOs: 'Ubuntu Linux (64-bit)',
+          numberOfCpus: 2,
+          memoryMB: 4096,
+          ...(admin ? { org: v.org } : {}),
+          ...extra,
+        };
       },
     };
   });
@@ -192,6 +202,29 @@ export function sortedRows(rows: QueryRow[]): QueryRow[] {
   return rows;
 }
 
+/** The sorted rows a filter matches, kept per list of rows: a client paging through 100,000 records sorts them once. */
+const sortedMatches = new WeakMap<readonly QueryRow[], Map<string, QueryRow[]>>();
+function matchingRows(rows: readonly QueryRow[], filterText: string | null, filter: Condition[][]): QueryRow[] {
+  let byFilter = sortedMatches.get(rows);
+  if (!byFilter) sortedMatches.set(rows, (byFilter = new Map()));
+  const known = byFilter.get(filterText ?? '');
+  if (known) return known;
+  const matching = rows
+    .filter(
+      (r) =>
+        filter.length === 0 ||
+        filter.some((group) =>
+          group.every((c) => {
+            const v = r.attr(c.attr);
+            return v !== undefined && c.test(v);
+          }),
+        ),
+    )
+    .sort(byNameThenId);
+  byFilter.set(filterText ?? '', matching);
+  return matching;
+}
+
 /** Answers one query-service request of `type` over `rows`: filter, sort, page, links; `bump` counts pages served. */
 export function answerRecords(
   res: ServerResponse,
@@ -212,21 +245,7 @@ export function answerRecords(
   if (!filter) return fail(400, `Bad filter expression "${filterText}"`);
   const pageSize = fixedPageSize > 0 ? fixedPageSize : Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
   const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
-  const matching =
-    presorted.has(rows) && filter.length === 0
-      ? rows
-      : rows
-          .filter(
-            (r) =>
-              filter.length === 0 ||
-              filter.some((group) =>
-                group.every((c) => {
-                  const v = r.attr(c.attr);
-                  return v !== undefined && c.test(v);
-                }),
-              ),
-          )
-          .sort(byNameThenId);
+  const matching = presorted.has(rows) && filter.length === 0 ? rows : matchingRows(rows, filterText, filter);
   const total = matching.length;
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   if (page > lastPage) return fail(400, `The requested page ${page} is out of range: last page is ${lastPage}`);

@@ -85,7 +85,9 @@ async function readInProcess(argv: string[]): Promise<FleetVmResult[]> {
     addSecret: () => undefined,
     setPhase: () => undefined,
   };
-  return (await readFleet(options, context)).vms;
+  const vms: FleetVmResult[] = [];
+  await readFleet(options, context, { deliver: (vm) => void vms.push(vm) });
+  return vms;
 }
 
 /** For each VM, the three single checks' outputs (nagios, then json) as their executables print them. */

@@ -2,7 +2,7 @@
 // request per VM, so many at a time over kept-alive connections. vCD counts simultaneous
 // operations per user and organisation and refuses those over its limit with HTTP 400
 // OPERATION_LIMITS_EXCEEDED: then fewer are sent at a time and the VM is asked again later.
-import type { HttpResponse } from '../../http/request';
+import { ResponseTooLargeError, type HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { DeadlineError } from '../../plugin/deadline';
 import { withVcdSession, type OpenSession, type SessionRequest } from '../api/session';
@@ -31,17 +31,33 @@ export interface FleetRequest<T> extends SessionRequest {
   concurrency: number;
   /** When requests still under way are stopped and no more are started (ms since the epoch). */
   cutoff: number;
+  /**
+   * Bytes the documents under way may hold together (--max-bytes-in-flight): each may be at
+   * most its share, this divided by `concurrency` (and --max-bytes); a larger one is refused
+   * for its VM only, whatever the server sends.
+   */
+  inFlightBytes: number;
   /** Judges one VM from its answer as soon as it comes (the document is not kept); `vm` reads more of it with the session. */
   judge(vm: VmRecord, answer: FleetAnswer, inSession: VmInSession): Promise<T>;
+  /**
+   * Takes one VM's judgement as soon as it is made (`index`: its place in the list); the
+   * collection keeps none. Reading waits while it does: a slow taker slows the reads, never
+   * piles results up.
+   */
+  deliver(result: T, vm: VmRecord, index: number): Promise<void> | void;
+  /** A VM's judgement when it was not read (`why`: the cause, or NOT_REACHED), delivered after the reads in the list's order. */
+  unread(vm: VmRecord, why: string): T;
+  /** Called when the reads are over, before the VMs not read are delivered (a result then stands for every VM). */
+  collected?(collection: FleetCollection): void;
 }
 
-/** What the collection made: the selected VMs in order, their judgements, and the VMs that were not read and why. */
-export interface FleetCollection<T> {
-  vms: VmRecord[];
+/** What the collection did: records listed, VMs selected, read (judged) and not read, each delivered. */
+export interface FleetCollection {
   records: number;
   pages: number;
-  judged: Map<string, T>;
-  unread: Map<string, string>;
+  selected: number;
+  judged: number;
+  unread: number;
   /** OPERATION_LIMITS_EXCEEDED answers met, and the fewest requests at a time the collection went down to. */
   limited: number;
   lowestConcurrency: number;
@@ -61,29 +77,78 @@ export function isOperationLimit(res: HttpResponse): boolean {
  * under way are stopped and the VMs not judged yet are reported as unread; what was judged
  * is kept.
  */
-export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection<T>> {
+export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection> {
   return withVcdSession(req, async (get, session) => {
     const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp });
     const vms = selectVms(records, req.selection);
     req.log(`${records.length} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
-    const read = await session.until(req.cutoff, (cut) => new FleetReader(req, session, cut).readAll(vms));
-    return { vms, records: records.length, pages, ...read };
+    const read = await session.until(req.cutoff, (cut) => withDocumentBound(req, () => new FleetReader(req, session, cut).readAll(vms)));
+    const collection = { records: records.length, pages, selected: vms.length, ...read, unread: read.unread.size };
+    req.collected?.(collection);
+    // The VMs not read, in the list's order, with the cause each met. Most of a large fleet
+    // when -t cut it short: the timers (-t) get their turn between slices.
+    if (read.unread.size > 0) req.conn.setPhase(`handing on the results of the ${read.unread.size} VMs not read`);
+    let delivered = 0;
+    for (const [index, vm] of vms.entries()) {
+      const why = read.unread.get(vm.id);
+      if (why === undefined) continue;
+      await req.deliver(req.unread(vm, why), vm, index);
+      if (++delivered % UNREAD_SLICE === 0) await new Promise((resume) => setImmediate(resume));
+    }
+    return collection;
   });
+}
+
+/** The bound of one document while the VMs are read: its share of the in-flight budget, at most --max-bytes. */
+export function documentShare(req: Pick<FleetRequest<unknown>, 'inFlightBytes' | 'concurrency' | 'conn'>): number {
+  return Math.max(1, Math.min(req.conn.maxBytes, Math.floor(req.inFlightBytes / req.concurrency)));
+}
+
+/** `work` with every response bounded by its share of the in-flight budget; --max-bytes is back after it. */
+async function withDocumentBound<R>(req: FleetRequest<unknown>, work: () => Promise<R>): Promise<R> {
+  const maxBytes = req.conn.maxBytes;
+  req.conn.maxBytes = documentShare(req);
+  try {
+    return await work();
+  } finally {
+    req.conn.maxBytes = maxBytes;
+  }
+}
+
+/** Why a VM's document was refused for its size, in the fleet's words when its share (not --max-bytes) was the bound. */
+function oversizeWords(error: ResponseTooLargeError, req: FleetRequest<unknown>): string {
+  if (error.limit >= req.conn.maxBytes && error.limit >= req.inFlightBytes) return error.message;
+  return `metrics document larger than ${error.limit} bytes, its share of --max-bytes-in-flight ${req.inFlightBytes} at --concurrency ${req.concurrency}; raise --max-bytes-in-flight (or lower --concurrency) if the server is right to send that much`;
+}
+
+/** What the reads left: the VMs not read and why, and the back-off met. */
+interface ReaderOutcome {
+  judged: number;
+  unread: Map<string, string>;
+  limited: number;
+  lowestConcurrency: number;
 }
 
 interface Job {
   vm: VmRecord;
   attempts: number;
+  /** The VM's place in the list. */
+  index: number;
 }
 
-const NOT_REACHED = 'not read within -t';
+/** VMs not read delivered between two turns of the event loop. */
+const UNREAD_SLICE = 256;
+
+/** Why a VM was not read when the cut-off came first. */
+export const NOT_REACHED = 'not read within -t';
 
 /**
  * Reads and judges every VM, at most `limit` at a time; the limit halves at each
  * operation-limits refusal and grows back by one after as many answers.
  */
 class FleetReader<T> {
-  private readonly judged = new Map<string, T>();
+  /** The ids judged and delivered (the records' own strings: a pointer each). */
+  private readonly judged = new Set<string>();
   private readonly unread = new Map<string, string>();
   private readonly waiting = new Set<NodeJS.Timeout>();
   private queue: Job[] = [];
@@ -94,7 +159,7 @@ class FleetReader<T> {
   private streak = 0;
   private limited = 0;
   private done = false;
-  private resolve: (read: Omit<FleetCollection<T>, 'vms' | 'records' | 'pages'>) => void = () => undefined;
+  private resolve: (read: ReaderOutcome) => void = () => undefined;
 
   constructor(
     private readonly req: FleetRequest<T>,
@@ -104,8 +169,8 @@ class FleetReader<T> {
     this.limit = this.lowest = req.concurrency;
   }
 
-  readAll(vms: readonly VmRecord[]): Promise<Omit<FleetCollection<T>, 'vms' | 'records' | 'pages'>> {
-    this.queue = vms.map((vm) => ({ vm, attempts: 0 }));
+  readAll(vms: readonly VmRecord[]): Promise<ReaderOutcome> {
+    this.queue = vms.map((vm, index) => ({ vm, attempts: 0, index }));
     return new Promise((resolve) => {
       this.resolve = resolve;
       this.cut.addEventListener('abort', () => {
@@ -127,7 +192,7 @@ class FleetReader<T> {
     this.done = true;
     this.clearWaiting();
     for (const job of this.queue) if (!this.judged.has(job.vm.id) && !this.unread.has(job.vm.id)) this.unread.set(job.vm.id, NOT_REACHED);
-    this.resolve({ judged: this.judged, unread: this.unread, limited: this.limited, lowestConcurrency: this.lowest });
+    this.resolve({ judged: this.judged.size, unread: this.unread, limited: this.limited, lowestConcurrency: this.lowest });
   }
 
   private pump(): void {
@@ -163,7 +228,8 @@ class FleetReader<T> {
     try {
       res = await this.session.get(`/api/vApp/${vm.id}/metrics/${req.which}`, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
     } catch (error) {
-      this.unread.set(vm.id, this.cut.aborted || !(error instanceof CheckError) ? NOT_REACHED : error.message);
+      const why = error instanceof ResponseTooLargeError ? oversizeWords(error, req) : error instanceof CheckError ? error.message : NOT_REACHED;
+      this.unread.set(vm.id, this.cut.aborted ? NOT_REACHED : why);
       return;
     }
     const delay = Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** (job.attempts - 1));
@@ -180,11 +246,11 @@ class FleetReader<T> {
       this.limit++;
       this.streak = 0;
     }
-    await this.judgeOne(vm, res);
+    await this.judgeOne(job, res);
   }
 
   /** Judges one VM's answer, in the per-VM seam: its record, read for a refusal, is read once for every judgement. */
-  private async judgeOne(vm: VmRecord, res: HttpResponse): Promise<void> {
+  private async judgeOne({ vm, index }: Job, res: HttpResponse): Promise<void> {
     const { req } = this;
     let answer: FleetAnswer;
     try {
@@ -204,7 +270,10 @@ class FleetReader<T> {
       const result = await req.judge(vm, answer, vmInSession(req, once, { id: vm.id }));
       // A judgement that needed a read after the cut-off may rest on a request that was stopped.
       if (this.cut.aborted) this.unread.set(vm.id, NOT_REACHED);
-      else this.judged.set(vm.id, result);
+      else {
+        this.judged.add(vm.id);
+        await req.deliver(result, vm, index);
+      }
     } catch (error) {
       this.unread.set(vm.id, error instanceof DeadlineError || this.cut.aborted ? NOT_REACHED : error instanceof Error ? error.message : String(error));
     }

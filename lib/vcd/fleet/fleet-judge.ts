@@ -75,12 +75,49 @@ export async function judgeFleetVm(j: FleetJudging, vm: VmRecord, answer: FleetA
     }
     services[service] = serviceResult(profile, result);
   }
-  return { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org ? { org: vm.org } : {}), status: vm.status, read: true, services };
+  return { ...recordPart(vm), read: true, services };
+}
+
+/** Stands for a VM's id in the results of VMs not read: as long as an id (`vm-<guid>`), never one (x is no hex digit). */
+const ID_PLACEHOLDER = 'vm-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
+
+/** The results of a VM not read, made once per cause: a run cut by -t may leave most of 100,000 VMs unread, each said alike. */
+const unreadTemplates = new WeakMap<FleetJudging, Map<string, Record<FleetService, ServiceResult>>>();
+
+/** A template's texts with the VM's id in place of the placeholder. */
+function withId(template: ServiceResult, id: string): ServiceResult {
+  const put = (text: string) => text.split(ID_PLACEHOLDER).join(id);
+  const { code, text, parts, json } = template;
+  return {
+    code,
+    text: put(text),
+    parts: { output: put(parts.output), perfdata: parts.perfdata.map(put), longOutput: parts.longOutput.map(put) },
+    // A result without metrics: the id is in its summary, at most in its items.
+    json: { ...json, summary: put(json.summary), items: json.items.map((i) => ({ ...i, name: put(i.name), text: put(i.text) })) },
+  };
 }
 
 /** A VM whose metrics were not read: each service UNKNOWN, saying why. */
 export function unreadFleetVm(j: FleetJudging, vm: VmRecord, why: string): FleetVmResult {
+  let byWhy = unreadTemplates.get(j);
+  if (!byWhy) unreadTemplates.set(j, (byWhy = new Map()));
+  // Ids are `vm-<guid>` (vm-query.ts), as long as the placeholder: a summary cut to its length is cut alike.
+  const templated = vm.id.length === ID_PLACEHOLDER.length && !why.includes(ID_PLACEHOLDER);
+  let template = templated ? byWhy.get(why) : undefined;
+  if (!template) {
+    template = {} as Record<FleetService, ServiceResult>;
+    const id = templated ? ID_PLACEHOLDER : vm.id;
+    for (const { service, profile } of j.judges) template[service] = serviceResult(profile, { state: State.UNKNOWN, summary: `${id}: ${why}` });
+    if (!templated) return { ...recordPart(vm), read: false, services: template };
+    // Causes are few (the cut-off, a handful of refusals); a hostile server's many distinct ones are not all kept.
+    if (byWhy.size < 64) byWhy.set(why, template);
+  }
   const services = {} as Record<FleetService, ServiceResult>;
-  for (const { service, profile } of j.judges) services[service] = serviceResult(profile, { state: State.UNKNOWN, summary: `${vm.id}: ${why}` });
-  return { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org ? { org: vm.org } : {}), status: vm.status, read: false, services };
+  for (const service of Object.keys(template) as FleetService[]) services[service] = withId(template[service], vm.id);
+  return { ...recordPart(vm), read: false, services };
+}
+
+/** What the result of a VM says of its record. */
+function recordPart(vm: VmRecord): Omit<FleetVmResult, 'read' | 'services'> {
+  return { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org ? { org: vm.org } : {}), status: vm.status };
 }

@@ -1,10 +1,10 @@
-// submitResults: what the runner is told when the engine took nothing (no such item or
+// openSubmission: what the runner is told when the engine took nothing (no such item or
 // services), against a local trapper on 127.0.0.1.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Notes } from '../../../lib/plugin/notes';
 import type { RunContext } from '../../../lib/plugin/context';
-import { submitResults } from '../../../lib/submit/submit';
+import { openSubmission } from '../../../lib/submit/submit';
 
 let server: net.Server;
 let port = 0;
@@ -34,12 +34,11 @@ const context: RunContext = {
   setPhase: () => undefined,
 };
 
-describe('submitResults', () => {
+describe('openSubmission', () => {
   it('says which template and host to check when Zabbix takes none of the values', async () => {
-    const delivery = { services: [], json: () => '{"vms":{}}' };
-    await expect(
-      submitResults({ mode: 'zabbix', zabbix: { host: '127.0.0.1', port }, host: 'vcd-acme', key: 'cloudchecks.fleet.json' }, delivery, context),
-    ).rejects.toThrow(
+    const submission = openSubmission({ mode: 'zabbix', zabbix: { host: '127.0.0.1', port }, host: 'vcd-acme', key: 'cloudchecks.fleet.json' }, context);
+    submission.document?.write('{"vms":{}}');
+    await expect(submission.finish().finally(() => submission.close())).rejects.toThrow(
       /did not take the value for host "vcd-acme", key cloudchecks\.fleet\.json \(processed 0, failed 1\); link the template "cloudchecks Cloud Director VM fleet trapper"/,
     );
   });

@@ -44,9 +44,34 @@ function request(overrides: Partial<FleetRequest<string>> = {}): FleetRequest<st
     selection: {},
     which: 'current',
     concurrency: 4,
+    inFlightBytes: 64 * 1024 * 1024,
+    deliver: () => undefined,
+    unread: (_vm, why) => `unread ${why}`,
     judge: async (vm, answer: FleetAnswer) => `${vm.name}:${answer instanceof CheckError ? `error ${answer.message}` : answer.kind}`,
     ...overrides,
   };
+}
+
+/**
+ * collectFleet with what it delivers gathered: each judged VM's result and each unread VM's
+ * cause by id, and the names in the order delivered.
+ */
+async function collect(req: FleetRequest<string>) {
+  const judged = new Map<string, string>();
+  const unread = new Map<string, string>();
+  const names: string[] = [];
+  const collection = await collectFleet({
+    ...req,
+    unread: (_vm, why) => `unread:${why}`,
+    deliver: (result, vm) => {
+      names.push(vm.name);
+      if (result.startsWith('unread:')) unread.set(vm.id, result.slice('unread:'.length));
+      else judged.set(vm.id, result);
+    },
+  });
+  expect(collection.judged).toBe(judged.size);
+  expect(collection.unread).toBe(unread.size);
+  return { ...collection, judged, unread, names };
 }
 
 useNockBoundary();
@@ -67,14 +92,14 @@ describe('collectFleet', () => {
         underWay--;
         return [200, CURRENT];
       });
-    const result = await collectFleet(
+    const result = await collect(
       request({
         concurrency: 3,
         selection: { exclude: /^web-10$/ },
         conn: testConnection(HOST, { setPhase: (p) => p.startsWith('reading current') && (underWay++, (most = Math.max(most, underWay))) }),
       }),
     );
-    expect(result.vms.map((v) => v.name)).toEqual(['web-1', 'web-2', 'web-3', 'web-4', 'web-5', 'web-6', 'web-7', 'web-8', 'web-9']);
+    expect([...result.names].sort()).toEqual(['web-1', 'web-2', 'web-3', 'web-4', 'web-5', 'web-6', 'web-7', 'web-8', 'web-9']);
     expect([...result.judged.values()].every((j) => j.endsWith(':document'))).toBe(true);
     expect(result.unread.size).toBe(0);
     expect(result.records).toBe(11);
@@ -95,7 +120,7 @@ describe('collectFleet', () => {
       nock(HOST)
         .get(`/api/vApp/${id(n)}/metrics/current`)
         .reply(200, CURRENT);
-    const result = await collectFleet(request());
+    const result = await collect(request());
     expect(result.judged.get(id(1))).toBe('web-1:document');
     expect(result.limited).toBe(1);
     expect(result.lowestConcurrency).toBeLessThan(4);
@@ -112,7 +137,7 @@ describe('collectFleet', () => {
       .times(MAX_ATTEMPTS)
       .reply(400, LIMITS);
     const answers: FleetAnswer[] = [];
-    const result = await collectFleet(request({ judge: async (_vm, answer) => (answers.push(answer), 'judged') }));
+    const result = await collect(request({ judge: async (_vm, answer) => (answers.push(answer), 'judged') }));
     expect(result.judged.get(id(1))).toBe('judged');
     expect(result.limited).toBe(MAX_ATTEMPTS - 1);
     expect(answers).toEqual([
@@ -130,7 +155,7 @@ describe('collectFleet', () => {
       .reply(503)
       .get(`/api/vApp/${id(2)}/metrics/current`)
       .reply(200, CURRENT);
-    const result = await collectFleet(request());
+    const result = await collect(request());
     expect(result.judged.get(id(1))).toBe(
       `web-1:error ${HOST}/api/vApp/${id(1)}/metrics/current answered HTTP 503, the vCD cells may be overloaded or down, retry later`,
     );
@@ -150,7 +175,7 @@ describe('collectFleet', () => {
       .delay(5000)
       .reply(200, CURRENT);
     const started = Date.now();
-    const result = await collectFleet(request({ concurrency: 1, cutoff: Date.now() + 300 }));
+    const result = await collect(request({ concurrency: 1, cutoff: Date.now() + 300 }));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result.judged.get(id(1))).toBe('web-1:document');
     expect(result.unread).toEqual(
@@ -160,6 +185,24 @@ describe('collectFleet', () => {
       ]),
     );
     nock.abortPendingRequests();
+  });
+
+  it('a document over its share of --max-bytes-in-flight is refused for its VM only, named with the fix', async () => {
+    login();
+    nock(HOST)
+      .get(/^\/api\/query/)
+      .reply(200, page(2));
+    nock(HOST)
+      .get(`/api/vApp/${id(1)}/metrics/current`)
+      .reply(200, CURRENT + ' '.repeat(5000))
+      .get(`/api/vApp/${id(2)}/metrics/current`)
+      .reply(200, CURRENT);
+    const share = Buffer.byteLength(CURRENT) + 1000;
+    const result = await collect(request({ concurrency: 4, inFlightBytes: 4 * share }));
+    expect(result.unread.get(id(1))).toBe(
+      `metrics document larger than ${share} bytes, its share of --max-bytes-in-flight ${4 * share} at --concurrency 4; raise --max-bytes-in-flight (or lower --concurrency) if the server is right to send that much`,
+    );
+    expect(result.judged.get(id(2))).toBe('web-2:document');
   });
 
   it('a list the server refuses fails the collection as the VM checks fail', async () => {

@@ -1,0 +1,80 @@
+// check_vm_fleet over 100,000 VMs (the default --max-vms) as built (dist/), against the
+// simulator: peak memory under 250 MiB with plain output, --output json and --submit nagios.
+// -t cuts the collection (the listing alone is 782 pages): what was read is delivered, the
+// others are named as not read, and every VM is in the output. Run `node build.mjs dist` first.
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { VCD_MODULE } from '../../sim/vcd/module';
+import { simVcdArgs } from '../support/sim-vcd-args';
+import { runExecutable } from '../support/spawn';
+
+const PLUGIN = resolve(__dirname, '../../dist/check_vm_fleet');
+const VMS = 100_000;
+const MAX_RSS_MIB = 250;
+/** Long enough to list the 100,000 VMs and read some of them, short enough for a modest test. */
+const TIMEOUT_SECONDS = 60;
+const dir = mkdtempSync(join(tmpdir(), 'cc-fleet-100k-'));
+let sim: Simulator;
+
+beforeAll(async () => {
+  if (!existsSync(PLUGIN)) throw new Error('dist/check_vm_fleet is missing: run `node build.mjs dist` first');
+  sim = await startSimulatorFromArgs(['--vcd-scenario', 'fleet', '--vcd-fleet-vms', String(VMS)], [VCD_MODULE]);
+});
+afterAll(() => sim?.close());
+
+const fleet = (...more: string[]) =>
+  runExecutable(PLUGIN, [...simVcdArgs(sim), '--cache-dir', join(dir, 'cache'), '-t', String(TIMEOUT_SECONDS), ...more], {
+    env: { PATH: process.env.PATH },
+    killAfterMs: (TIMEOUT_SECONDS + 15) * 1000,
+    measureRss: true,
+  });
+
+const peak = (kb: number | undefined) => `peak ${Math.round((kb ?? 0) / 1024)} MiB`;
+/** The status line of a collection of every listed VM, whole or cut by -t. */
+const ALL_LISTED = new RegExp(`^VM_FLEET (OK|WARNING) - (\\d+ of )?${VMS} VMs read in [\\d.]+s`);
+
+describe(`check_vm_fleet over ${VMS.toLocaleString('en')} VMs`, () => {
+  it('plain output: under 250 MiB, the status line counts every VM', async () => {
+    const r = await fleet();
+    console.log(`plain, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}`);
+    expect(r.stdout.split('\n')[0], peak(r.maxRssKb)).toMatch(ALL_LISTED);
+    expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
+  }, 150_000);
+
+  it('--output json: under 250 MiB, every VM in the document, read or not', async () => {
+    const r = await fleet('--output', 'json');
+    console.log(`--output json, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}, ${r.stdout.length} bytes`);
+    const doc = JSON.parse(r.stdout) as { state: string; summary: string; vms: Record<string, unknown> };
+    expect(`VM_FLEET ${doc.state} - ${doc.summary}`, peak(r.maxRssKb)).toMatch(ALL_LISTED);
+    expect(Object.keys(doc.vms)).toHaveLength(VMS);
+    expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
+  }, 150_000);
+
+  it('--submit nagios: under 250 MiB, three results per VM read reach the pipe', async () => {
+    const fifo = join(dir, 'nagios.cmd');
+    execFileSync('mkfifo', ['-m', '0600', fifo]);
+    const present = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    let lines = 0;
+    const reading = new Promise<void>((done) =>
+      createReadStream(fifo)
+        .on('data', (d: string | Buffer) => void (lines += d.toString().split('\n').length - 1))
+        .on('end', () => done()),
+    );
+    // A writer of the test's own: the reader sees the end even if the run opened no batch.
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    const r = await fleet('--submit', 'nagios', '--nagios-command-file', fifo);
+    closeSync(writer);
+    await reading;
+    closeSync(present);
+    console.log(`--submit nagios, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}, ${lines} results`);
+    expect(r.stdout.split('\n')[0], peak(r.maxRssKb)).toMatch(ALL_LISTED);
+    const read = Number(/(\d+) (?:of \d+ )?VMs? read/.exec(r.stdout)?.[1] ?? NaN);
+    expect(r.stdout).toContain(`${lines} results submitted to Nagios`);
+    expect(lines).toBe(3 * read);
+    expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
+  }, 150_000);
+});
