@@ -176,7 +176,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     own(cacheDir);
     const common = [`url=${vcd.httpsUrl}`, `user=${vcd.user}`, `org=${vcd.org}`, `password-file=${password}`, `ca-file=${ca}`, `cache-dir=${cacheDir}`];
     // 6.0: per vApp, within Timeout=30 (timeout=25) and the 512 KB output limit; 7.0: the whole organisation.
-    const sections = ['[fleet]', ...common, 'timeout=55', '', '[fleet-6]', ...common, 'timeout=15', ''];
+    const sections = ['[fleet]', ...common, 'timeout=280', '', '[fleet-6]', ...common, 'timeout=15', ''];
     VAPPS.forEach((v, i) => sections.push(`[vapp-${String(i + 1).padStart(2, '0')}]`, ...common, `vapp=${v}`, 'timeout=25', ''));
     ini = join(zabbix.root, 'cloudchecks.ini');
     writeFileSync(ini, sections.join('\n'), { mode: 0o640 });
@@ -237,7 +237,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
       });
       hostIds[name] = r.hostids[0];
     };
-    if (SEVEN) await host('fleet-acme', 'cloudchecks Cloud Director VM fleet', { '{$CLOUDCHECKS.SECTION}': 'fleet', '{$CLOUDCHECKS.FLEET.TIMEOUT}': '60s' });
+    if (SEVEN) await host('fleet-acme', 'cloudchecks Cloud Director VM fleet', { '{$CLOUDCHECKS.SECTION}': 'fleet' });
     else
       for (const [i, name] of masterHosts.entries())
         await host(name, 'cloudchecks Cloud Director VM fleet', { '{$CLOUDCHECKS.SECTION}': `vapp-${String(i + 1).padStart(2, '0')}` });
@@ -278,6 +278,23 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
       600_000,
       feed,
     );
+    const summaries = await api<Array<{ lastvalue: string; hosts: Array<{ host: string }> }>>('item.get', {
+      hostids: masterHosts.map((h) => hostIds[h]),
+      filter: { key_: 'cloudchecks.fleet.summary' },
+      output: ['lastvalue'],
+      selectHosts: ['host'],
+    });
+    const seconds = summaries.map((i) => Number(/ read in ([\d.]+)s/.exec(i.lastvalue)?.[1] ?? NaN)).sort((a, b) => a - b);
+    figures.push(
+      `master items (${masterHosts.length}, ${expected.size / masterHosts.length} VMs each): run time ${seconds[0]}-${seconds[seconds.length - 1]} s, median ${seconds[Math.floor(seconds.length / 2)]} s`,
+    );
+    await sleep(15_000);
+    const after = await internal();
+    const used = after['zabbix[rcache,buffer,used]'] - before['zabbix[rcache,buffer,used]'];
+    figures.push(
+      `configuration cache for ${2 * expected.size} VMs in both templates: ${used} bytes, ${Math.round(used / ((2 * expected.size) / 1000) / 1024 / 1024)} MiB per 1,000 VMs per template`,
+      `value cache used: ${after['zabbix[vcache,buffer,used]']} bytes; history cache ${after['zabbix[wcache,history,pused]'].toFixed(1)}% of ${SERVER_SETTINGS.HistoryCacheSize}, history index cache ${after['zabbix[wcache,index,pused]'].toFixed(1)}% of ${SERVER_SETTINGS.HistoryIndexCacheSize}, trend cache ${after['zabbix[wcache,trend,pused]']?.toFixed(1)}% of the default`,
+    );
     // Every VM of the scenario is within the thresholds; the 80 powered-off ones, UNKNOWN by the
     // runner's default --powered-off-state, are OK by both templates' macro.
     for (const key of ['cpu.code', 'mem.code', 'disk.code']) {
@@ -290,25 +307,8 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     }
     const status = await vmItems('status');
     expect(status.filter((i) => i.lastvalue === 'POWERED_OFF')).toHaveLength(2 * [...expected.values()].filter((v) => v.status === 'POWERED_OFF').length);
-    const summaries = await api<Array<{ lastvalue: string; hosts: Array<{ host: string }> }>>('item.get', {
-      hostids: masterHosts.map((h) => hostIds[h]),
-      filter: { key_: 'cloudchecks.fleet.summary' },
-      output: ['lastvalue'],
-      selectHosts: ['host'],
-    });
-    const seconds = summaries.map((i) => Number(/ read in ([\d.]+)s/.exec(i.lastvalue)?.[1] ?? NaN)).sort((a, b) => a - b);
-    figures.push(
-      `master items (${masterHosts.length}, ${expected.size / masterHosts.length} VMs each): run time ${seconds[0]}-${seconds[seconds.length - 1]} s, median ${seconds[Math.floor(seconds.length / 2)]} s`,
-    );
     const problems = await api<unknown[]>('problem.get', { hostids: Object.values(hostIds), output: ['name'] });
     expect(problems.filter((p) => !String((p as { name: string }).name).startsWith('VM fleet'))).toEqual([]);
-    await sleep(15_000);
-    const after = await internal();
-    const used = after['zabbix[rcache,buffer,used]'] - before['zabbix[rcache,buffer,used]'];
-    figures.push(
-      `configuration cache for ${2 * expected.size} VMs in both templates: ${used} bytes, ${Math.round(used / ((2 * expected.size) / 1000) / 1024 / 1024)} MiB per 1,000 VMs per template`,
-      `value cache used: ${after['zabbix[vcache,buffer,used]']} bytes; history cache ${after['zabbix[wcache,history,pused]'].toFixed(1)}% of ${SERVER_SETTINGS.HistoryCacheSize}, history index cache ${after['zabbix[wcache,index,pused]'].toFixed(1)}% of ${SERVER_SETTINGS.HistoryIndexCacheSize}`,
-    );
   }, 2_400_000);
 
   it.skipIf(SEVEN)(
@@ -316,7 +316,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     async () => {
       // Its --compact document, printed by an external check: whatever the run's speed on this host
       // (a run that times out is refused for its time instead), the bytes are what the limit judges.
-      const [group] = await api<Array<{ groupid: string }>>('hostgroup.get', { filter: { name: ['fleet test'] }, output: ['groupid'] });
+      const group = { groupid: (await api<{ groupids: string[] }>('hostgroup.create', { name: 'output limit test' })).groupids[0] };
       const r = await api<{ hostids: string[] }>('host.create', {
         host: 'fleet-acme-whole',
         groups: [{ groupid: group.groupid }],
@@ -343,7 +343,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
       await executeNow(['fleet-acme-whole'], 'fleet-document');
       await until(
         'the whole-organisation item run',
-        async () => (await item()).state === '1',
+        async () => (await item()).error !== '',
         180_000,
         () => executeNow(['fleet-acme-whole'], 'fleet-document'),
       );
