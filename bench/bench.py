@@ -223,6 +223,10 @@ def bench_version(version, bindir, sims, runs, workdir, baseline=None):
     cache = os.path.join(workdir, f"vm-cache-{version}")
     vm_base = [os.path.join(DIST, "check_vm_cpu"), "--url", vcd["httpsUrl"], "--vm", vm,
                "--user", vcd["user"], "--org", vcd["org"], "--password-file", vcd["passwordFile"], "--ca-file", ca]
+    pv = sims["pvdc"]["apis"]["vcd"]
+    pvdc_cmd = [os.path.join(DIST, "check_pvdc"), "--url", pv["httpsUrl"], "--user", pv["providerUser"], "--org", "System",
+                "--password-file", pv["passwordFile"], "--ca-file", sims["pvdc"]["caFile"], "--no-cache", "-t", "120",
+                "--max-bytes", str(256 * 1024 * 1024)]
     nodes = lambda c, tf: [os.path.join(DIST, "check_nodes"), "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
     peer = lambda c, tf: [sys.executable, os.path.join(ROOT, "bench", "peers", "check_nodes_python.py"),
                           "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
@@ -254,6 +258,9 @@ def bench_version(version, bindir, sims, runs, workdir, baseline=None):
                                                       "--token-file", token_file, "--ca-file", ca]),
         ("check_cluster_certs (chain, CSRs)", [os.path.join(DIST, "check_cluster_certs"), "--url", cluster_s["httpsUrl"],
                                                "--token-file", token_file, "--ca-file", ca]),
+        # One page of 99,999 provider VDC records and one of 100,000 storage-policy records
+        # (about 50 MB each), judged, with perfdata for every one.
+        ("check_pvdc, 100,000 provider VDCs (one page a query)", pvdc_cmd),
         ("check_vm_cpu current, warm cache", vm_base + ["--cache-dir", cache]),
         ("check_vm_cpu --window 1h, warm cache", vm_base + ["--cache-dir", cache, "--window", "1h"]),
         ("check_vm_cpu --no-cache", vm_base + ["--no-cache"]),
@@ -326,6 +333,8 @@ def bench_version(version, bindir, sims, runs, workdir, baseline=None):
          med("check_nodes --pods, 5000 nodes, 150,000 pods", 2), 200, "MiB", "memory"),
         ("check_nodes --pods <= 2 x check_nodes, 5000 nodes (same run)", "check_nodes --pods, 5000 nodes, 150,000 pods",
          ratio("check_nodes --pods, 5000 nodes, 150,000 pods", "check_nodes, 5000 nodes"), 2, "x", "cpu"),
+        ("check_pvdc, 100,000 provider VDCs <= 20 s", "check_pvdc, 100,000 provider VDCs (one page a query)",
+         med("check_pvdc, 100,000 provider VDCs (one page a query)"), 20, "s", "cpu"),
         ("100 sequential warm-cache VM checks make 1 login", None, logins, 1, "login(s)", None),
     ]
     # The same ratios in CPU time (user+sys): what a busy machine disturbs least.
@@ -464,7 +473,10 @@ def main():
         procs.append(small_proc)
         large_proc, large = start_sim(["--cluster-scenario", "large", "--cluster-nodes", "5000"], workdir, "large")
         procs.append(large_proc)
-        sims = {"small": small, "large": large}
+        # 100,000 provider VDCs (99,999 and 100,000 storage policies) in one page per query.
+        pvdc_proc, pvdc = start_sim(["--vcd-scenario", "healthy", "--vcd-pvdcs", "99998", "--vcd-query-page-size", "100000"], workdir, "pvdc")
+        procs.append(pvdc_proc)
+        sims = {"small": small, "large": large, "pvdc": pvdc}
         sections, figures = [], {}
         for version, bindir in versions:
             lines, figures[version] = bench_version(version, bindir, sims, runs, workdir, opts.baseline or None)

@@ -6,6 +6,7 @@ import { defineOptions, parseOptions, pickOptions, type OptionSpec, type ParsedO
 import type { SimModule } from './module';
 import { startApiServer, type ApiServer, type ServerTls } from './server';
 import { SIM_CA_PEM } from './tls-material';
+import { makeShortLivedTls, NEAR_EXPIRY_DAYS } from './tls-short-lived';
 
 /** A running API of the simulator: its URLs, faults, stats and start-up facts. */
 export interface RunningApi extends ApiServer {
@@ -29,8 +30,8 @@ export const SIM_OPTIONS = defineOptions([
     type: 'string',
     arg: 'KIND',
     default: 'valid',
-    choices: ['valid', 'expired', 'wrong-host'],
-    description: 'Server certificate the HTTPS listeners present.',
+    choices: ['valid', 'expired', 'wrong-host', 'near-expiry'],
+    description: `Server certificate the HTTPS listeners present (near-expiry: made at start by a CA of its own, written as ca.pem, it expires ${NEAR_EXPIRY_DAYS} days later; needs openssl).`,
   },
   {
     long: 'tls-cert',
@@ -68,7 +69,7 @@ export async function startSimulator(options: ParsedOptions, modules: readonly S
   const own = pickOptions(options, SIM_OPTIONS);
   const stateDir = own['state-dir'] ?? mkdtempSync(join(tmpdir(), 'cloudchecks-sim-'));
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const tls = ownTls(own);
+  const tls = ownTls(own) ?? (own.cert === 'near-expiry' ? makeShortLivedTls(stateDir) : undefined);
   const caFile = join(stateDir, 'ca.pem');
   writeFileSync(caFile, tls?.ca ?? SIM_CA_PEM);
   const apis: Record<string, RunningApi> = {};
@@ -80,7 +81,7 @@ export async function startSimulator(options: ParsedOptions, modules: readonly S
         host: own.host,
         httpPort: ports[`${m.name}-http-port`],
         httpsPort: ports[`${m.name}-port`],
-        tls: tls ?? own.cert,
+        tls: tls ?? (own.cert as Exclude<typeof own.cert, 'near-expiry'>),
       });
       apis[m.name] = Object.assign(server, { info: api.info });
     }

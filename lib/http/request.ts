@@ -144,6 +144,21 @@ export function connectTunnel(proxy: URL, target: URL, signal?: AbortSignal): Pr
  * become CheckErrors naming cause and fix; HTTP statuses are returned for the caller to judge.
  */
 export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
+  try {
+    return await sendOnce(req);
+  } catch (error) {
+    // A kept-alive connection the server closed while idle (its keep-alive timeout passed while
+    // the last answer was being judged) resets the next request before any answer: a read is
+    // sent once more, on a new connection. Only then, and only once.
+    if (!(error instanceof StaleConnection)) throw error;
+    return sendOnce(req, true);
+  }
+}
+
+/** The reset of a request sent on a reused connection before any answer came. */
+class StaleConnection extends Error {}
+
+async function sendOnce(req: HttpRequest, retried = false): Promise<HttpResponse> {
   const url = req.url;
   const settings = req.tls ?? {};
   const method = req.method ?? 'GET';
@@ -157,7 +172,11 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
 
   return new Promise<HttpResponse>((resolve, reject) => {
     const transport = target.protocol === 'https:' ? https : plainHttp();
-    const request = transport.request(target, options, (res) => readResponse(req, res, { started, proxy, resolve, reject }));
+    let answered = false;
+    const request = transport.request(target, options, (res) => {
+      answered = true;
+      readResponse(req, res, { started, proxy, resolve, reject });
+    });
     // The certificate the server presented, kept when the handshake ends: a verification
     // failure closes the socket before its error is seen, and the message names the issuer
     // or the expiry date.
@@ -170,7 +189,11 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
         if (cert && Object.keys(cert).length > 0) peer = cert;
       });
     });
-    request.once('error', (error) => reject(describeNetworkError(Object.assign(error, { peer }), url, proxy, settings)));
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      const idempotent = method === 'GET' || method === 'HEAD';
+      if (!retried && idempotent && !answered && request.reusedSocket && error.code === 'ECONNRESET') return reject(new StaleConnection(error.message));
+      reject(describeNetworkError(Object.assign(error, { peer }), url, proxy, settings));
+    });
     if (req.body !== undefined) request.write(req.body);
     request.end();
   });

@@ -50,13 +50,24 @@ export function namePart(name: string): string {
  */
 export class PerfdataLabels {
   private readonly given = new Set<string>();
+  /** The part of each name met: one object gives several labels, and a hashed part costs a SHA-256. */
+  private readonly parts = new Map<string, string>();
 
   label(names: readonly string[], measure: string): string {
     if (!MEASURE.test(measure)) throw new Error(`perfdata measure ${JSON.stringify(measure)} is not a clean word`);
-    const wanted = [...names.map(namePart), measure].join('__');
+    const wanted = [...names.map((name) => this.part(name)), measure].join('__');
     let label = wanted;
     for (let n = 2; this.given.has(label); n++) label = `${wanted}__${n}`;
     this.given.add(label);
     return label;
+  }
+
+  private part(name: string): string {
+    let part = this.parts.get(name);
+    if (part === undefined) {
+      part = namePart(name);
+      this.parts.set(name, part);
+    }
+    return part;
   }
 }

@@ -11,8 +11,8 @@ import { defineSimModule, type SimApi } from '../module';
 import { Stats } from '../server';
 import { currentUsage, errorDocument, historicUsage, sessionDocument, type XmlStyle } from './documents';
 import { scenarioFleet, type Fleet, type SimOrg, type VmRecord } from './fleet';
-import { ALL_VERSIONS, answerRecords, orgRows, parseVersionList, sendQueryError, versionsDocument, vmRows, type QueryRow } from './query';
-import { cellRows, cellsPage, providerPolicyRows, providerVdcDocument, providerVdcRows, scenarioEstate, type Estate } from './pvdcs';
+import { ALL_VERSIONS, answerRecords, orgRows, parseVersionList, sendQueryError, sortedRows, versionsDocument, vmRows, type QueryRow } from './query';
+import { cellRows, cellsPage, providerPolicyRows, providerVdcDocument, providerVdcMetrics, providerVdcRows, scenarioEstate, type Estate } from './pvdcs';
 import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
 import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
@@ -45,9 +45,9 @@ const VCD_OPTIONS = defineOptions([
     type: 'string',
     arg: 'NAME',
     default: 'default',
-    choices: ['default', 'healthy', 'fleet', 'hostile'],
+    choices: ['default', 'healthy', 'fleet', 'hostile', 'nodes'],
     description:
-      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
   },
   {
     long: 'vcd-versions',
@@ -100,12 +100,28 @@ const VCD_OPTIONS = defineOptions([
       'Refuse a metrics request while N are under way already with HTTP 400 OPERATION_LIMITS_EXCEEDED, as vCD does beyond its simultaneous operations per user (0: no limit).',
   },
   {
+    long: 'vcd-pvdcs',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      "N more provider VDCs beside the scenario's (pvdc-bulk-000001 on, one storage policy each, every 100th at 85% of its memory), e.g. 100000 for the listing of a very large estate.",
+  },
+  {
+    long: 'vcd-query-page-size',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      'Answer every query in pages of N records whatever pageSize asks, as a query service whose page size was raised past 128 (0: as asked, at most 128), e.g. 100000 with --vcd-pvdcs for one page of 100,000 provider VDCs.',
+  },
+  {
     long: 'vcd-omit-attributes',
     type: 'string',
     arg: 'NAMES',
     default: '',
     description:
-      'Leave these attributes (comma-separated, e.g. memoryLimitMB,storageUsedMB) out of every VDC and storage-policy record, as servers leave out optional ones (the schema makes every record attribute optional).',
+      'Leave these attributes (comma-separated, e.g. memoryLimitMB,storageUsedMB) out of every VDC and storage-policy record, as servers leave out optional ones (the schema makes every record attribute optional); Reserved leaves the ComputeCapacity Reserved out of the VMWProviderVdc documents (then the CloudAPI metrics carry them).',
   },
 ]);
 type VcdSimOptions = OptionsOf<typeof VCD_OPTIONS>;
@@ -130,6 +146,8 @@ interface VcdConfig {
   maxOperations: number;
   /** Attributes left out of the VDC and storage-policy records. */
   omit: ReadonlySet<string>;
+  /** The query service's page size whatever `pageSize` asks (0: as asked, at most 128). */
+  queryPageSize: number;
 }
 
 function readConfig(options: VcdSimOptions): VcdConfig {
@@ -147,6 +165,7 @@ function readConfig(options: VcdSimOptions): VcdConfig {
     latencyMs: Math.max(0, options['vcd-latency']),
     maxOperations: Math.max(0, options['vcd-max-operations']),
     omit: new Set(options['vcd-omit-attributes'].split(',').filter((a) => a !== '')),
+    queryPageSize: Math.min(Math.max(0, options['vcd-query-page-size']), 1_000_000),
   };
 }
 
@@ -157,6 +176,7 @@ const VM_RECORD = /^\/api\/vApp\/(vm-[^/]+)$/;
 const SNAPSHOT_SECTION = /^\/api\/vApp\/(vm-[^/]+)\/snapshotSection\/?$/;
 const LEASE_SECTION = /^\/api\/vApp\/(vapp-[^/]+)\/leaseSettingsSection\/?$/;
 const PVDC_DOCUMENT = /^\/api\/admin\/extension\/providervdc\/([^/]+)$/;
+const PVDC_METRICS = /^\/cloudapi\/1\.0\.0\/providerVdcs\/urn:vcloud:providervdc:([^/]+)\/metrics$/;
 
 /** vCD does not reveal whether an id exists: unknown and forbidden look the same. */
 const isSystem = (org: string) => org.toLowerCase() === 'system';
@@ -221,6 +241,8 @@ class VcdServer {
       if (path === '/cloudapi/1.0.0/cells' && !this.cfg.noCloudApi) return this.cells(req, res);
       const pvdc = PVDC_DOCUMENT.exec(path);
       if (pvdc) return this.providerVdc(req, res, pvdc[1]);
+      const pvdcMetrics = this.cfg.noCloudApi ? null : PVDC_METRICS.exec(decodeURIComponent(path));
+      if (pvdcMetrics) return this.providerVdcMetrics(req, res, pvdcMetrics[1]);
     }
     if (path.startsWith('/cloudapi/')) return this.jsonError(res, 404, 'NOT_FOUND', `No resource found for ${path}`);
     return this.xmlError(req, res, 404, 'RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
@@ -368,7 +390,7 @@ class VcdServer {
         rows,
         rows.startsWith('Unsupported') ? 'BAD_REQUEST' : 'ACCESS_TO_RESOURCE_IS_FORBIDDEN',
       );
-    return answerRecords(res, url, this.styleOf(req).base, rows, json, version, (n) => this.stats.bump(n));
+    return answerRecords(res, url, this.styleOf(req).base, rows, json, version, (n) => this.stats.bump(n), this.cfg.queryPageSize);
   }
 
   /**
@@ -415,9 +437,9 @@ class VcdServer {
         );
       // The provider's own types are for System only, as the API reference says ([SysAdmin]).
       case 'providerVdc':
-        return viewer.provider ? providerVdcRows(this.estate, base, version) : 'This operation is denied.';
+        return viewer.provider ? this.providerRows('providerVdc', base, version) : 'This operation is denied.';
       case 'providerVdcStorageProfile':
-        return viewer.provider ? providerPolicyRows(this.estate, base, version) : 'This operation is denied.';
+        return viewer.provider ? this.providerRows('providerVdcStorageProfile', base, version) : 'This operation is denied.';
       case 'cell':
         return viewer.provider ? cellRows(this.estate, base) : 'This operation is denied.';
       default:
@@ -426,6 +448,18 @@ class VcdServer {
   }
 
   /** The VMs (no templates) of a VDC, and how many run. */
+  /** The provider records, built and sorted once per base URL and version: a bulk estate is paged through hundreds of times. */
+  private readonly providerRowCache = new Map<string, QueryRow[]>();
+  private providerRows(type: 'providerVdc' | 'providerVdcStorageProfile', base: string, version: string): QueryRow[] {
+    const key = `${type} ${base} ${version}`;
+    let rows = this.providerRowCache.get(key);
+    if (rows === undefined) {
+      rows = sortedRows(type === 'providerVdc' ? providerVdcRows(this.estate, base, version) : providerPolicyRows(this.estate, base, version));
+      this.providerRowCache.set(key, rows);
+    }
+    return rows;
+  }
+
   private vmCounts(vdc: SimVdc): { total: number; running: number } {
     // The other organisations' VMs of the default scenario are in no VDC of the set.
     const mine = this.records.filter((r) => !r.template && this.vdcSet.vdcOf(r) === vdc.id && this.orgOfRecord(r).toLowerCase() === vdc.org.toLowerCase());
@@ -464,6 +498,17 @@ class VcdServer {
     return send(res, 200, { 'content-type': `application/json;version=${version}` }, cellsPage(this.estate, version));
   }
 
+  /** A provider VDC's CloudAPI metrics (ProviderVdcMetrics, named as the version asked for): System only. */
+  private providerVdcMetrics(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const s = this.sessionOf(req);
+    if (!s) return this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
+    const pvdc = this.estate.pvdcs.find((p) => p.id === id.toLowerCase());
+    if (!isSystem(s[1].org) || !pvdc) return this.jsonError(res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', 'Access is forbidden');
+    const version = /version=(\S+)/.exec(req.headers.accept ?? '')?.[1] ?? '34.0';
+    this.stats.bump('pvdc-metrics');
+    return send(res, 200, { 'content-type': `application/json;version=${version}` }, providerVdcMetrics(pvdc, version));
+  }
+
   /** A provider VDC's VMWProviderVdc document (its ComputeCapacity with Reserved): System only. */
   private providerVdc(req: IncomingMessage, res: ServerResponse, id: string): void {
     const s = this.sessionOf(req);
@@ -482,7 +527,7 @@ class VcdServer {
       res,
       200,
       { 'content-type': 'application/vnd.vmware.admin.vmwprovidervdc+xml;version=34.0' },
-      providerVdcDocument(pvdc, this.styleOf(req).base),
+      providerVdcDocument(pvdc, this.styleOf(req).base, this.cfg.omit),
     );
   }
 
@@ -686,7 +731,12 @@ function create(options: VcdSimOptions, stateDir: string): SimApi {
   const scenario = options['vcd-scenario'];
   // Every organisation's VDCs: a tenant login sees its own, a provider login (the configured
   // System user, or the provider user beside a tenant one) every one.
-  const server = new VcdServer(cfg, scenarioFleet(scenario, fleetOrg), scenarioVdcs(scenario, cfg.org, true), scenarioEstate(scenario));
+  const server = new VcdServer(
+    cfg,
+    scenarioFleet(scenario, fleetOrg),
+    scenarioVdcs(scenario, cfg.org, true),
+    scenarioEstate(scenario, Math.min(Math.max(0, options['vcd-pvdcs']), 1_000_000)),
+  );
   const passwordFile = join(stateDir, 'vcd-password');
   const apiTokenFile = join(stateDir, 'vcd-api-token');
   writeFileSync(passwordFile, cfg.password + '\n', { mode: 0o600 });

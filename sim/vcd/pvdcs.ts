@@ -93,8 +93,35 @@ const cell = (n: number, status = 'ACTIVE'): SimCell => ({
   status,
 });
 
-/** default: a healthy provider VDC, one near its memory, a disabled one; three cells, one down. */
-export function scenarioEstate(scenario: string): Estate {
+/**
+ * `--vcd-pvdcs N`: N more provider VDCs, `pvdc-bulk-000001` on, each with one storage policy,
+ * every 100th at 85% of its memory (WARNING at 80/90): the listing of a very large estate.
+ */
+export function bulkProviderVdcs(n: number): SimProviderVdc[] {
+  return Array.from({ length: n }, (_, i) => {
+    const hex = (i + 1).toString(16).padStart(12, '0');
+    const memoryUsed = i % 100 === 99 ? 870 * GIB : 400 * GIB;
+    return {
+      id: `5e6f7a8b-0000-4000-8000-${hex}`,
+      name: `pvdc-bulk-${String(i + 1).padStart(6, '0')}`,
+      enabled: true,
+      status: 'READY',
+      cpu: { total: 96_000, used: 30_000, allocated: 60_000, reserved: 20_000 },
+      memory: { total: 1 * TIB, used: memoryUsed, allocated: 800 * GIB, reserved: 300 * GIB },
+      vdcs: 1 + (i % 5),
+      policies: [{ id: `6f7a8b9c-0000-4000-8000-${hex}`, name: 'Standard', totalMb: 20 * TIB, usedMb: 8 * TIB, requestedMb: 10 * TIB, allocatedMb: 10 * TIB }],
+    };
+  });
+}
+
+/** default: a healthy provider VDC, one near its memory, a disabled one; three cells, one down. `bulk` more provider VDCs beside them. */
+export function scenarioEstate(scenario: string, bulk = 0): Estate {
+  const estate = scenarioEstateOnly(scenario);
+  if (bulk > 0) estate.pvdcs.push(...bulkProviderVdcs(bulk));
+  return estate;
+}
+
+function scenarioEstateOnly(scenario: string): Estate {
   if (scenario === 'default') return { pvdcs: [gold(), nearMemory(), disabled()], cells: [cell(1), cell(2), cell(3, 'INACTIVE')] };
   if (scenario === 'hostile') {
     const pvdcs = HOSTILE_NAMES.slice(0, 3).map(([name, other], i) => {
@@ -175,9 +202,10 @@ export function providerPolicyRows(estate: Estate, base: string, version: string
 const xmlEsc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 /** A provider VDC's VMWProviderVdc document, with its ComputeCapacity (ProviderVdcCapacityType). */
-export function providerVdcDocument(p: SimProviderVdc, base: string): string {
+export function providerVdcDocument(p: SimProviderVdc, base: string, omit: ReadonlySet<string> = new Set()): string {
+  const reserved = (c: SimProviderVdc['cpu']) => (omit.has('Reserved') ? '' : `            <vcloud:Reserved>${c.reserved}</vcloud:Reserved>\n`);
   const capacity = (element: string, units: string, c: SimProviderVdc['cpu']) =>
-    `        <vcloud:${element}>\n            <vcloud:Units>${units}</vcloud:Units>\n            <vcloud:Allocation>${c.allocated}</vcloud:Allocation>\n            <vcloud:Reserved>${c.reserved}</vcloud:Reserved>\n            <vcloud:Total>${c.total}</vcloud:Total>\n            <vcloud:Used>${c.used}</vcloud:Used>\n            <vcloud:Overhead>0</vcloud:Overhead>\n        </vcloud:${element}>\n`;
+    `        <vcloud:${element}>\n            <vcloud:Units>${units}</vcloud:Units>\n            <vcloud:Allocation>${c.allocated}</vcloud:Allocation>\n${reserved(c)}            <vcloud:Total>${c.total}</vcloud:Total>\n            <vcloud:Used>${c.used}</vcloud:Used>\n            <vcloud:Overhead>0</vcloud:Overhead>\n        </vcloud:${element}>\n`;
   return (
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<vmext:VMWProviderVdc xmlns:vmext="http://www.vmware.com/vcloud/extension/v1.5" xmlns:vcloud="http://www.vmware.com/vcloud/v1.5" status="1" name="${xmlEsc(p.name)}" id="urn:vcloud:providervdc:${p.id}" href="${xmlEsc(base)}/api/admin/extension/providervdc/${p.id}" type="application/vnd.vmware.admin.vmwprovidervdc+xml">\n` +
     `    <vcloud:Description>Provider VDC ${xmlEsc(p.name)}</vcloud:Description>\n    <vcloud:ComputeCapacity>\n` +
@@ -185,6 +213,44 @@ export function providerVdcDocument(p: SimProviderVdc, base: string): string {
     capacity('Memory', 'MB', p.memory) +
     `        <vcloud:IsElastic>false</vcloud:IsElastic>\n        <vcloud:IsHA>false</vcloud:IsHA>\n    </vcloud:ComputeCapacity>\n    <vcloud:IsEnabled>${p.enabled}</vcloud:IsEnabled>\n</vmext:VMWProviderVdc>\n`
   );
+}
+
+/**
+ * A provider VDC's CloudAPI metrics (ProviderVdcMetrics), named as the version asked for: up to
+ * 38.1 `memoryReservedMB`/`cpuReservedMHz`, from 39.1 the reservation capacity and what was
+ * committed and used of it. The reservation capacity is the total here.
+ */
+export function providerVdcMetrics(p: SimProviderVdc, version: string): string {
+  const { cpu, memory } = p;
+  if (!atLeast(version, 39.1))
+    return JSON.stringify({
+      totalMemoryMB: memory.total,
+      memoryUsedMB: memory.used,
+      memoryAllocatedMB: memory.allocated,
+      memoryReservedMB: memory.reserved,
+      memoryOverheadMB: 0,
+      totalCpuMHz: cpu.total,
+      cpuUsedMHz: cpu.used,
+      cpuAllocatedMHz: cpu.allocated,
+      cpuReservedMHz: cpu.reserved,
+      cpuOverheadMHz: 0,
+    });
+  return JSON.stringify({
+    totalMemoryMB: memory.total,
+    totalMemoryReservationMB: memory.total,
+    memoryCommittedMB: memory.allocated,
+    memoryReservationCommittedMB: memory.reserved,
+    memoryReservationUsedMB: Math.min(memory.reserved, memory.used),
+    memoryUsedMB: memory.used,
+    memoryOverheadMB: 0,
+    totalCpuMHz: cpu.total,
+    totalCpuReservationMHz: cpu.total,
+    cpuCommittedMHz: cpu.allocated,
+    cpuReservationCommittedMHz: cpu.reserved,
+    cpuReservationUsedMHz: Math.min(cpu.reserved, cpu.used),
+    cpuUsedMHz: cpu.used,
+    cpuOverheadMHz: 0,
+  });
 }
 
 /** The CloudAPI cells page (Cell: `status` from API 38.1). */

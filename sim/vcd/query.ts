@@ -180,6 +180,18 @@ export function orgRows(orgs: readonly SimOrg[], base: string): QueryRow[] {
   });
 }
 
+/** Rows already in the query's order (name, then id): an answer without a filter takes its page of them as they are. */
+const presorted = new WeakSet<readonly QueryRow[]>();
+
+const byNameThenId = (a: QueryRow, b: QueryRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
+
+/** Sorts rows in the query's order, once, and marks them so. */
+export function sortedRows(rows: QueryRow[]): QueryRow[] {
+  rows.sort(byNameThenId);
+  presorted.add(rows);
+  return rows;
+}
+
 /** Answers one query-service request of `type` over `rows`: filter, sort, page, links; `bump` counts pages served. */
 export function answerRecords(
   res: ServerResponse,
@@ -189,6 +201,7 @@ export function answerRecords(
   json: boolean,
   version: string,
   bump: (name: string) => void,
+  fixedPageSize = 0,
 ): void {
   const type = url.searchParams.get('type') ?? '';
   const fail = (status: number, message: string) => sendQueryError(res, json, version, status, message);
@@ -197,20 +210,23 @@ export function answerRecords(
   const filterText = url.searchParams.get('filter');
   const filter = filterText === null ? [] : parseFilter(filterText);
   if (!filter) return fail(400, `Bad filter expression "${filterText}"`);
-  const pageSize = Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
+  const pageSize = fixedPageSize > 0 ? fixedPageSize : Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
   const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
-  const matching = rows
-    .filter(
-      (r) =>
-        filter.length === 0 ||
-        filter.some((group) =>
-          group.every((c) => {
-            const v = r.attr(c.attr);
-            return v !== undefined && c.test(v);
-          }),
-        ),
-    )
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+  const matching =
+    presorted.has(rows) && filter.length === 0
+      ? rows
+      : rows
+          .filter(
+            (r) =>
+              filter.length === 0 ||
+              filter.some((group) =>
+                group.every((c) => {
+                  const v = r.attr(c.attr);
+                  return v !== undefined && c.test(v);
+                }),
+              ),
+          )
+          .sort(byNameThenId);
   const total = matching.length;
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   if (page > lastPage) return fail(400, `The requested page ${page} is out of range: last page is ${lastPage}`);

@@ -136,6 +136,22 @@ describe('check_cluster_certs', () => {
     expect(parsePluginOutput(r.stdout).perfdata.find((m) => m.label === 'csr_pending')?.value).toBe(3);
   });
 
+  it('a serving certificate that really expires in 5 days (made at the simulator start): CRITICAL by default, WARNING under -c 3d', async () => {
+    const near = await startSimulatorFromArgs(['--cert', 'near-expiry'], [CLUSTER_MODULE]);
+    try {
+      const r = await run('check_cluster_certs', args(near, ['--skip-csrs']));
+      expectClean(r, 2, /^CERTS CRITICAL - API server certificate localhost expires in (4|5)d \(\d{4}-\d\d-\d\d\)/);
+      const days = parsePluginOutput(r.stdout).perfdata.find((m) => m.label === 'cert_days_left')?.value ?? NaN;
+      expect(days).toBeGreaterThan(4.9);
+      expect(days).toBeLessThanOrEqual(5);
+      const warn = await run('check_cluster_certs', args(near, ['--skip-csrs', '-c', '3d']));
+      expectClean(warn, 1, /^CERTS WARNING - API server certificate localhost expires in (4|5)d \(\d{4}-\d\d-\d\d\) \| cert_days_left=[\d.]+;30:;3:$/);
+      expect(warn.stdout).toContain('cloudchecks simulator short-lived CA');
+    } finally {
+      await near.close();
+    }
+  });
+
   it('an expired serving certificate: CRITICAL (its finding), not a TLS error', async () => {
     const expired = await startSimulatorFromArgs(['--cert', 'expired'], [CLUSTER_MODULE]);
     try {

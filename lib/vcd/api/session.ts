@@ -277,7 +277,7 @@ function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): v
 }
 
 /** GET with an open session: one new login on 401 (shared by the requests it refused), one new negotiation on 406. */
-export type SessionReader = (path: string) => Promise<HttpResponse>;
+export type SessionReader = (path: string, accept?: () => string) => Promise<HttpResponse>;
 
 /** Reads with an open session, for the work that needs more than plain GETs. */
 export interface OpenSession {
@@ -303,7 +303,7 @@ export function withVcdSession<T>(req: SessionRequest, work: (get: SessionReader
       },
       until: (cutoff, inner) => until(req.conn, cutoff, inner),
     };
-    return work((path) => runner.get(path), session);
+    return work((path, accept) => runner.get(path, accept), session);
   });
 }
 

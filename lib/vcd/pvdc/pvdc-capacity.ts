@@ -1,8 +1,10 @@
 // A provider VDC's reservations, which no query record carries: the ComputeCapacity of its
 // VMWProviderVdc document (GET /api/admin/extension/providervdc/<id>), whose Cpu and Memory
 // (ProviderVdcCapacityType) say Units, Allocation, Reserved, Total, Used and Overhead. Read only
-// for --basis reserved: one request per provider VDC.
+// for --basis reserved: one request per provider VDC, and where the document gives no Reserved,
+// one more to the CloudAPI provider VDC metrics, which carry them too.
 import { CheckError } from '../../plugin/errors';
+import { countJsonContainers } from '../../plugin/json-bounds';
 import { parseXml, type XmlElement } from '../api/xml';
 import type { Figure } from './pvdc-query';
 
@@ -64,4 +66,57 @@ export function parseProviderVdcReservations(body: string, what: string): Provid
 /** The path of a provider VDC's extension document. */
 export function providerVdcDocumentPath(id: string): string {
   return `/api/admin/extension/providervdc/${id}`;
+}
+
+/** A metrics answer has one object of a few numbers: more containers than this is no metrics answer. */
+const MAX_METRICS_CONTAINERS = 64;
+/** The metrics answer is some hundred bytes; a larger body is no metrics answer. */
+const MAX_METRICS_BYTES = 65_536;
+
+/**
+ * A figure of the metrics answer: a whole number of MHz or MB, or undefined when absent or null
+ * (null is the API's "unlimited", which has no percent).
+ */
+function metric(doc: Record<string, unknown>, key: string, odd: string[]): Figure {
+  const value = doc[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  odd.push(`${key} ${JSON.stringify(String(value).slice(0, 40))}`);
+  return undefined;
+}
+
+/**
+ * Reads the CloudAPI provider VDC metrics (ProviderVdcMetrics, GET
+ * /cloudapi/1.0.0/providerVdcs/{urn}/metrics), which renamed their reservations: up to 38.1
+ * `cpuReservedMHz`/`memoryReservedMB` against `totalCpuMHz`/`totalMemoryMB`; from 39.1
+ * `cpuReservationCommittedMHz`/`memoryReservationCommittedMB` (the reservations given to the
+ * VDCs) against the reservation capacity `totalCpuReservationMHz`/`totalMemoryReservationMB`,
+ * or the total where that is not sent.
+ */
+export function parseProviderVdcMetrics(body: Buffer, what: string): ProviderVdcReservations {
+  if (body.length > MAX_METRICS_BYTES || countJsonContainers(body, MAX_METRICS_CONTAINERS) > MAX_METRICS_CONTAINERS)
+    throw new CheckError(`unexpected ${what}: far larger than provider VDC metrics`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new CheckError(`unexpected ${what}: not JSON`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new CheckError(`unexpected ${what}: not a JSON object of metrics`);
+  const m = doc as Record<string, unknown>;
+  const odd: string[] = [];
+  const one = (unit: 'Cpu' | 'Memory'): Reservation => {
+    const [old, committed, total, reservable] =
+      unit === 'Cpu'
+        ? ['cpuReservedMHz', 'cpuReservationCommittedMHz', 'totalCpuMHz', 'totalCpuReservationMHz']
+        : ['memoryReservedMB', 'memoryReservationCommittedMB', 'totalMemoryMB', 'totalMemoryReservationMB'];
+    if (committed in m) return { reserved: metric(m, committed, odd), total: metric(m, reservable, odd) ?? metric(m, total, odd) };
+    return { reserved: metric(m, old, odd), total: metric(m, total, odd) };
+  };
+  return { cpu: one('Cpu'), memory: one('Memory'), odd };
+}
+
+/** The path of a provider VDC's CloudAPI metrics. */
+export function providerVdcMetricsPath(id: string): string {
+  return `/cloudapi/1.0.0/providerVdcs/urn:vcloud:providervdc:${id}/metrics`;
 }

@@ -2,10 +2,17 @@
 // policy (one query), and only for --basis reserved each chosen provider VDC's document.
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
-import { withVcdSession, type SessionRequest } from '../api/session';
+import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
 import { describeResponse } from '../api/connection';
 import { principal } from '../api/login';
-import { parseProviderVdcReservations, providerVdcDocumentPath, type ProviderVdcReservations } from './pvdc-capacity';
+import {
+  parseProviderVdcMetrics,
+  parseProviderVdcReservations,
+  providerVdcDocumentPath,
+  providerVdcMetricsPath,
+  type ProviderVdcReservations,
+  type Reservation,
+} from './pvdc-capacity';
 import { pvdcIdOf, queryProviderStoragePolicies, queryProviderVdcs, type ProviderStoragePolicyRecord, type ProviderVdcRecord } from './pvdc-query';
 
 /** The provider VDC of --pvdc: by its UUID, or by name. */
@@ -73,20 +80,65 @@ export async function readProviderVdcs(req: SessionRequest, target: PvdcTarget |
     const policies = byProviderVdc(await queryProviderStoragePolicies(req.conn, get));
     const readings: PvdcReading[] = pvdcs.map((pvdc) => ({ pvdc, policies: policies.get(pvdc.id) ?? [] }));
     if (basis !== 'reserved') return readings;
-    for (const reading of readings) {
-      req.conn.setPhase(`reading the reservations of provider VDC ${reading.pvdc.id}`);
-      const res = await get(providerVdcDocumentPath(reading.pvdc.id));
-      const what = `provider VDC document from ${req.conn.base.origin}`;
-      if (res.status < 200 || res.status >= 300) reading.reservations = { error: `its document answered ${describeResponse(res)}` };
-      else {
-        try {
-          reading.reservations = parseProviderVdcReservations(res.body.toString('utf8'), what);
-        } catch (error) {
-          if (!(error instanceof CheckError)) throw error;
-          reading.reservations = { error: error.message };
-        }
-      }
-    }
+    for (const reading of readings) reading.reservations = await readReservations(req, get, reading.pvdc.id);
     return readings;
   });
+}
+
+/** Reads one document with the session: what it parses to, or why not. */
+async function readDocument(
+  req: SessionRequest,
+  get: SessionReader,
+  path: string,
+  parse: (body: Buffer, what: string) => ProviderVdcReservations,
+  what: string,
+  accept?: () => string,
+): Promise<ProviderVdcReservations | { error: string }> {
+  const res = await get(path, accept);
+  if (res.status < 200 || res.status >= 300) return { error: `its ${what} answered ${describeResponse(res)}` };
+  try {
+    return parse(res.body, `provider VDC ${what} from ${req.conn.base.origin}`);
+  } catch (error) {
+    if (!(error instanceof CheckError)) throw error;
+    return { error: error.message };
+  }
+}
+
+const hasReserved = (r: ProviderVdcReservations) => r.cpu.reserved !== undefined || r.memory.reserved !== undefined;
+
+/** Each figure from the document, or where it has none from the metrics. */
+function fill(document: Reservation, metrics: Reservation): Reservation {
+  if (document.reserved !== undefined && document.total !== undefined) return document;
+  return document.reserved !== undefined ? { reserved: document.reserved, total: metrics.total } : metrics;
+}
+
+/**
+ * A provider VDC's reservations: the ComputeCapacity Reserved of its VMWProviderVdc document,
+ * or, where the document gives none (or cannot be read), the CloudAPI provider VDC metrics.
+ */
+async function readReservations(req: SessionRequest, get: SessionReader, id: string): Promise<ProviderVdcReservations | { error: string }> {
+  req.conn.setPhase(`reading the reservations of provider VDC ${id}`);
+  const document = await readDocument(
+    req,
+    get,
+    providerVdcDocumentPath(id),
+    (body, what) => parseProviderVdcReservations(body.toString('utf8'), what),
+    'document',
+  );
+  if ('cpu' in document && document.cpu.reserved !== undefined && document.memory.reserved !== undefined) return document;
+  req.conn.setPhase(`reading the CloudAPI metrics of provider VDC ${id}`);
+  const metrics = await readDocument(
+    req,
+    get,
+    providerVdcMetricsPath(id),
+    parseProviderVdcMetrics,
+    'CloudAPI metrics',
+    () => `application/json;version=${req.conn.apiVersion}`,
+  );
+  if (!('cpu' in metrics)) {
+    if ('cpu' in document && hasReserved(document)) return document;
+    return { error: 'cpu' in document ? `its document gives no Reserved and ${metrics.error}` : `${document.error}, and ${metrics.error}` };
+  }
+  if (!('cpu' in document)) return metrics;
+  return { cpu: fill(document.cpu, metrics.cpu), memory: fill(document.memory, metrics.memory), odd: [...document.odd, ...metrics.odd] };
 }

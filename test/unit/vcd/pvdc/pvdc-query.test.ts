@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseProviderVdcReservations } from '../../../../lib/vcd/pvdc/pvdc-capacity';
+import { parseProviderVdcMetrics, parseProviderVdcReservations, providerVdcMetricsPath } from '../../../../lib/vcd/pvdc/pvdc-capacity';
 import { parseProviderStoragePolicyRecords, parseProviderVdcRecords, pvdcIdOf } from '../../../../lib/vcd/pvdc/pvdc-query';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../../fixtures/vcd/provider', name), 'utf8');
@@ -87,5 +87,48 @@ describe('parseProviderVdcReservations', () => {
     expect(odd.cpu).toEqual({ total: undefined, reserved: undefined });
     expect(odd.odd).toEqual(['Cpu in units "furlongs"', 'Memory Reserved "1.5"']);
     expect(() => parseProviderVdcReservations('<Vm/>', 'd')).toThrow(/root element <Vm>, expected <VMWProviderVdc>/);
+  });
+});
+
+describe('parseProviderVdcMetrics (the CloudAPI fallback of --basis reserved)', () => {
+  const metrics = (name: string) => parseProviderVdcMetrics(Buffer.from(fixture(name)), 'metrics');
+
+  it('up to 38.1: memoryReservedMB and cpuReservedMHz against the totals', () => {
+    expect(metrics('providerVdcMetrics-cloudapi-schema-api38.1.json')).toEqual({
+      cpu: { total: 614400, reserved: 296960 },
+      memory: { total: 3670016, reserved: 3407872 },
+      odd: [],
+    });
+  });
+
+  it('from 39.1: the reservations committed against the reservation capacity, the total where that is null', () => {
+    expect(metrics('providerVdcMetrics-cloudapi-schema-api39.1.json')).toEqual({
+      cpu: { total: 614400, reserved: 296960 },
+      memory: { total: 3145728, reserved: 2883584 },
+      odd: [],
+    });
+  });
+
+  it('a figure that is no whole number is unknown and said; what is no metrics object is refused', () => {
+    const r = parseProviderVdcMetrics(Buffer.from('{"totalMemoryMB":"lots","memoryReservedMB":-1,"totalCpuMHz":1000,"cpuReservedMHz":2.5}'), 'm');
+    expect(r.memory).toEqual({ total: undefined, reserved: undefined });
+    expect(r.cpu).toEqual({ total: 1000, reserved: undefined });
+    expect(r.odd).toEqual(['cpuReservedMHz "2.5"', 'memoryReservedMB "-1"', 'totalMemoryMB "lots"']);
+    expect(() => parseProviderVdcMetrics(Buffer.from('<html/>'), 'm')).toThrow(/m: not JSON/);
+    expect(() => parseProviderVdcMetrics(Buffer.from('[1,2]'), 'm')).toThrow(/not a JSON object of metrics/);
+    expect(() => parseProviderVdcMetrics(Buffer.from(`{"a":${'['.repeat(100)}${']'.repeat(100)}}`), 'm')).toThrow(/far larger than provider VDC metrics/);
+    expect(() => parseProviderVdcMetrics(Buffer.alloc(100_000, 32), 'm')).toThrow(/far larger/);
+  });
+
+  it('the path names the provider VDC by its URN', () => {
+    expect(providerVdcMetricsPath('6f2d6c2a-3b1e-4a8c-9d4f-1e2a3b4c5d60')).toBe(
+      '/cloudapi/1.0.0/providerVdcs/urn:vcloud:providervdc:6f2d6c2a-3b1e-4a8c-9d4f-1e2a3b4c5d60/metrics',
+    );
+  });
+
+  it('the document without Reserved (as a server may send it) gives no reservation: the reason to ask the metrics', () => {
+    const r = parseProviderVdcReservations(fixture('VMWProviderVdc-no-reserved-schema-api34.xml'), 'doc');
+    expect(r.cpu).toEqual({ total: 614400, reserved: undefined });
+    expect(r.memory).toEqual({ total: 3670016, reserved: undefined });
   });
 });
