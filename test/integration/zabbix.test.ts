@@ -3,7 +3,9 @@
 // through the API with the Import dialog's default rules, hosts with an interface and the
 // macros, the plugins as external checks (run as the zabbix user when the test runs as root)
 // against the simulator, "Execute now", and everything read back through the API: values, no
-// unsupported item, node and VM discovery, and a problem for every UNKNOWN and every sick thing.
+// unsupported item, node and VM discovery, and a problem for every UNKNOWN and every sick thing;
+// last, with vCD stopped, check_vcd's trigger is the one new problem of each Cloud Director host
+// (every VM, VDC and fleet runner trigger depends on it).
 // Zabbix 6.0 LTS (Debian 12) imports cloudchecks_templates.yaml, 7.0 LTS (Debian 13, run inside
 // a Debian 13 root by test/integration/trixie-run.sh) cloudchecks_templates_7.0.yaml, made from
 // it by scripts/zabbix-templates-7.0.mjs: whichever server this machine has.
@@ -293,9 +295,12 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       '{$CLOUDCHECKS.APISERVER.SECTION}': 'cluster',
       '{$CLOUDCHECKS.CERTS.SECTION}': 'cluster',
     });
-    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
-    await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
-    await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper'], {});
+    // Each with check_vcd beside it: its triggers depend on check_vcd's, which Zabbix takes only
+    // where both templates are linked.
+    const SERVICE = 'cloudchecks Cloud Director service';
+    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper', SERVICE], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
     await host('vm-full-disk', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms['full-disk'] });
     await host('vm-powered-off', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms['powered-off'] });
@@ -558,4 +563,66 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(logouts).toBeGreaterThanOrEqual(3);
     expect(logins - logouts).toBe(1);
   });
+
+  it('with vCD stopped, check_vcd is the one new problem of each Cloud Director host: the VMs, VDCs and fleet runners beneath it raise none', async () => {
+    const vcdHosts = ['vcd-acme', 'vcd-acme-fleet', 'vcd-acme-fleet-trapper'];
+    const ids = vcdHosts.map((h) => hostIds[h]);
+    const DOWN = 'Cloud Director: down, silent or refusing the login';
+    const since = Math.floor(Date.now() / 1000);
+    await sim.stop(); // vCD (and the cluster, whose host is not counted) is down
+    // check_vcd first, as its 1-minute interval (the shortest of them) would have it.
+    const vcdChecks = await api<Array<{ itemid: string }>>('item.get', { hostids: ids, search: { key_: 'check_vcd[' }, startSearch: true, output: ['itemid'] });
+    expect(vcdChecks).toHaveLength(vcdHosts.length);
+    await api(
+      'task.create',
+      vcdChecks.map((i) => ({ type: 6, request: { itemid: i.itemid } })),
+    );
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const down = await api<unknown[]>('trigger.get', { hostids: ids, filter: { description: DOWN, value: 1 }, output: ['triggerid'] });
+      if (down.length === vcdHosts.length) break;
+      if (Date.now() > deadline) throw new Error(`check_vcd's trigger fired on ${down.length} of ${vcdHosts.length} hosts within 60 s`);
+      await sleep(1000);
+    }
+    // Then everything beneath it: each VM's and VDC's check, the fleet's master item and its trapper runner.
+    const ran = Math.floor(Date.now() / 1000);
+    const beneath = await api<Array<{ itemid: string; key_: string }>>('item.get', { hostids: ids, filter: { type: EXTERNAL }, output: ['itemid', 'key_'] });
+    await api(
+      'task.create',
+      beneath.filter((i) => !i.key_.startsWith('check_vcd[')).map((i) => ({ type: 6, request: { itemid: i.itemid } })),
+    );
+    const argv = ['--extra-opts', `vcd@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
+    argv.push('--zabbix-port', String(zabbix.serverPort), '--zabbix-host', 'vcd-acme-fleet-trapper');
+    const runner = spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
+    expect(runner.status).toBe(3);
+    // Every state beneath check_vcd has its UNKNOWN from after the outage.
+    const states = (now: ZItem[]) =>
+      now.filter((i) => vcdHosts.includes(i.hosts[0].host) && /^cloudchecks\.(vm\.(cpu|mem|disk)|vdc|fleet)\.code(\[|$)/.test(i.key_));
+    const after = await waitItems(
+      'every VM, VDC and fleet state UNKNOWN from after the outage',
+      (now) => states(now).every((i) => Number(i.lastclock) >= ran && i.lastvalue === '3'),
+      90_000,
+    );
+    expect(states(after).length).toBeGreaterThan(15 * 3 + 5);
+    await sleep(3000); // triggers are computed as the values arrive; give them a moment
+    const events = await api<Array<{ eventid: string; clock: string; name: string; hosts: Array<{ host: string }> }>>('event.get', {
+      hostids: ids,
+      source: 0,
+      object: 0,
+      value: 1,
+      time_from: since,
+      output: ['eventid', 'clock', 'name'],
+      selectHosts: ['host'],
+      sortfield: ['eventid'],
+    });
+    const downs = events.filter((e) => e.name === DOWN);
+    expect(downs.map((e) => e.hosts[0].host).sort()).toEqual([...vcdHosts].sort());
+    // Once check_vcd's problem is open on a host, nothing beneath it raises one. (A check whose own
+    // interval came in the moment between the outage and check_vcd's run could still raise its
+    // problem first: the docs say to keep check_vcd's interval the shortest.)
+    const first = Object.fromEntries(downs.map((e) => [e.hosts[0].host, BigInt(e.eventid)]));
+    const before = events.filter((e) => e.name !== DOWN && BigInt(e.eventid) < first[e.hosts[0].host]);
+    if (before.length > 0) console.log(`raised before check_vcd noticed: ${before.map((e) => `${e.hosts[0].host}: ${e.name}`).join('; ')}`);
+    expect(events.filter((e) => e.name !== DOWN && BigInt(e.eventid) > first[e.hosts[0].host]).map((e) => `${e.hosts[0].host}: ${e.name}`)).toEqual([]);
+  }, 240_000);
 });

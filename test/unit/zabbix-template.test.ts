@@ -273,3 +273,33 @@ describe('the ini example and docs/zabbix.md give the VM checks a session cache'
     for (const [name, keys] of vcd) expect(keys.has('cache-dir'), `[${name}]`).toBe(true);
   });
 });
+
+describe('check_vcd is the parent of every Cloud Director service (issue: one outage, one problem)', () => {
+  const VCD_DOWN = 'last(/cloudchecks Cloud Director service/cloudchecks.vcd.code)=2';
+  type WithDeps = Trigger & { dependencies?: Array<{ name: string; expression: string }> };
+  /** The triggers that run a check against vCD: each VM's and VDC's, the fleet runners', the provider VDCs'. */
+  const beneath: Array<[string, (t: Template) => WithDeps[]]> = [
+    ['cloudchecks Cloud Director VMs', (t) => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? [])],
+    ['cloudchecks Cloud Director VDCs', (t) => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? [])],
+    ['cloudchecks Cloud Director provider VDCs', (t) => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? [])],
+    ['cloudchecks Cloud Director VM fleet', (t) => t.items!.flatMap((i) => i.triggers ?? [])],
+    ['cloudchecks Cloud Director VM fleet trapper', (t) => t.items!.flatMap((i) => i.triggers ?? [])],
+  ];
+
+  it.each(beneath)('%s: every trigger depends on "Cloud Director: down, silent or refusing the login"', (name, triggersOf) => {
+    const template = templates.find((t) => t.template === name)!;
+    const triggers = triggersOf(template);
+    expect(triggers.length).toBeGreaterThan(2);
+    for (const tr of triggers)
+      expect(
+        (tr.dependencies ?? []).map((d) => d.expression),
+        `${name}: ${tr.name}`,
+      ).toContain(VCD_DOWN);
+  });
+
+  it('the service trigger it names is the one the service template has', () => {
+    const service = templates.find((t) => t.template === 'cloudchecks Cloud Director service')!;
+    const down = service.items!.flatMap((i) => i.triggers ?? []).find((tr) => tr.expression === VCD_DOWN)!;
+    expect(down.name).toBe('Cloud Director: down, silent or refusing the login');
+  });
+});
