@@ -10,7 +10,7 @@ import { sessionConfigFrom } from '../session-options';
 import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from './vm-config';
 import { judge } from './vm-judge';
 import type { VmCheckProfile } from './profile';
-import { readMetrics } from './vm-metrics';
+import { askOf, readMetrics } from './vm-metrics';
 import { withVm } from './vm-session';
 import type { VmCheckOptions, VmSessionOptions } from './vm-options';
 
@@ -64,8 +64,9 @@ export async function runVmCheck(profile: VmCheckProfile, options: VmCheckOption
 async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, options: VmCheckOptions, context: RunContext, session: VmSession): Promise<Result> {
   const { cache, facts } = session;
   const select = { target: cfg.target, vapp: options.vapp, resolveTtlMs: resolveTtlFrom(options) };
-  return withVm(session, select, async ({ vm, get }) => {
-    const response = await readMetrics(session, vm, get, cfg.window === undefined ? 'current' : 'historic');
+  const ask = askOf(profile, cfg);
+  return withVm(session, select, async ({ vm, get, post }) => {
+    const response = await readMetrics(session, vm, get, ask.which, undefined, post ? { ask, post } : undefined);
     for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
     // A VM checked by name is named in the result, with its id beside it.
     const { id, name, vapp, org } = vm;

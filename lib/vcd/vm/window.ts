@@ -128,3 +128,24 @@ export function aggregateWindow(series: MetricSeries, windowSeconds: number, agg
   }
   return { value, count: inside.length, newest: inside[inside.length - 1].time, fellBack: false };
 }
+
+/**
+ * True when a part of the history gives the verdict the whole day would: every judged metric
+ * has its series (whole-VM or per disk) and none of them is stale by the judgement's own rule
+ * (--max-age, else 3 × the interval). Fresh series end with the newest samples the day has, so
+ * the window's aggregate and the fallback to the newest sample are the same; a stopped one
+ * needs the day (the window before it stopped, or "no sample in 24 hours").
+ */
+export function coversJudgement(history: ReadonlyMap<string, MetricSeries>, needs: Iterable<string>, now: number, maxAgeSeconds?: number): boolean {
+  for (const name of needs) {
+    let found = false;
+    for (const s of history.values()) {
+      if (s.base !== name) continue;
+      found = true;
+      const { series } = dropFutureSamples(s, now);
+      if (stalenessOf(series, now, maxAgeSeconds, seriesInterval(series).seconds) !== undefined) return false;
+    }
+    if (!found) return false;
+  }
+  return true;
+}
