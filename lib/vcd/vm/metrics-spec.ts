@@ -11,8 +11,8 @@ export const CURRENT_SPEC_TYPE = 'application/vnd.vmware.vcloud.metrics.currentU
 export const HISTORY_SECONDS = 24 * 3600;
 
 /**
- * Asked for beyond the window: samples are published a little late (a window that holds none
- * is judged on the newest one), and the server's clock runs a little apart from ours.
+ * Asked for beyond twice the window: samples are published a little late, and the server's
+ * clock runs a little apart from ours.
  */
 export const SPAN_MARGIN_SECONDS = 300;
 
@@ -24,9 +24,15 @@ export function metricPatterns(names: Iterable<MetricName>): string[] {
   return [...new Set([...names].map((n) => (PER_DISK_BASES.has(n) ? `${n}*` : n)))].sort();
 }
 
-/** The seconds of history asked for a window: the window and the margin, at most the day vCD keeps. */
+/**
+ * The seconds of history asked for a window: twice the window and the margin, at most the day
+ * vCD keeps. A window is never shorter than the interval between samples (the judgement refuses
+ * it), so twice the window holds two samples of each fresh series: the interval is measured
+ * from their spacing as from the day's, and a window published late falls back to the same
+ * newest sample.
+ */
 export function historySpan(windowSeconds: number): number {
-  return Math.min(HISTORY_SECONDS, windowSeconds + SPAN_MARGIN_SECONDS);
+  return Math.min(HISTORY_SECONDS, 2 * windowSeconds + SPAN_MARGIN_SECONDS);
 }
 
 /** A RelativeTimeType: whole hours when the span is, else minutes rounded up (its interval is an xs:short). */

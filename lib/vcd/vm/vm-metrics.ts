@@ -181,15 +181,15 @@ async function askWithSpec(
   return plain;
 }
 
-/** True when the window's answer gives the verdict the whole day would: each judged series is there and fresh. */
+/** True when the window's answer gives the verdict the whole day would: each judged series is there and fresh (see coversJudgement). */
 function windowSuffices(res: HttpResponse, ask: MetricsAsk): boolean {
   const date = Date.parse(String(res.headers.date ?? ''));
   try {
     const history = parseHistoricUsage(res.body.toString('utf8'), undefined, new Set(ask.reads));
     return coversJudgement(history, ask.needs, Number.isNaN(date) ? Date.now() : date, ask.maxAge);
   } catch (error) {
-    // A broken document is the judgement's to report, in its words.
-    if (error instanceof CheckError) return true;
+    // A broken document: the judgement reports the day's first fault, as from the GET.
+    if (error instanceof CheckError) return false;
     throw error;
   }
 }

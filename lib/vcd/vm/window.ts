@@ -131,7 +131,8 @@ export function aggregateWindow(series: MetricSeries, windowSeconds: number, agg
 
 /**
  * True when a part of the history gives the verdict the whole day would: every judged metric
- * has its series (whole-VM or per disk) and none of them is stale by the judgement's own rule
+ * has its series (whole-VM or per disk), each with two samples at least (its interval is
+ * measured from their spacing, as from the day's) and none stale by the judgement's own rule
  * (--max-age, else 3 × the interval). Fresh series end with the newest samples the day has, so
  * the window's aggregate and the fallback to the newest sample are the same; a stopped one
  * needs the day (the window before it stopped, or "no sample in 24 hours").
@@ -143,6 +144,7 @@ export function coversJudgement(history: ReadonlyMap<string, MetricSeries>, need
       if (s.base !== name) continue;
       found = true;
       const { series } = dropFutureSamples(s, now);
+      if (series.samples.length < 2) return false;
       if (stalenessOf(series, now, maxAgeSeconds, seriesInterval(series).seconds) !== undefined) return false;
     }
     if (!found) return false;
