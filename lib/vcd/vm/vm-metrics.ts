@@ -16,13 +16,14 @@ import {
   HISTORY_SECONDS,
   historySpan,
   metricPatterns,
+  SPAN_MARGIN_SECONDS,
   SPEC_REFUSALS,
 } from './metrics-spec';
 import type { VmCheckProfile } from './profile';
 import type { VmCheckConfig } from './vm-config';
 import type { SessionGet } from './vm-record';
 import type { VmIdentity } from './vm-session';
-import { coversJudgement } from './window';
+import { windowShortfall } from './window';
 
 export type MetricsKind = 'current' | 'historic';
 
@@ -121,9 +122,10 @@ export interface MetricsReads {
  * posts the spec: the metrics read and, for a window, its span (historySpan). Where the server
  * refuses the spec (SPEC_REFUSALS), a GET asks again: a GET that succeeds says the spec was
  * refused, remembered for the run (and 24 h in the session's cache); a GET that fails is the
- * answer as it always was (the VM is off, gone, or not the user's). A window whose judged series
- * have stopped in it (a VM powered off, a collector stuck) is asked again for the whole day: the
- * judgement then reads the last window before they stopped, as from the GET.
+ * answer as it always was (the VM is off, gone, or not the user's). A window that cannot give
+ * the day's verdict (windowShortfall) is asked again: wider where a judged series has fewer than
+ * two samples in it (a window shorter than its interval), the whole day where one stopped (a VM
+ * powered off, a collector stuck: the judgement reads the last window before it stopped).
  */
 export async function requestMetrics(
   req: Pick<SessionRequest, 'conn' | 'fleet' | 'log'>,
@@ -173,23 +175,32 @@ async function askWithSpec(
       ? post(path, historicUsageSpec(seconds, patterns), HISTORIC_SPEC_TYPE, what)
       : post(path, currentUsageSpec(patterns), CURRENT_SPEC_TYPE, what);
   let res = await spec(span);
-  if (res.status >= 200 && res.status < 300) accepted.add(req.conn);
-  if (which === 'historic' && span < HISTORY_SECONDS && res.status >= 200 && res.status < 300 && !windowSuffices(res, ask)) res = await spec(HISTORY_SECONDS);
+  const ok = () => res.status >= 200 && res.status < 300;
+  if (ok()) accepted.add(req.conn);
+  // At most two more: a span that holds two samples of each judged series, then the day.
+  let seconds = span;
+  for (let turn = 0; which === 'historic' && seconds < HISTORY_SECONDS && ok() && turn < 2; turn++) {
+    const short = shortfall(res, ask);
+    if (short === undefined) break;
+    const wider = turn === 0 ? Math.min(HISTORY_SECONDS, short + SPAN_MARGIN_SECONDS) : HISTORY_SECONDS;
+    seconds = wider > seconds ? wider : HISTORY_SECONDS;
+    res = await spec(seconds);
+  }
   if (isOperationLimit(res) || !SPEC_REFUSALS.has(res.status)) return res;
   const plain = await reads.get(path, what);
   if (plain.status >= 200 && plain.status < 300) rememberRefusal(req, `POST ${path} answered ${describeResponse(res)}`);
   return plain;
 }
 
-/** True when the window's answer gives the verdict the whole day would: each judged series is there and fresh (see coversJudgement). */
-function windowSuffices(res: HttpResponse, ask: MetricsAsk): boolean {
+/** What the window's answer lacks for the verdict the whole day gives (see windowShortfall): undefined when nothing. */
+function shortfall(res: HttpResponse, ask: MetricsAsk): number | undefined {
   const date = Date.parse(String(res.headers.date ?? ''));
   try {
     const history = parseHistoricUsage(res.body.toString('utf8'), undefined, new Set(ask.reads));
-    return coversJudgement(history, ask.needs, Number.isNaN(date) ? Date.now() : date, ask.maxAge);
+    return windowShortfall(history, ask.needs, Number.isNaN(date) ? Date.now() : date, ask.maxAge);
   } catch (error) {
     // A broken document: the judgement reports the day's first fault, as from the GET.
-    if (error instanceof CheckError) return false;
+    if (error instanceof CheckError) return Infinity;
     throw error;
   }
 }

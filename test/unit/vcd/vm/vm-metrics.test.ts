@@ -92,6 +92,26 @@ describe('requestMetrics', () => {
     expect(res.body.toString()).toBe(history(120, 12));
   });
 
+  it('asks again for a span of two samples when a judged series has one in the window (a window shorter than its interval), not for the day', async () => {
+    login();
+    const bodies: string[] = [];
+    const disk = (samples: number) =>
+      `<?xml version="1.0"?><HistoricUsage xmlns="${NS}"><MetricSeries name="disk.used.latest" unit="KILOBYTE" expectedInterval="1800">${Array.from(
+        { length: samples },
+        (_, i) => `<Sample timestamp="${new Date(NOW - (samples - 1 - i) * 1800_000 - 60_000).toISOString()}" value="${1000 + i}"/>`,
+      ).join('')}</MetricSeries></HistoricUsage>`;
+    nock(HOST)
+      .post(`/api/vApp/${VM}/metrics/historic`, (body: string) => (bodies.push(body), true))
+      .times(2)
+      .reply(200, (_uri, body) => disk(String(body).includes('interval="65"') ? 2 : 1), DATE);
+    const ask: MetricsAsk = { which: 'historic', window: 900, reads: ['disk.used.latest'], needs: ['disk.used.latest'] };
+    await read(request(), ask);
+    expect(bodies.map((b) => /<RelativeStartTime[^>]*>/.exec(b)?.[0])).toEqual([
+      '<RelativeStartTime interval="35" unit="minute"/>',
+      '<RelativeStartTime interval="65" unit="minute"/>',
+    ]);
+  });
+
   it('posts a CurrentUsageSpec for current values', async () => {
     login();
     let posted = '';
