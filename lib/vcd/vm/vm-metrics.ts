@@ -186,7 +186,9 @@ async function askWithSpec(
     seconds = wider > seconds ? wider : HISTORY_SECONDS;
     res = await spec(seconds);
   }
-  if (isOperationLimit(res) || !SPEC_REFUSALS.has(res.status)) return res;
+  // Once the server took a spec in this run, its refusal of another is about the VM (current
+  // metrics of a VM powered off, a VM gone), as a GET's would be: not asked again.
+  if (isOperationLimit(res) || !SPEC_REFUSALS.has(res.status) || accepted.has(req.conn)) return res;
   const plain = await reads.get(path, what);
   if (plain.status >= 200 && plain.status < 300) rememberRefusal(req, `POST ${path} answered ${describeResponse(res)}`);
   return plain;

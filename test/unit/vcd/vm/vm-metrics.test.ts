@@ -162,6 +162,16 @@ describe('requestMetrics', () => {
     expect(fleet.kept.metricsSpec).toBeUndefined();
   });
 
+  it("once the server took a spec in the run, its HTTP 400 to another is the VM's (powered off): no GET", async () => {
+    login();
+    const off = 'vm-00000000-0000-4000-8000-000000000002';
+    nock(HOST).post(`/api/vApp/${VM}/metrics/current`).reply(200, CURRENT);
+    nock(HOST).post(`/api/vApp/${off}/metrics/current`).reply(400, error(400, 'BAD_REQUEST'));
+    const req = request();
+    const [, refused] = await read(req, MEM_CURRENT, [VM, off]);
+    expect(metricsAnswer(req, { id: off }, 'current', refused)).toEqual({ kind: 'refused', detail: 'HTTP 400: simulated 400 (BAD_REQUEST)' });
+  });
+
   it.each([401, 403, 500, 503])('HTTP %i to the spec is the answer (rights, the cells), no GET', async (status) => {
     login();
     nock(HOST).post(`/api/vApp/${VM}/metrics/historic`).reply(status, error(status, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN'));
