@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../http/request';
 import { CheckError } from '../plugin/errors';
-import { boundedExcerpt } from '../plugin/server-text';
+import { boundedExcerpt, plainTextLine } from '../plugin/server-text';
 
 // How the cluster API's refusals are worded: the status, the server's own message, and the
 // fix (the permission a 403 lacks, the option a 401 or 404 points at).
@@ -41,9 +41,7 @@ export function serverMessage(res: HttpResponse): string | undefined {
       return undefined;
     }
   }
-  if (/html/i.test(type) || text.startsWith('<')) return undefined;
-  const line = text.split('\n', 1)[0].trim();
-  return boundedExcerpt(line, 200) || undefined;
+  return plainTextLine(res.body, type);
 }
 
 /** A user name as RBAC spells them (`system:serviceaccount:ns:name`, `alice@example.com`): safe in a command line. */

@@ -45,7 +45,10 @@ export interface OperatorVerdict {
 
 /** Server messages end up this long at most in long output; the status line shares its room among the failing operators. */
 const ITEM_MESSAGE_CHARS = 240;
-const SUMMARY_MESSAGE_ROOM = 600;
+const SUMMARY_MESSAGE_ROOM = 240;
+/** The status line gives the findings of this many operators; the others it names, up to FIRST_LINE_NAMES, and counts. */
+const FIRST_LINE_FINDINGS = 2;
+const FIRST_LINE_NAMES = 6;
 /** A bracketed dump longer than this (`[{Member:ID:… Healthy:true …}]`) is elided so that the sentence after it survives the cut. */
 const LONG_DUMP = 60;
 
@@ -247,7 +250,25 @@ function operatorMetrics(verdicts: readonly OperatorVerdict[]): Metric[] {
 }
 
 function namedList(what: string, names: readonly string[]): string[] {
-  return names.length === 0 ? [] : [`${what}: ${names.join(', ')}`];
+  return names.length === 0 ? [] : [`${what}: ${fewNames(names)}`];
+}
+
+/** Names, the first FIRST_LINE_NAMES of them, and how many more (the long output lists each). */
+function fewNames(names: readonly string[]): string {
+  const more = names.length - FIRST_LINE_NAMES;
+  return more > 0 ? `${names.slice(0, FIRST_LINE_NAMES).join(', ')} and ${more} more` : names.join(', ');
+}
+
+/**
+ * What the status line says of the operators in `verdicts`: the findings of the first few,
+ * then the names of the others, counted past a few; every one has its line in the long output.
+ */
+function fewFindings(verdicts: readonly OperatorVerdict[], what: string, findings = FIRST_LINE_FINDINGS): string {
+  const told = verdicts.slice(0, findings).map((v) => v.finding);
+  const rest = verdicts.slice(findings).map((v) => v.name);
+  if (rest.length === 0) return told.join(', ');
+  const others = `${rest.length}${told.length > 0 ? ' more' : ''} ${what}: ${fewNames(rest)} (below)`;
+  return told.length === 0 ? others : `${told.join(', ')}, and ${others}`;
 }
 
 /** Operators and version as one result: the worst finding wins, and the status line names each failing operator. */
@@ -262,20 +283,20 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
   const quick = checked.map((o) => judgeOperator(o, rules));
   const failingCount = quick.filter((v) => v.finding !== '').length;
   // The status line shares its room among the operators it names.
-  const room = Math.max(60, Math.min(ITEM_MESSAGE_CHARS, Math.floor(SUMMARY_MESSAGE_ROOM / Math.max(1, failingCount))));
+  const room = Math.max(60, Math.min(ITEM_MESSAGE_CHARS, Math.floor(SUMMARY_MESSAGE_ROOM / Math.max(1, Math.min(FIRST_LINE_FINDINGS, failingCount)))));
   const verdicts = checked.map((o) => judgeOperator(o, rules, room));
   const versionFindings = version === undefined || rules.operator !== undefined ? [] : judgeClusterVersion(version, rules);
   const failing = verdicts.filter((v) => !v.available || v.degraded);
   const raised = verdicts.filter((v) => v.state !== State.OK && v.available && !v.degraded);
   const head =
     failing.length > 0
-      ? `${failing.length} of ${verdicts.length} operator${verdicts.length === 1 ? '' : 's'} failing: ${failing.map((v) => v.finding).join(', ')}`
+      ? `${failing.length} of ${verdicts.length} operator${verdicts.length === 1 ? '' : 's'} failing: ${fewFindings(failing, 'failing')}`
       : rules.operator !== undefined
         ? verdicts[0].text
         : `${verdicts.length} of ${verdicts.length} operators available, none degraded`;
   const parts = [
     head,
-    ...raised.map((v) => v.finding),
+    ...(raised.length > 0 ? [fewFindings(raised, raised.length === 1 ? 'operator raised' : 'operators raised')] : []),
     ...(version?.desiredVersion && rules.operator === undefined && !versionFindings.some((f) => f.text.startsWith('updating to '))
       ? [`version ${version.desiredVersion}${version.channel ? ` (${version.channel})` : ''}`]
       : []),

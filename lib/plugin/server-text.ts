@@ -32,6 +32,18 @@ export function boundedExcerpt(text: string, maxChars = EXCERPT_CHARS): string {
   return more > 0 ? `${kept}… (${more} more characters)` : kept;
 }
 
+/**
+ * What a server said in a short plain-text answer (a proxy's or a cell's "service unavailable:
+ * …"): its first line, bounded and made one safe line. Undefined for an empty, long, HTML, XML
+ * or JSON body (those are read as documents, or say nothing a person wrote).
+ */
+export function plainTextLine(body: Buffer, contentType: string, maxChars = 200): string | undefined {
+  if (body.length === 0 || body.length > 65536) return undefined;
+  const text = body.toString('utf8').trim();
+  if (/html/i.test(contentType) || text.startsWith('<') || text.startsWith('{')) return undefined;
+  return boundedExcerpt(text.split('\n', 1)[0].trim(), maxChars) || undefined;
+}
+
 /** At most `max` characters, cut after a whole word and marked with …. */
 export function cutAtWord(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -5,6 +5,7 @@ import { positiveInteger } from '../../lib/plugin/options';
 import type { State } from '../../lib/plugin/state';
 import type { DiscoverySelection } from '../../lib/vcd/inventory/discovery';
 import { askOf, unionAsk, type MetricsAsk, type MetricsKind } from '../../lib/vcd/vm/vm-metrics';
+import { readPoweredOffStates } from '../../lib/vcd/inventory/inventory-states';
 import { selectionFrom } from '../../lib/vcd/fleet/fleet-options';
 import type { FleetJudge } from '../../lib/vcd/fleet/fleet-judge';
 import { cacheUnusableStateFrom } from '../../lib/vcd/api/session-request';
@@ -25,6 +26,8 @@ export interface FleetCheckConfig {
   ask: MetricsAsk;
   concurrency: number;
   cacheUnusableState: State;
+  /** Each VM's powered-off state from the --inventory files (VMs not there: their judges' --powered-off-state). */
+  poweredOff: ReadonlyMap<string, State>;
 }
 
 /** One service judged with its single check's config, made from this plugin's options under the service's prefix. */
@@ -56,5 +59,6 @@ export function configureFleet(options: FleetCheckOptions): FleetCheckConfig {
     ask: unionAsk(judges.map((j) => askOf(j.profile, j.cfg))),
     concurrency,
     cacheUnusableState,
+    poweredOff: readPoweredOffStates(options.inventory),
   };
 }

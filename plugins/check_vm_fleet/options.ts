@@ -56,6 +56,13 @@ export const FLEET_CHECK_OPTIONS = defineOptions([
     description: `Metrics requests under way at once, over as many kept-alive connections (default ${DEFAULT_CONCURRENCY}). When vCD answers OPERATION_LIMITS_EXCEEDED, fewer are sent and the refused VMs are asked again within -t.`,
   },
   {
+    long: 'inventory',
+    type: 'list',
+    arg: 'PATH',
+    description:
+      "An inventory the VM checks' --discovery wrote (icinga2 or nagios format; repeat for several): a VM whose host there carries a powered-off state (the discovery's --powered-off-state) is judged in that state when it is powered off or suspended, as the engine's own VM checks would judge it; the other VMs in --powered-off-state.",
+  },
+  {
     long: 'compact',
     type: 'boolean',
     description:

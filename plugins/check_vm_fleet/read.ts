@@ -50,6 +50,7 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     origin,
     context,
     after: (r) => withCacheState(r, session.cache, cfg.cacheUnusableState),
+    poweredOff: cfg.poweredOff,
   };
   const collection = await collectFleet({
     ...session,

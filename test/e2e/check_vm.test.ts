@@ -509,7 +509,7 @@ describe('secrets and failures', () => {
   it.each([
     [
       { kind: 'status', status: 503, body: 'Service Unavailable', path: '/metrics/' },
-      /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later\n$/,
+      /^VM_CPU UNKNOWN - https:\/\/127.0.0.1:\d+\/api\/vApp\/vm-[\w-]+\/metrics\/current answered HTTP 503 \(server says: Service Unavailable\)[;,] the vCD cells may be overloaded or down, retry later\n$/,
     ],
     [
       { kind: 'body', body: '<html><body>Login</body></html>', path: '/metrics/' },

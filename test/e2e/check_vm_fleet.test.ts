@@ -18,6 +18,8 @@ import { scenarioVms } from '../../sim/vcd/vms';
 import { runExecutable } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
+const OLD_04 = 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e'; // powered off
+const PAUSED_14 = 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b'; // suspended
 const SINGLE = { cpu: 'check_vm_cpu', mem: 'check_vm_mem', disk: 'check_vm_disk' } as const;
 
 let quirks: Simulator; // every role and quirk of sim/vcd/vms.ts
@@ -129,6 +131,34 @@ async function differential(s: Simulator, vms: readonly string[], fleetArgs: str
   }
   expect(mismatches).toEqual([]);
 }
+
+describe("a VM's powered-off choice from its discovery (--inventory)", () => {
+  it('old-04, discovered with --powered-off-state CRITICAL, is judged as the single checks given it judge it; the others by --powered-off-state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-vmfleet-inv-'));
+    const files: string[] = [];
+    for (const format of ['icinga2', 'nagios'] as const) {
+      const file = join(dir, `old.${format}`);
+      const state = format === 'icinga2' ? 'WARNING' : 'CRITICAL'; // the later file wins
+      const r = await runExecutable(
+        join(DIST, 'check_vm_cpu'),
+        [...connection(quirks), '--discovery', '--discovery-format', format, '--include', '^old-04$', '--powered-off-state', state, '--discovery-file', file],
+        { env },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      files.push('--inventory', file);
+    }
+    await differential(quirks, [OLD_04], [...files, '--powered-off-state', 'OK'], ['--powered-off-state', 'CRITICAL']);
+    await differential(quirks, [PAUSED_14], [...files, '--powered-off-state', 'OK'], ['--powered-off-state', 'OK']);
+  }, 120_000);
+
+  it('an inventory that cannot be read is one UNKNOWN line naming it and the fix', async () => {
+    const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...connection(quirks), '--inventory', '/nonexistent/vms.conf'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      'VM_FLEET UNKNOWN - cannot read --inventory /nonexistent/vms.conf: no such file, give the file --discovery-file writes, readable by this user\n',
+    );
+  });
+});
 
 describe('each VM as the single checks say it', () => {
   it('every role and quirk of the simulated VMs: status line, perfdata, long output and --output json, byte for byte', async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
-import { announceSkip, findExecutable, sleep } from './support/engines';
+import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } from './support/icinga2';
 import { documentedSteps, shimCalls } from './support/documented-steps';
 import { IcingaCluster, SATELLITE_ZONE } from './support/icinga2-cluster';
@@ -38,26 +38,28 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The simulator's connection as check_vm_* options. */
-function vcdArgs(): string[] {
-  const api = sim.ready.apis.vcd;
-  return ['--url', api.httpsUrl, '--ca-file', sim.ready.caFile, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile];
-}
-
 /** The discovery output for the simulator's VMs, as the docs have users generate it. */
 async function discover(format: 'icinga2' | 'nagios'): Promise<string> {
-  const r = await runExecutable(join(DIST, 'check_vm_cpu'), ['--discovery', '--discovery-format', format, ...vcdArgs(), '--cache-dir', join(work, 'cache')], {
-    env: { PATH: process.env.PATH, HOME: work },
-  });
+  const r = await runExecutable(
+    join(DIST, 'check_vm_cpu'),
+    ['--discovery', '--discovery-format', format, ...sim.vcdArgs(), '--cache-dir', join(work, 'cache')],
+    {
+      env: { PATH: process.env.PATH, HOME: work },
+    },
+  );
   expect(r.code, r.stdout).toBe(0);
   return r.stdout;
 }
 
-/** What a fleet run says of each VM service, read from --output json: host!service -> state. */
+/** What a fleet run says of each VM service, read from --output json: host!service -> state (powered-off VMs OK, as the contrib runners and VM hosts have them). */
 async function expectedStates(): Promise<Map<string, number>> {
-  const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...vcdArgs(), '--cache-dir', join(work, 'cache'), '--output', 'json', '-t', '30'], {
-    env: { PATH: process.env.PATH, HOME: work },
-  });
+  const r = await runExecutable(
+    join(DIST, 'check_vm_fleet'),
+    [...sim.vcdArgs(), '--cache-dir', join(work, 'cache'), '--powered-off-state', 'OK', '--output', 'json', '-t', '30'],
+    {
+      env: { PATH: process.env.PATH, HOME: work },
+    },
+  );
   const doc = JSON.parse(r.stdout) as { vms: Record<string, { read: boolean; cpu: { code: number }; mem: { code: number }; disk: { code: number } }> };
   const out = new Map<string, number>();
   for (const [id, vm] of Object.entries(doc.vms)) {
@@ -113,17 +115,6 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
   /* The test's daemons listen on ports of their own. */
   vars.cloudchecks_icinga_url = {{ "https://127.0.0.1:" + get_object(ApiListener, "api").bind_port }}
 }`;
-}
-
-/** Polls until `done` holds for the value `read` gives (bounded). */
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms: ${JSON.stringify(v).slice(0, 2000)}`);
-    await sleep(250);
-  }
 }
 
 (icinga2 ? describe : describe.skip)('Icinga 2: check_vm_fleet --submit icinga2 feeds the passive services of vm-fleet.conf', () => {
@@ -196,7 +187,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => bo
     const r = await runExecutable(
       join(DIST, 'check_vm_fleet'),
       [
-        ...vcdArgs(),
+        ...sim.vcdArgs(),
         '--cache-dir',
         join(work, 'cache'),
         '--submit',
@@ -330,7 +321,7 @@ define service {
     use                     generic-service
     host_name               vcd-acme-fleet
     service_description     vm-fleet
-    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30
+    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--powered-off-state OK --ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30
     check_interval          60
     active_checks_enabled   0
 }
@@ -551,8 +542,8 @@ apply Notification "page" to Service {
       const example = /^# define host \{\n[\s\S]*?^# \}\n(?=#\n# dependent_hostgroup_name)/m.exec(shipped)![0].replace(/^# ?/gm, '');
       const api = sim.ready.apis.vcd;
       const runner = example.replace(
-        'cloudchecks_vm_fleet!https://vcd.example.com!monitoring!acme!/etc/nagios4/secrets/vcd-acme.password!-t 60',
-        `cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${cacheDir} -t 30`,
+        'cloudchecks_vm_fleet!https://vcd.example.com!monitoring!acme!/etc/nagios4/secrets/vcd-acme.password!--powered-off-state OK --inventory /etc/nagios4/conf.d/vcd-inventory/vcd-acme-billing.cfg -t 60',
+        `cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${passwordFile}!--powered-off-state OK --ca-file ${sim.ready.caFile} --cache-dir ${cacheDir} -t 30`,
       );
       expect(runner).not.toBe(example);
       writeFileSync(join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'), runner);

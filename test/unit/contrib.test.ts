@@ -265,3 +265,14 @@ describe('docs/ use only options the plugins have', () => {
     }
   });
 });
+
+describe('a rotated vCD password and the session cache', () => {
+  it('troubleshooting.md and security.md say the cached session hides it, and that check_vcd (a fresh login every run) tells at once', () => {
+    const trouble = readFileSync(join(REPO, 'docs/troubleshooting.md'), 'utf8');
+    expect(trouble).toContain('**A rotated password goes unnoticed while a cached session lives.**');
+    expect(trouble).toMatch(/`check_vcd` is the check that notices at once: it logs in afresh on every run/);
+    expect(readFileSync(join(REPO, 'docs/security.md'), 'utf8')).toMatch(/After rotating a vCD password[^]*`check_vcd` logs in afresh on every run/);
+    // What the docs promise is what the plugin says of itself.
+    expect(readFileSync(join(REPO, 'plugins/check_vcd/main.ts'), 'utf8')).toContain('a fresh login succeeds (never a cached session');
+  });
+});

@@ -192,15 +192,60 @@ describe('the fleet templates: one root cause, one problem', () => {
     }
   });
 
-  it('both take the powered-off state from {$CLOUDCHECKS.VM.POWERED_OFF_STATE}, OK unless changed', () => {
+  it('both take the powered-off state from {$CLOUDCHECKS.VM.POWERED_OFF_STATE} (or its context per VM), OK unless changed', () => {
     for (const t of fleets) {
       expect(
         t.macros!.find((m) => m.macro === '{$CLOUDCHECKS.VM.POWERED_OFF_STATE}'),
         t.template,
       ).toMatchObject({ value: 'OK' });
-      expect(JSON.stringify(t.items!.concat(t.discovery_rules!.flatMap((r) => r.item_prototypes ?? [])))).toContain('{$CLOUDCHECKS.VM.POWERED_OFF_STATE}');
+      expect(JSON.stringify(t.items!.concat(t.discovery_rules!.flatMap((r) => r.item_prototypes ?? [])))).toMatch(/\{\$CLOUDCHECKS\.VM\.POWERED_OFF_STATE[}:]/);
     }
   });
+});
+
+describe("the fleet templates: each VM's own powered-off choice", () => {
+  const OFF = 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e';
+  const OTHER_OFF = 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b';
+  const ON = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
+  /** The host's macros: the template's OK, and CRITICAL for OFF by its id as context. */
+  const hostMacros: Record<string, string> = { '{$CLOUDCHECKS.VM.POWERED_OFF_STATE}': 'OK', [`{$CLOUDCHECKS.VM.POWERED_OFF_STATE:"${OFF}"}`]: 'CRITICAL' };
+  /** A user macro as Zabbix resolves it: with context, the context's value or else the macro's own. */
+  const resolve = (text: string) => text.replace(/\{\$([A-Z0-9_.]+)(?::"([^"]*)")?\}/g, (m, name: string) => hostMacros[m] ?? hostMacros[`{$${name}}`] ?? m);
+  /** One state item of a discovered VM: its LLD macros, then its steps on the document. */
+  function stateOf(item: Item, doc: unknown, id: string): unknown {
+    let value: unknown = JSON.stringify(doc);
+    for (const step of item.preprocessing ?? []) {
+      const parameter = resolve(step.parameters[0].replaceAll('{#VM.ID}', id));
+      if (step.type === 'JSONPATH') {
+        const found = /^\$\.vms\['([^']+)'\](?:\.(\w+)\.code)?$/.exec(parameter)!;
+        const vm = (JSON.parse(String(value)) as { vms: Record<string, Record<string, { code: number }>> }).vms[found[1]];
+        value = found[2] ? vm[found[2]].code : JSON.stringify(vm);
+      } else value = new Function('value', parameter)(String(value)) as unknown;
+    }
+    return value;
+  }
+  /** The --compact document of a run with --powered-off-state `given` (the trapper's runner: none, so UNKNOWN). */
+  const document = (given: number) => {
+    const vm = (status: string, code: number) => ({ status, cpu: { code }, mem: { code }, disk: { code } });
+    return { vms: { [OFF]: vm('POWERED_OFF', given), [OTHER_OFF]: vm('SUSPENDED', given), [ON]: vm('POWERED_ON', given) } };
+  };
+
+  for (const [template, given] of [
+    ['cloudchecks Cloud Director VM fleet', 0],
+    ['cloudchecks Cloud Director VM fleet trapper', 3],
+  ] as const) {
+    it(`${template}: the VM's own {$CLOUDCHECKS.VM.POWERED_OFF_STATE:"<its id>"} decides, the host's for the others; a running VM keeps its code`, () => {
+      const t = templates.find((x) => x.template === template)!;
+      const states = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).filter((i) => /^cloudchecks\.fleet\.vm\.\w+\.code\[/.test(i.key));
+      expect(states).toHaveLength(3);
+      for (const item of states) {
+        expect(JSON.stringify(item.preprocessing)).toContain('{$CLOUDCHECKS.VM.POWERED_OFF_STATE:\\"{#VM.ID}\\"}');
+        expect(stateOf(item, document(given), OFF), item.key).toBe(2);
+        expect(stateOf(item, document(given), OTHER_OFF), item.key).toBe(0);
+        expect(stateOf(item, document(given), ON), item.key).toBe(given);
+      }
+    });
+  }
 });
 
 describe('the ini example and docs/zabbix.md give the VM checks a session cache', () => {

@@ -1,4 +1,5 @@
 import { httpRequest, type HttpResponse, type TlsSettings } from '../../http/request';
+import { plainTextLine } from '../../plugin/server-text';
 import { describeVcdError, parseVcdError } from './vcd-error';
 
 /** Where and how to talk to one vCD API host, and the hooks of the running check. */
@@ -36,8 +37,14 @@ export function xmlAccept(conn: VcdConnection): string {
   return `application/*+xml;version=${conn.apiVersion}`;
 }
 
-/** `HTTP 503: message (CODE)` from a response, with the server's own words when it sent an error body. */
+/**
+ * `HTTP 503: message (CODE)` from a response, with the server's own words when it sent an error
+ * body, or `HTTP 503 (server says: …)` when a refusal came as short plain text (a cell or a
+ * proxy in front of it), bounded and made one safe line as the cluster checks quote theirs.
+ */
 export function describeResponse(res: HttpResponse): string {
   const error = parseVcdError(res.body.toString('utf8'));
-  return error ? `HTTP ${res.status}: ${describeVcdError(error)}` : `HTTP ${res.status}`;
+  if (error) return `HTTP ${res.status}: ${describeVcdError(error)}`;
+  const said = res.status >= 400 ? plainTextLine(res.body, String(res.headers['content-type'] ?? '')) : undefined;
+  return said ? `HTTP ${res.status} (server says: ${said})` : `HTTP ${res.status}`;
 }

@@ -181,7 +181,7 @@ class FleetReader<T> {
     const { req } = this;
     let answer: FleetAnswer;
     try {
-      answer = metricsAnswer(req, { id: vm.id }, req.which, res);
+      answer = metricsAnswer(req, { id: vm.id, status: vm.status }, req.which, res);
     } catch (error) {
       answer = error instanceof CheckError ? error : new CheckError(String(error));
     }

@@ -31,6 +31,8 @@ export interface FleetJudging {
   context: Pick<RunContext, 'signal' | 'deadline' | 'timeoutSeconds' | 'setPhase' | 'addSecret'>;
   /** What a single check adds after judging (the session-cache item when sessions cannot be kept). */
   after(result: Result): Result;
+  /** A VM's own powered-off state (its inventory host's), where it has one; the judges' otherwise. */
+  poweredOff?: ReadonlyMap<string, State>;
 }
 
 /** A result in the single check's words: its plugin text and its --output json object, secrets redacted. */
@@ -57,7 +59,10 @@ export function vmState(vm: FleetVmResult): State {
 /** Judges one VM's answer for each service, as the single check run with `--vm <id>` would. */
 export async function judgeFleetVm(j: FleetJudging, vm: VmRecord, answer: FleetAnswer, get: SessionGet): Promise<FleetVmResult> {
   const services = {} as Record<FleetService, ServiceResult>;
-  for (const { service, profile, cfg } of j.judges) {
+  const off = j.poweredOff?.get(vm.id);
+  for (const judged of j.judges) {
+    const { service, profile } = judged;
+    const cfg = off === undefined ? judged.cfg : { ...judged.cfg, poweredOff: off, poweredOffGiven: true };
     let result: Result;
     try {
       if (answer instanceof Error) throw answer;

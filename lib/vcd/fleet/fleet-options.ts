@@ -3,7 +3,7 @@ import { compileNamePattern } from '../../plugin/linear-regexp';
 import { defineOptions, type OptionsOf } from '../../plugin/options';
 import type { API_VERSION_OPTION } from '../api/connection-options';
 import type { Result } from '../../plugin/result';
-import { State } from '../../plugin/state';
+import { parseState, State, stateName, type StateName } from '../../plugin/state';
 import type { SessionRequest } from '../api/session';
 import { listVms } from '../inventory/vm-listing';
 import { parseDuration } from '../../plugin/duration';
@@ -113,6 +113,8 @@ export interface DiscoveryConfig {
   selection: DiscoverySelection;
   files: DiscoveryFiles;
   output: InventoryOutput;
+  /** --powered-off-state, when given: written on every generated host. */
+  poweredOffState?: StateName;
 }
 
 /** --discovery-file and --allow-shrink as read. */
@@ -125,10 +127,25 @@ export function discoveryFilesFrom(options: { 'password-file'?: string; 'api-tok
   return { passwordFile: options['password-file'], apiTokenFile: options['api-token-file'], caFile: options['ca-file'], insecure: options.insecure };
 }
 
+/** --powered-off-state as the generated hosts carry it (a state's name), or undefined when not given. */
+function poweredOffStateFrom(text: string | undefined): StateName | undefined {
+  if (text === undefined) return undefined;
+  const state = parseState(text);
+  if (state === undefined) throw new UsageError(`invalid --powered-off-state ${JSON.stringify(text)}: expected OK, WARNING, CRITICAL or UNKNOWN`);
+  return stateName(state);
+}
+
 /** --discovery's options as its config (the format first, then the selection, as they were always checked). */
-export function discoveryConfigFrom(options: FleetOptions & Parameters<typeof discoveryFilesFrom>[0]): DiscoveryConfig {
+export function discoveryConfigFrom(options: FleetOptions & Parameters<typeof discoveryFilesFrom>[0] & { 'powered-off-state'?: string }): DiscoveryConfig {
   const format = parseDiscoveryFormat(options['discovery-format']);
-  return { format, selection: selectionFrom(options), files: discoveryFilesFrom(options), output: inventoryOutputFrom(options) };
+  const poweredOffState = poweredOffStateFrom(options['powered-off-state']);
+  return {
+    format,
+    selection: selectionFrom(options),
+    files: discoveryFilesFrom(options),
+    output: inventoryOutputFrom(options),
+    ...(poweredOffState === undefined ? {} : { poweredOffState }),
+  };
 }
 
 /** --discovery: lists the VMs and prints them in the chosen format (exit 0). */
@@ -137,7 +154,8 @@ export async function runDiscovery(command: string, config: DiscoveryConfig, req
   const { records, pages } = await listVms(req, { vapp: selection.vapp });
   const vms = selectVms(records, selection);
   req.log(`discovery: ${records.length} records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
-  const raw = renderDiscovery(format, vms, discoverySource(command, config.files, req));
+  const source = discoverySource(command, config.files, req);
+  const raw = renderDiscovery(format, vms, config.poweredOffState === undefined ? source : { ...source, poweredOffState: config.poweredOffState });
   return deliverInventory(raw, format, config.output, vms.length, 'VM');
 }
 

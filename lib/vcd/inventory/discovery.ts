@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { blankControlCharacters } from '../../plugin/control-characters';
 import { icingaMacroString, icingaString, nagiosShellWord, nagiosText } from '../../plugin/engine-text';
 import { UsageError } from '../../plugin/errors';
+import type { StateName } from '../../plugin/state';
 import type { VmRecord } from './vm-query';
 
 export const DISCOVERY_FORMATS = ['zabbix', 'icinga2', 'nagios'] as const;
@@ -27,6 +28,11 @@ export interface DiscoverySource {
   insecure?: boolean;
   apiVersion?: string;
   command: string;
+  /**
+   * --powered-off-state given to the discovery: written on each host, where it overrides the
+   * template's for the VM checks and check_vm_fleet --inventory reads it back.
+   */
+  poweredOffState?: StateName;
 }
 
 /** The VMs discovery reports: no templates, the selection applied, sorted by organisation, vApp, name, id. */
@@ -144,10 +150,11 @@ const NAGIOS_FIX = 'the checks need one in _VCD_ARGS, or VCD_PASSWORD in the env
  */
 export function icingaDiscovery(vms: readonly VmRecord[], src: DiscoverySource): string {
   const conn = icingaConnection(src);
+  const off = src.poweredOffState === undefined ? '' : `\tvars.cloudchecks_vm_powered_off_state = "${src.poweredOffState}"\n`;
   let out = icingaHeader(src, vms.length, 'VM');
   for (const v of vms) {
     out +=
-      `\nobject Host ${icingaString(v.id)} {\n\timport "cloudchecks-vcd-vm"\n\tdisplay_name = ${icingaString(displayName(v, src))}\n` +
+      `\nobject Host ${icingaString(v.id)} {\n\timport "cloudchecks-vcd-vm"\n\tdisplay_name = ${icingaString(displayName(v, src))}\n${off}` +
       `\tvars.cloudchecks_vm_id = ${icingaMacroString(v.id)}\n\tvars.cloudchecks_vm_name = ${icingaMacroString(v.name)}\n\tvars.cloudchecks_vapp = ${icingaMacroString(v.vapp)}\n\tvars.cloudchecks_vm_status = ${icingaMacroString(v.status)}\n\tvars.cloudchecks_vm_org = ${icingaMacroString(v.org ?? '')}\n` +
       `${conn}\n}\n`;
   }
@@ -163,11 +170,12 @@ export function icingaDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
  */
 export function nagiosDiscovery(vms: readonly VmRecord[], src: DiscoverySource): string {
   const vcdArgs = nagiosConnection(src);
+  const off = src.poweredOffState === undefined ? '' : `    _POWERED_OFF_STATE ${src.poweredOffState}\n`;
   let out = header('#', nagiosText, src, vms.length, NAGIOS_FIX);
   for (const v of vms) {
     const name = nagiosText(displayName(v, src)) || v.id;
     out +=
-      `\ndefine host {\n    use             cloudchecks-vcd-vm\n    host_name       ${v.id}\n    alias           ${name}\n    display_name    ${name}\n` +
+      `\ndefine host {\n    use             cloudchecks-vcd-vm\n    host_name       ${v.id}\n    alias           ${name}\n    display_name    ${name}\n${off}` +
       `    _VM_ID          ${v.id}\n    _VM_VAPP        ${nagiosText(v.vapp) || '-'}\n    _VM_STATUS      ${nagiosText(v.status) || '-'}\n    _VM_ORG         ${nagiosText(v.org ?? '') || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
   }
   return out;

@@ -9,6 +9,7 @@ import { PERCENT, unjudgedMetric, type Measurement, type ScalarContext } from '.
 import { State } from '../../plugin/state';
 import { problemsOf, stateOf, worstFirst, worstOf, type Subcheck } from '../../plugin/subcheck';
 import type { Quota, StoragePolicyRecord, VdcRecord, VdcVm } from './vdc-query';
+import { FAILED_VM_STATES } from '../vm/vm-record';
 
 /** -w/-c of each resource, in percent of its limit. */
 export interface VdcThresholds {
@@ -23,9 +24,6 @@ export interface VdcReading {
   policies: readonly StoragePolicyRecord[];
   vms: readonly VdcVm[];
 }
-
-/** VM states that mean the VM is broken: vCD could not create it, or lost track of it. */
-export const FAILED_VM_STATES: ReadonlySet<string> = new Set(['FAILED_CREATION', 'UNRESOLVED', 'INCONSISTENT_STATE']);
 
 /** VM states of a VM that works (on, off, suspended, deployed, and the steps between). */
 const NORMAL_VM_STATES: ReadonlySet<string> = new Set([

@@ -21,7 +21,7 @@ import {
 } from './metrics-spec';
 import type { VmCheckProfile } from './profile';
 import type { VmCheckConfig } from './vm-config';
-import type { SessionGet } from './vm-record';
+import { FAILED_VM_STATES, readVmRecord, type SessionGet } from './vm-record';
 import type { VmIdentity } from './vm-session';
 import { windowShortfall } from './window';
 
@@ -217,7 +217,19 @@ export async function readMetrics(
   ask?: { ask: MetricsAsk; post: SessionPost },
 ): Promise<MetricsResponse> {
   const res = await requestMetrics(req, { get, post: ask?.post }, vm.id, which, ask?.ask, phase);
+  // A refused VM may be one whose creation failed: its record says so, where it can be read.
+  if (res.status === 403 && vm.status === undefined) return metricsAnswer(req, { ...vm, status: await statusOf(get, vm.id) }, which, res);
   return metricsAnswer(req, vm, which, res);
+}
+
+/** The status the VM's record gives, or undefined when it cannot be read. */
+async function statusOf(get: SessionGet, id: string): Promise<string | undefined> {
+  try {
+    return (await readVmRecord(get, id)).statusName;
+  } catch (error) {
+    if (error instanceof CheckError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -236,6 +248,10 @@ export function metricsAnswer(req: Pick<SessionRequest, 'conn' | 'creds'>, vm: V
   // vCD refuses current metrics of a VM that is not running with 400, but also for other
   // reasons (operation limits, validation): the caller decides with the VM's record.
   if (res.status === 400 && which === 'current') return { kind: 'refused', detail };
+  if ((res.status === 403 || res.status === 404) && vm.status !== undefined && FAILED_VM_STATES.has(vm.status))
+    throw new CheckError(
+      `${label}: the VM is ${vm.status} in vCD (${detail}): it has no metrics; repair or delete it in vCD, or leave it out of the discovery (--exclude)`,
+    );
   switch (res.status) {
     case 401:
       throw new CheckError(`the session of ${principal(creds)} was rejected by ${conn.base.origin} (${detail}) right after login, check the account's rights`);

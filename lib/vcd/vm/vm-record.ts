@@ -65,6 +65,9 @@ export function parseVmRecord(text: string, what = 'VM record'): VmRecord {
   };
 }
 
+/** VM states that mean the VM is broken: vCD could not create it, or lost track of it. */
+export const FAILED_VM_STATES: ReadonlySet<string> = new Set(['FAILED_CREATION', 'UNRESOLVED', 'INCONSISTENT_STATE']);
+
 /**
  * How the record accounts for a VM without metrics: `powered off` or `suspended` (not running,
  * so --powered-off-state applies), or undefined when it is running or in a state that does not

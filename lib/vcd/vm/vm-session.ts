@@ -19,6 +19,8 @@ export interface VmIdentity {
   vapp?: string;
   /** Its organisation, when a provider account resolved the name. */
   org?: string;
+  /** Its status as a listing said it (POWERED_ON, FAILED_CREATION, …), when one did. */
+  status?: string;
 }
 
 /** What a VM check is handed: the VM, reads within the run's session, and the run's deadline. */

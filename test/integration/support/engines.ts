@@ -46,6 +46,17 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Polls until `done` holds for the value `read` gives, every 250 ms, for at most `ms`. */
+export async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms: ${JSON.stringify(v).slice(0, 2000)}`);
+    await sleep(250);
+  }
+}
+
 /** Stops a daemon the tests started, by its own pid: SIGTERM, then its process group on a hang. */
 export async function stopDaemon(child: ChildProcess | undefined, exited: Promise<void> | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;

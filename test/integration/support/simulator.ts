@@ -49,6 +49,12 @@ export class BuiltSimulator {
     }
   }
 
+  /** The vcd module's connection as check_vm_* options (its tenant user and password file). */
+  vcdArgs(): string[] {
+    const api = this.ready.apis.vcd;
+    return ['--url', api.httpsUrl, '--ca-file', this.ready.caFile, '--user', api.user, '--org', api.org, '--password-file', api.passwordFile];
+  }
+
   /** The VM ids of the vcd module by role (healthy, busy, full-disk, powered-off...). */
   vms(): Record<string, string> {
     return Object.fromEntries(

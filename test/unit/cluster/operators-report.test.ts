@@ -157,6 +157,30 @@ describe('evaluateOperators on real clusters', () => {
     );
   });
 
+  it('many operators failing: the first line gives two findings, names a few more and counts the rest; the long output has each', () => {
+    const now = '2026-11-23T12:00:00Z';
+    const message =
+      'NodeControllerDegraded: The master nodes not ready: node "master-0" not ready since 2026-11-23 10:00:00 +0000 UTC because KubeletNotReady'.repeat(3);
+    const failing = Array.from({ length: 20 }, (_, i) => ({
+      ...op(`operator-${String(i).padStart(2, '0')}`, [
+        ['Available', 'True'],
+        ['Degraded', 'True', '2026-11-23T10:00:00Z'],
+      ]),
+      conditions: [
+        { type: 'Available', status: 'True' },
+        { type: 'Degraded', status: 'True', lastTransitionTime: '2026-11-23T10:00:00Z', reason: 'NodeController_MasterNodesReady', message },
+      ],
+    }));
+    const r = evaluateOperators([...failing, op('zz-healthy', HEALTHY)], undefined, rules(now, { operator: undefined }));
+    const lines = renderNagios('OPERATORS', r).split('\n');
+    expect(lines[0]).toMatch(
+      /^OPERATORS CRITICAL - 20 of 21 operators failing: operator-00 Degraded=True for 2h .*, operator-01 Degraded=True for 2h .*, and 18 more failing: operator-02, operator-03, operator-04, operator-05, operator-06, operator-07 and 12 more \(below\), no ClusterVersion \(404\) \| /,
+    );
+    expect(lines[0]).not.toMatch(/… \d+ more/);
+    expect(lines[0].length).toBeLessThan(800);
+    for (const o of failing) expect(lines.some((l) => l.startsWith(`[CRITICAL] ${o.name}: Degraded=True`))).toBe(true);
+  });
+
   it('4.15.0-ec.2: machine-config unavailable for 20 min is WARNING within --grace 30m, CRITICAL with --grace 10m; RetrievedUpdates=False (VersionNotFound) is WARNING', () => {
     const ops = operators('clusteroperators-4.15.0-ec.2-unavailable-machine-config.json');
     const cv = version('clusterversion-4.15.0-ec.2-retrievedupdates-false.json');

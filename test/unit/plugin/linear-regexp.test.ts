@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../lib/plugin/errors';
 import { compileLinearRegExp } from '../../../lib/plugin/linear-regexp';
+import { cpuNow } from '../../support/cpu-time';
 
 describe('compileLinearRegExp', () => {
   it('matches as a regular expression does', () => {
@@ -12,10 +13,10 @@ describe('compileLinearRegExp', () => {
 
   it('takes linear time on a catastrophic pattern (it ran past -t before)', () => {
     const re = compileLinearRegExp('^(\\w+-?)+\\.infra$', '--exclude');
-    const started = Date.now();
+    const started = cpuNow();
     for (const n of [30, 1000, 100_000]) expect(re.test(`${'a'.repeat(n)}-b.example.com`)).toBe(false);
     expect(re.test('infra-node-1.infra')).toBe(true);
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(cpuNow() - started).toBeLessThan(500);
   });
 
   it('refuses backreferences and lookaround, naming the option', () => {

@@ -260,11 +260,34 @@ describe('fetchMetrics errors', () => {
       /does not accept --api-version 34.0 \(HTTP 406: Invalid API version requested \(NOT_ACCEPTABLE\)\): its list of versions could not be read \(.*HTTP 404/,
     ],
     [503, '<html>Service Unavailable</html>', /answered HTTP 503[;,] the vCD cells may be overloaded or down, retry later/],
+    // A plain-text refusal is quoted as the cluster checks quote theirs: bounded, one clean line.
+    [
+      503,
+      `cell vcd-cell-02 is in maintenance mode\u001b[2J until 18:00\nsecond line${'x'.repeat(500)}`,
+      /answered HTTP 503 \(server says: cell vcd-cell-02 is in maintenance mode \[2J until 18:00\)[;,] the vCD cells may be overloaded or down, retry later$/,
+    ],
   ])('HTTP %d', async (status, body, message) => {
     nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(status, body);
     // A refused forced version is reported with the server's offer (here: none readable).
     if (status === 406) nock(HOST).get('/api/versions').reply(404, '');
     await expect(fetchMetrics(request({ cache: withSession() }))).rejects.toThrow(message);
+  });
+
+  it("a VM refused (403) whose record says FAILED_CREATION is reported in its status, not as the account's rights", async () => {
+    const failed = readFileSync(join(__dirname, '../../../fixtures/vcd/vm-powered-off.xml'), 'utf8').replace('status="8"', 'status="-1"');
+    nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(403, FORBIDDEN).get(`/api/vApp/${VM}`).reply(200, failed);
+    const error = await fetchMetrics(request({ cache: withSession() })).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^${VM}: the VM is FAILED_CREATION in vCD \\(HTTP 403: .*\\): it has no metrics, repair or delete it in vCD`.replace(', repair', '[;,] repair'),
+      ),
+    );
+    expect((error as Error).message).not.toMatch(/Catalog Author|run discovery again/);
+  });
+
+  it('a VM refused (403) whose record cannot be read either is the rights hint, as before', async () => {
+    nock(HOST).get(`/api/vApp/${VM}/metrics/current`).reply(403, FORBIDDEN).get(`/api/vApp/${VM}`).reply(403, FORBIDDEN);
+    await expect(fetchMetrics(request({ cache: withSession() }))).rejects.toThrow(/VM not found or not visible to this user/);
   });
 
   it('logs out even when the metrics request fails (--no-cache)', async () => {

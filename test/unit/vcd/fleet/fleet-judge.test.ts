@@ -69,6 +69,22 @@ describe('judgeFleetVm', () => {
     expect(vm.services.disk.text).toBe(`VM_DISK UNKNOWN - ${VM.id}: metrics not read within -t 10s by check_vm_fleet\n`);
   });
 
+  it("a powered-off VM is judged in its own inventory host's state where it has one, the others in --powered-off-state", async () => {
+    const record = async () => ({
+      status: 200,
+      headers: {},
+      body: Buffer.from(fixture('vm-powered-off.xml')),
+      url: new URL(`https://vcd.example.com/api/vApp/${VM.id}`),
+    });
+    const refused = { kind: 'refused' as const, detail: 'HTTP 400: not running' };
+    const other = { ...VM, id: 'vm-00000000-0000-4000-8000-000000000001' };
+    const j = { ...judging(['--powered-off-state', 'OK']), poweredOff: new Map([[VM.id, State.CRITICAL]]) };
+    const own = await judgeFleetVm(j, VM, refused, record);
+    for (const s of Object.values(own.services)) expect(s.text).toMatch(/^VM_(CPU|MEM|DISK) CRITICAL - .* is powered off: no current metrics/);
+    const rest = await judgeFleetVm(j, other, refused, record);
+    for (const s of Object.values(rest.services)) expect(s.code).toBe(State.OK);
+  });
+
   it('a bad threshold is named as the fleet takes it', () => {
     expect(() => judging(['--cpu-warning', '10:5'])).toThrow(/invalid range "10:5" for --cpu-warning/);
   });

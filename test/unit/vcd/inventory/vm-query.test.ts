@@ -6,6 +6,7 @@ import { CheckError } from '../../../../lib/plugin/errors';
 import { MAX_NAME_CHARS } from '../../../../lib/vcd/api/query-pages';
 import { DEFAULT_MAX_VMS, parseVmRecords, queryAllVms, queryPath } from '../../../../lib/vcd/inventory/vm-query';
 import { testConnection } from '../../../support/vcd-connection';
+import { cpuNow } from '../../../support/cpu-time';
 
 const HOST = 'https://vcd.example.com';
 const id = (n: number) => `vm-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -47,10 +48,10 @@ describe('parseVmRecords: what a page may hold', () => {
   });
 
   it('an attribute of 30 MB is refused while the page is read', () => {
-    const started = performance.now();
+    const started = cpuNow();
     expect(() => parseVmRecords(page(record(1, 'x'.repeat(30_000_000))))).toThrow(
       /not XML \(attribute name of <VMRecord> is 30000000 characters long, more than 8192/,
     );
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(cpuNow() - started).toBeLessThan(2000);
   });
 });
