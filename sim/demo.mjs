@@ -169,6 +169,34 @@ function vcdArgs(sim, vm) {
   ];
 }
 
+/** check_nodes --vcd-*: a cluster whose nodes are VMs of the simulated Cloud Director, each failing node's line naming its VM. */
+async function nodeVmDemo() {
+  const sim = await startSimulator('nodes-on-vcd', ['--cluster-scenario', 'vcd', '--vcd-scenario', 'nodes']);
+  const vcd = sim.apis.vcd;
+  const connection = [
+    '--vcd-url',
+    vcd.httpsUrl,
+    '--vcd-user',
+    vcd.user,
+    '--vcd-org',
+    vcd.org,
+    '--vcd-password-file',
+    vcd.passwordFile,
+    '--vcd-ca-file',
+    sim.caFile,
+    '--cache-dir',
+    join(work, 'session-cache'),
+  ];
+  process.stdout.write(`\n${bold("=== check_nodes --vcd-*: the failing nodes' VMs in Cloud Director ===")}\n`);
+  await runPlugin("Each failing node names its VM: powered off, at 100% CPU, none at all (the state stays the nodes')", 'check_nodes', [
+    ...clusterArgs(sim),
+    ...connection,
+  ]);
+  await runPlugin('Only the healthy nodes: no vCD request at all', 'check_nodes', [...clusterArgs(sim), ...connection, '--include', '^(master-0|worker-1)\\.']);
+  const down = connection.map((a, i, all) => (all[i - 1] === '--vcd-url' ? 'https://127.0.0.1:9' : a));
+  await runPlugin('vCD unreachable: the same verdict, and one phrase saying the VM facts are missing', 'check_nodes', [...clusterArgs(sim), ...down]);
+}
+
 /** A fleet without GUIDs: a VM checked by its name, and the VM list for Zabbix, Icinga 2 and Nagios. */
 async function fleetDemo(sim) {
   const vcd = vcdArgs(sim, 'unused').slice(0, -2);
@@ -333,6 +361,7 @@ async function main() {
       ]);
       await runPlugin('Kubelets against the API server: one three minors behind', 'check_nodes', [...clusterArgs(sick), '--version-skew', '-c', '10']);
     }
+    if (hasVcd && help.includes('nodes the VMs of --cluster-scenario vcd')) await nodeVmDemo();
   } else {
     process.stdout.write('\n(this simulator has no cluster API: check_nodes skipped)\n');
   }

@@ -1,13 +1,18 @@
-// What --pods and --version-skew need of each node beside its health: its pod limit and its
-// kubelet's version, kept by name as the node list is read (a few bytes a node).
+// What --pods, --version-skew and the --vcd-* options need of each node beside its health: its
+// pod limit, its kubelet's version, where its machine is; kept by name as the node list is read
+// (a few bytes a node).
 import type { Node } from './node';
 import type { NodeSink } from './node-tally';
 
-/** A node's pod limit (allocatable, else capacity) and kubelet version, as listed. */
+/** A node's pod limit (allocatable, else capacity), kubelet version and machine, as listed. */
 export interface NodeFact {
   /** NaN when the node says neither (or not as a whole number). */
   podLimit: number;
   kubeletVersion?: string;
+  /** spec.providerID, when printable. */
+  providerID?: string;
+  /** The kubernetes.io/hostname label, when printable. */
+  hostLabel?: string;
 }
 
 function podLimit(node: Node): number {
@@ -23,7 +28,13 @@ export class NodeFacts implements NodeSink {
   }
   add(node: Node): void {
     const name = node.metadata?.name;
-    if (name !== undefined) this.byName.set(name, { podLimit: podLimit(node), kubeletVersion: node.status?.nodeInfo?.kubeletVersion });
+    if (name === undefined) return;
+    this.byName.set(name, {
+      podLimit: podLimit(node),
+      kubeletVersion: node.status?.nodeInfo?.kubeletVersion,
+      providerID: node.spec?.providerID,
+      hostLabel: node.metadata?.labels?.['kubernetes.io/hostname'],
+    });
   }
 }
 

@@ -57,6 +57,8 @@ const MAX_DETAIL = 1024;
 /** The members read of status.allocatable and status.capacity, and of status.nodeInfo. */
 const POD_LIMIT = ['pods'] as const;
 const KUBELET_VERSION = ['kubeletVersion'] as const;
+/** The label that names the node's host (what a VM of the same name is looked for by). */
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 
 /** What a JSON value is, by its first byte, in words: "a number", "an array"... */
 function kindOf(c: number): string {
@@ -292,6 +294,38 @@ class Scanner {
     return out;
   }
 
+  /**
+   * A string only some options use (the provider id, the hostname label): kept when it is a
+   * short printable string, else left out. Unlike the fields every run judges, an odd one
+   * costs its own figure, never the check.
+   */
+  optionalText(): string | undefined {
+    if (this.peek() !== QUOTE) {
+      this.skip();
+      return undefined;
+    }
+    const value = this.string('');
+    return value.length <= MAX_TEXT && !hasControlCharacters(value) ? value : undefined;
+  }
+
+  /** The `wanted` members of an object of strings (labels), as optionalText reads them; the rest skipped. */
+  optionalStrings(wanted: readonly string[]): Record<string, string> | undefined {
+    if (this.peek() !== LBRACE) {
+      this.skip();
+      return undefined;
+    }
+    const out: Record<string, string> = {};
+    if (this.open()) {
+      do {
+        this.readKey();
+        const k = wanted.find((w) => this.key(w));
+        const value = k !== undefined ? this.optionalText() : (this.skip(), undefined);
+        if (k !== undefined && value !== undefined) out[k] = value;
+      } while (this.more(RBRACE));
+    }
+    return out;
+  }
+
   /** One item, reduced to the fields of `Node`; `at` is its path (`items[3]`) for errors. */
   node(at: string): Node {
     this.shape(at, LBRACE, 'an object (a node)');
@@ -306,7 +340,10 @@ class Scanner {
             do {
               this.readKey();
               if (this.key('name')) metadata.name = this.printable(`${at}.metadata.name`, MAX_NAME);
-              else this.skip();
+              else if (this.key('labels')) {
+                const labels = this.optionalStrings([HOSTNAME_LABEL]);
+                if (labels?.[HOSTNAME_LABEL] !== undefined) metadata.labels = labels;
+              } else this.skip();
             } while (this.more(RBRACE));
           }
         } else if (this.key('spec')) {
@@ -320,6 +357,9 @@ class Scanner {
                 if (c !== LETTER_T && c !== LETTER_F && c !== LETTER_N) this.shape(`${at}.spec.unschedulable`, LETTER_T, 'a boolean');
                 const v = this.value();
                 if (v !== null) spec.unschedulable = v as boolean;
+              } else if (this.key('providerID')) {
+                const id = this.optionalText();
+                if (id !== undefined) spec.providerID = id;
               } else this.skip();
             } while (this.more(RBRACE));
           }

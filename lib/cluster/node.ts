@@ -19,7 +19,8 @@ export interface NodeAddress {
 /** The fields of a v1 Node that the check reads; the API sends many more. */
 export interface Node {
   metadata?: { name?: string; labels?: Record<string, string> };
-  spec?: { unschedulable?: boolean };
+  /** providerID: where the node's machine is (`vmware-cloud-director://urn:vcloud:vm:<uuid>` for a vCD VM). */
+  spec?: { unschedulable?: boolean; providerID?: string };
   status?: {
     addresses?: NodeAddress[];
     conditions?: NodeCondition[];

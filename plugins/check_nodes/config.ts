@@ -9,6 +9,8 @@ import type { RunContext } from '../../lib/plugin/context';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
+import type { NodeVmConfig } from '../../lib/join/node-vm/node-vm-config';
+import { wantsVmFacts } from '../../lib/join/node-vm/node-vm-options';
 import { controlPlaneConfig, type ControlPlaneConfig } from './control-plane';
 import type { NodesOptions } from './options';
 
@@ -29,6 +31,8 @@ export interface NodesConfig extends ControlPlaneConfig {
   discovery: boolean;
   maxBytes: number;
   maxNodes: number;
+  /** The --vcd-* options: the VMs of failing nodes are looked up (absent without them). */
+  vm?: NodeVmConfig;
 }
 
 /** The options of check_nodes as its config (the target first: where the cluster is comes before how to judge it). */
@@ -65,5 +69,12 @@ export async function configureNodes(options: NodesOptions, context: RunContext)
     maxBytes: maxBytesFrom(options),
     maxNodes: positiveInteger(options['max-nodes'], '--max-nodes'),
     ...controlPlaneConfig(options, context),
+    ...(wantsVmFacts(options) && !options.discovery ? { vm: await vmConfig(options, context) } : {}),
   };
+}
+
+/** The --vcd-* options as config: the vCD side is loaded only when they are given. */
+async function vmConfig(options: NodesOptions, context: RunContext): Promise<NodeVmConfig> {
+  const { nodeVmConfigFrom } = await import('../../lib/join/node-vm/node-vm-config');
+  return nodeVmConfigFrom(options, context);
 }

@@ -4,6 +4,7 @@ import { CLUSTER_OPTIONS } from '../../lib/cluster/target';
 import { HTTP_OPTIONS } from '../../lib/http/options';
 import { defineOptions, type PluginOptions } from '../../lib/plugin/options';
 import { thresholdOptions } from '../../lib/plugin/scalar-context';
+import { VCD_NODE_OPTIONS } from '../../lib/join/node-vm/node-vm-options';
 
 /** The options of check_nodes, in --help order. */
 export const NODES_OPTIONS = defineOptions([
@@ -88,6 +89,7 @@ export const NODES_OPTIONS = defineOptions([
     description:
       "With --version-skew: minors a kubelet may lag behind the API server (default: what the API server's version supports, 2 before 1.28, else 3).",
   },
+  ...VCD_NODE_OPTIONS,
   { long: 'discovery', type: 'boolean', description: 'Print Zabbix low-level discovery JSON [{"{#NODE}":"name","{#NODE.HOST}":"host"},...] and exit 0.' },
 ]);
 

@@ -16,6 +16,7 @@ import { healthyNodes } from './scenarios/healthy';
 import { largeNodes } from './scenarios/large';
 import { realworldNodes } from './scenarios/realworld';
 import { sickNodes } from './scenarios/sick';
+import { vcdNodes } from './scenarios/vcd';
 
 /** The account of the second token: it authenticates but lacks the cluster-reader role. */
 const NO_READER = 'system:serviceaccount:openshift-infra:no-reader';
@@ -39,11 +40,12 @@ function loadScenario(name: string, count: number): Iterable<Record<string, unkn
   if (name === 'sick') return sickNodes();
   if (name === 'large') return largeNodes(count);
   if (name === 'realworld') return realworldNodes();
+  if (name === 'vcd') return vcdNodes();
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(name, 'utf8'));
   } catch (e) {
-    throw new CheckError(`--cluster-scenario ${name}: not healthy, sick, off, large or realworld, and not a readable JSON file (${(e as Error).message})`);
+    throw new CheckError(`--cluster-scenario ${name}: not healthy, sick, off, large, realworld or vcd, and not a readable JSON file (${(e as Error).message})`);
   }
   const items = Array.isArray(doc) ? doc : (doc as { items?: unknown })?.items;
   if (!Array.isArray(items)) throw new CheckError(`--cluster-scenario ${name}: expected a NodeList or an array of nodes`);
@@ -66,7 +68,7 @@ export const CLUSTER_MODULE = defineSimModule({
       arg: 'NAME|FILE',
       default: 'healthy',
       description:
-        'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), realworld (6 nodes shaped like k3s, GKE, AKS, OpenShift 3.7 and fresh nodes, in pages of 2), or a JSON file with a NodeList or an array of nodes.',
+        'healthy (6 nodes), sick (10 nodes, 4 failing, 1 cordoned), off (healthy nodes, workload monitoring off), large (--cluster-nodes generated nodes), realworld (6 nodes shaped like k3s, GKE, AKS, OpenShift 3.7 and fresh nodes, in pages of 2), vcd (6 nodes that are VMs of --vcd-scenario nodes, named by spec.providerID: worker-2 NotReady with its VM powered off, worker-3 NotReady at 100% cpu, worker-4 NotReady without a VM, worker-5 under memory pressure, found by name), or a JSON file with a NodeList or an array of nodes.',
     },
     { long: 'cluster-nodes', type: 'number', arg: 'N', default: 5000, description: 'How many nodes the large scenario has.' },
     {

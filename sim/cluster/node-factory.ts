@@ -34,6 +34,8 @@ export interface NodeSpec {
   images?: number;
   /** status.nodeInfo.kubeletVersion (default the cluster's, v1.27.10+28ed2d7): a node left behind by an upgrade. */
   kubeletVersion?: string;
+  /** spec.providerID instead of the AWS instance's; null for none (a node registered without a cloud provider). */
+  providerID?: string | null;
 }
 
 const HEARTBEAT = '2026-11-22T09:58:41Z';
@@ -241,7 +243,7 @@ export function makeNode(spec: NodeSpec, rand: () => number): Record<string, unk
       ],
     },
     spec: {
-      providerID: `aws:///${zone}/${instance}`,
+      ...(spec.providerID === null ? {} : { providerID: spec.providerID ?? `aws:///${zone}/${instance}` }),
       ...(taints.length > 0 ? { taints } : {}),
       ...(spec.unschedulable ? { unschedulable: true } : {}),
     },

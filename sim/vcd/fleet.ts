@@ -4,6 +4,7 @@
 // default scenario has a second and a third organisation beside the tenant's own, one of them
 // with a VM named as one of the tenant's.
 import type { VmRecord } from '../../lib/vcd/inventory/vm-query';
+import { NODE_VAPP } from '../node-vms';
 import { scenarioVms, type SimVm } from './vms';
 
 // One row of `GET /api/query?type=vm` is the very record the plugins read (vm-query.ts):
@@ -208,7 +209,7 @@ function defaultScenario(scenario: string): { vms: SimVm[]; records: VmRecord[] 
   const records: VmRecord[] = vms.map((vm) => ({
     id: vm.id,
     name: vm.name,
-    vapp: DEFAULT_VAPPS[vm.name] ?? 'misc',
+    vapp: scenario === 'nodes' ? NODE_VAPP : (DEFAULT_VAPPS[vm.name] ?? 'misc'),
     status: vm.power === 'on' ? 'POWERED_ON' : 'POWERED_OFF',
     template: false,
   }));

@@ -46,9 +46,9 @@ const VCD_OPTIONS = defineOptions([
     type: 'string',
     arg: 'NAME',
     default: 'default',
-    choices: ['default', 'healthy', 'fleet', 'hostile'],
+    choices: ['default', 'healthy', 'fleet', 'hostile', 'nodes'],
     description:
-      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
   },
   {
     long: 'vcd-versions',

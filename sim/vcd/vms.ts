@@ -1,5 +1,7 @@
 // The VMs of the simulated cloud director and their metric values: deterministic (seeded by
 // VM, metric and time bucket) so that tests can rely on states, yet shaped like real data.
+import { NODE_VMS } from '../node-vms';
+
 export type Power = 'on' | 'off' | 'suspended';
 
 /** Shapes real servers send that a plain VM does not show (each one on its own VM). */
@@ -272,8 +274,21 @@ const DEFAULT_VMS: SimVm[] = [
   },
 ];
 
-/** The VMs of a scenario: `default` has one of each kind; `healthy` only calm, running VMs. */
+/** The VMs of the nodes of the cluster scenario `vcd` (sim/node-vms.ts): one off, one at 100 % CPU, the others running. */
+function nodeVms(): SimVm[] {
+  return NODE_VMS.flatMap((n): SimVm[] => {
+    if (n.id === undefined) return [];
+    const vm: SimVm = { ...DEFAULT_VMS[0], id: n.id, name: n.name, role: `node-${n.vm ?? 'calm'}`, cpuPct: 25, memPct: 40 };
+    if (n.vm === 'off') return [{ ...vm, power: 'off', historyStopsAgo: 3 * 3600 }];
+    if (n.vm === 'cpu-100') return [{ ...vm, cpuPct: 100 }];
+    if (n.vm === 'busy-memory') return [{ ...vm, memPct: 93 }];
+    return [vm];
+  });
+}
+
+/** The VMs of a scenario: `default` has one of each kind; `healthy` only calm, running VMs; `nodes` the VMs of the cluster scenario `vcd`. */
 export function scenarioVms(scenario: string): SimVm[] {
+  if (scenario === 'nodes') return nodeVms();
   if (scenario === 'healthy') {
     return DEFAULT_VMS.filter((vm) => vm.power === 'on' && vm.historyStopsAgo === 0 && !vm.omit && !vm.quirks && vm.disksKb.length > 0).map((vm) => ({
       ...vm,
@@ -361,7 +376,8 @@ export function metricValue(vm: SimVm, metric: string, bucket: number): string {
   }
   switch (metric) {
     case 'cpu.usage.average':
-      return cpu.toFixed(2);
+      // A VM pinned at its limit reads 100 every sample, as vCD reports a saturated VM.
+      return (vm.cpuPct >= 100 ? 100 : cpu).toFixed(2);
     case 'cpu.usage.maximum':
       return clampPct(cpu + 4 + unit(vm.id, 'cpumax', bucket) * 8).toFixed(2);
     case 'cpu.usagemhz.average':

@@ -89,6 +89,45 @@ describe('check_nodes never prints the token', () => {
   });
 });
 
+describe('check_nodes --vcd-* never prints the vCD password or its session token', () => {
+  // The sick cluster's failing nodes make the VM lookup log in and query.
+  const base = (cacheDir: string) => [
+    '--url',
+    sim.apis.cluster.httpsUrl,
+    '--ca-file',
+    sim.caFile,
+    '--token-file',
+    file('token', TOKEN),
+    '--vcd-url',
+    sim.apis.vcd.httpsUrl,
+    '--vcd-ca-file',
+    sim.caFile,
+    '--vcd-user',
+    'monitor',
+    '--vcd-org',
+    'acme',
+    '--cache-dir',
+    cacheDir,
+  ];
+  it('password file, $VCD_PASSWORD and a --vcd-extra-opts section; success, wrong password, vCD failing and hanging', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'cc-secrets-nodes-vcd-'));
+    await expectNoLeak('check_nodes', [...base(cache), '--vcd-password-file', file('pw', PASSWORD)], env(), [TOKEN, PASSWORD], cache);
+    await expectNoLeak('check_nodes', base(cache), env({ VCD_PASSWORD: PASSWORD }), [TOKEN, PASSWORD], cache);
+    const ini = file('nodes-vcd.ini', `[vcd]\npassword=${PASSWORD}`);
+    await expectNoLeak('check_nodes', [...base(cache), '--vcd-extra-opts', `vcd@${ini}`, '--no-cache'], env(), [TOKEN, PASSWORD], cache);
+    const wrongCache = mkdtempSync(join(tmpdir(), 'cc-wrong-nodes-'));
+    await expectNoLeak('check_nodes', [...base(wrongCache), '--vcd-password-file', file('wrong-pw', WRONG_PASSWORD)], env(), [TOKEN, WRONG_PASSWORD]);
+    sim.apis.vcd.faults.set([{ path: '^/api/query', kind: 'status', status: 503, body: 'down' }]);
+    await expectNoLeak('check_nodes', [...base(cache), '--vcd-password-file', file('pw', PASSWORD)], env(), [TOKEN, PASSWORD], cache);
+    sim.apis.vcd.faults.set([{ kind: 'hang' }]);
+    await expectNoLeak('check_nodes', [...base(mkdtempSync(join(tmpdir(), 'cc-hang-nodes-'))), '--vcd-password-file', file('pw', PASSWORD), '-t', '3'], env(), [
+      TOKEN,
+      PASSWORD,
+    ]);
+    sim.apis.vcd.faults.set([]);
+  });
+});
+
 // On the other tested Node.js versions (SAMPLED): check_nodes and check_vm_cpu, the first plugin
 // of each family, as in the fault matrix; the host's run takes every plugin.
 if (!SAMPLED)

@@ -242,6 +242,25 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
         argv: ['--pods', '--version-skew'],
         absent: ['--max-skew', '--pods-warning'],
       },
+      {
+        // The failing nodes' VMs in Cloud Director: the sick cluster's nodes have no vCD
+        // providerID and no VM of their names, and a third is beyond --vcd-max-nodes.
+        host: 'sick',
+        service: 'nodes-vcd',
+        command: 'cloudchecks-nodes',
+        vars: {
+          cloudchecks_nodes_vcd_url: sick.ready.apis.vcd.httpsUrl,
+          cloudchecks_nodes_vcd_user: sick.ready.apis.vcd.user,
+          cloudchecks_nodes_vcd_org: sick.ready.apis.vcd.org,
+          cloudchecks_nodes_vcd_password_file: sick.ready.apis.vcd.passwordFile,
+          cloudchecks_nodes_vcd_ca_file: sick.ready.caFile,
+          cloudchecks_nodes_vcd_max_nodes: 3,
+        },
+        state: 2,
+        firstLine: /^NODES CRITICAL - 4 of 10 nodes failing: .*VMs: worker-2\.prod-eu1\.example\.com no VM found.*1 failing node not looked up in vCD/,
+        argv: ['--vcd-url', '--vcd-user', '--vcd-org', '--vcd-password-file', '--vcd-ca-file', '--vcd-max-nodes', '3'],
+        absent: ['--vcd-extra-opts', '--vcd-vapp'],
+      },
       // Through the host's (or service's) proxy: the plugin's HTTPS_PROXY, not an option.
       {
         host: 'healthy',

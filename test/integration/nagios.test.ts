@@ -2,7 +2,7 @@
 // host's stock configuration (Debian's nagios.cfg, templates.cfg, contacts.cfg, cfg_dir
 // conf.d; support/nagios.ts): the set-up steps docs/nagios.md gives a user of a checkout,
 // run as written, must give no errors and no warnings.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
     expect([r.warnings, r.errors]).toEqual([0, 0]);
     expect(r.checked.commands - stock.checked.commands).toBe(definitions('commands.cfg', 'command') + definitions('vm-discovery.cfg', 'command'));
     expect(r.checked.hosts - stock.checked.hosts).toBe(2);
-    expect(r.checked.services - stock.checked.services).toBe(9); // the services of example-services.cfg (apiserver and cluster-certs among them)
+    expect(r.checked.services - stock.checked.services).toBe(10); // the services of example-services.cfg (apiserver, cluster-certs and nodes-with-vms among them)
     expect(definitions('commands.cfg', 'command')).toBeGreaterThanOrEqual(9);
     expect(r.code).toBe(0);
     expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload nagios4');
@@ -90,6 +90,43 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
       const { out, code } = runCommandLine(line, root);
       expect(out).toMatch(first);
       expect(code).toBe(state);
+    } finally {
+      await sim.stop();
+    }
+  });
+
+  it("the command line Nagios builds from cloudchecks_nodes_vcd and the example service names the failing nodes' VMs", async () => {
+    const sim = new BuiltSimulator(['--cluster-scenario', 'vcd', '--vcd-scenario', 'nodes']);
+    const ready = await sim.start();
+    try {
+      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
+      const template = /command_name\s+cloudchecks_nodes_vcd\n\s+command_line\s+(.+)$/m.exec(commands)![1];
+      const example = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
+      const extra = /check_command\s+cloudchecks_nodes_vcd!.*!.*!.*!(.+)$/m
+        .exec(example)![1]
+        .replace(/\/etc\/nagios4\/secrets\/ocp-prod-ca\.pem/, ready.caFile);
+      const vcd = ready.apis.vcd;
+      const ini = join(root, 'vcd.ini');
+      writeFileSync(
+        ini,
+        `[nodes-vcd]\nurl=${vcd.httpsUrl}\nuser=${vcd.user}\norg=${vcd.org}\npassword-file=${vcd.passwordFile}\nca-file=${ready.caFile}\ncache-dir=${join(root, 'cache')}\n`,
+        { mode: 0o600 },
+      );
+      const args: Record<string, string> = {
+        $USER1$: DIST,
+        $ARG1$: ready.apis.cluster.httpsUrl,
+        $ARG2$: ready.apis.cluster.tokenFile,
+        $ARG3$: `nodes-vcd@${ini}`,
+        $ARG4$: extra,
+      };
+      const { out, code } = runCommandLine(
+        template.replace(/\$(USER1|ARG[1-4])\$/g, (m) => args[m]),
+        root,
+      );
+      expect(out).toMatch(
+        /^NODES CRITICAL - 4 of 6 nodes failing: .*VMs: worker-2\.prod-eu1\.example\.com VM powered off, worker-3\.prod-eu1\.example\.com VM cpu 100% /,
+      );
+      expect(code).toBe(2);
     } finally {
       await sim.stop();
     }

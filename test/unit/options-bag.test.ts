@@ -23,6 +23,7 @@ const PARSERS: Record<string, readonly string[]> = {
   'lib/vcd/hygiene/hygiene-check.ts': ['hygieneCheckRunFrom'],
   'lib/vcd/vm/vm-access.ts': ['vmAccessFrom'],
   'lib/vcd/vm/vm-config.ts': ['thresholdsOf', 'windowOf', 'configureVmCheck', 'vmCheckRunFrom'],
+  'lib/join/node-vm/node-vm-config.ts': ['nodeVmConfigFrom'],
 };
 
 function sources(dir: string): string[] {

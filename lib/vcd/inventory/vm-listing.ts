@@ -7,7 +7,7 @@ import type { Credentials } from '../api/login';
 import { queryAllPages, type PagedQuery } from '../api/query-pages';
 import { vmScope, type VmScope } from '../api/scope';
 import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
-import { ORG_QUERY_PATH, parseOrgRecords, queryAllVms, queryPath, type OrgRecord, type SessionGet, type VmRecord } from './vm-query';
+import { ORG_QUERY_PATH, parseOrgRecords, queryAllVms, queryPath, type OrgRecord, type SessionGet, type VmAlternative, type VmRecord } from './vm-query';
 
 const quote = (s: string) => JSON.stringify(s);
 
@@ -41,6 +41,8 @@ export function pickOrg(orgs: readonly OrgRecord[], name: string, origin: string
 export interface VmFilter {
   name?: string;
   vapp?: string;
+  /** Any of these VMs (by id or name): several looked up in one query. */
+  any?: readonly VmAlternative[];
 }
 
 /** How the listing reads: the session's GET, the page counter, the record bound. */

@@ -123,17 +123,25 @@ export type VmQueryType = 'vm' | 'adminVM';
 
 /**
  * The first page's path: VMs (not templates), optionally by name, vApp and (adminVM only) the
- * organisation's href, sorted by name.
+ * organisation's href, or any of several VMs (`any`), sorted by name.
  */
-export function queryPath(filter: { name?: string; vapp?: string; orgHref?: string }, type: VmQueryType = 'vm'): string {
-  const conditions = [
-    ...(filter.name !== undefined ? [`name==${fiqlValue(filter.name)}`] : []),
-    ...(filter.vapp !== undefined ? [`containerName==${fiqlValue(filter.vapp)}`] : []),
-    ...(filter.orgHref !== undefined ? [`org==${fiqlValue(filter.orgHref)}`] : []),
-    'isVAppTemplate==false',
-  ];
-  return `/api/query?type=${type}&format=records&filter=${encodeURIComponent(`(${conditions.join(';')})`)}&pageSize=${PAGE_SIZE}&sortAsc=name`;
+export function queryPath(filter: { name?: string; vapp?: string; orgHref?: string; any?: readonly VmAlternative[] }, type: VmQueryType = 'vm'): string {
+  const conditions = (one: { id?: string; name?: string; vapp?: string }) =>
+    [
+      // The query service filters `id` by the VM's bare UUID.
+      ...(one.id !== undefined ? [`id==${fiqlValue(one.id.replace(/^vm-/i, ''))}`] : []),
+      ...(one.name !== undefined ? [`name==${fiqlValue(one.name)}`] : []),
+      ...(one.vapp !== undefined ? [`containerName==${fiqlValue(one.vapp)}`] : []),
+      ...(filter.orgHref !== undefined ? [`org==${fiqlValue(filter.orgHref)}`] : []),
+      'isVAppTemplate==false',
+    ].join(';');
+  // Several VMs in one query: each alternative a group of conditions, the groups or-ed (`,`).
+  const groups = filter.any !== undefined && filter.any.length > 0 ? filter.any.map(conditions) : [conditions(filter)];
+  return `/api/query?type=${type}&format=records&filter=${encodeURIComponent(`(${groups.join(',')})`)}&pageSize=${PAGE_SIZE}&sortAsc=name`;
 }
+
+/** One VM of a query for several: by its id (`vm-<guid>`), or by its name (in a vApp when given). */
+export type VmAlternative = { id: string } | { name: string; vapp?: string };
 
 /** The first page of the organisations the account sees (a provider: every one). */
 export const ORG_QUERY_PATH = `/api/query?type=organization&format=records&pageSize=${PAGE_SIZE}&sortAsc=name`;

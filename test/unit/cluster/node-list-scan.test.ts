@@ -16,11 +16,22 @@ function pick(v: Record<string, unknown>, keys: string[]): Record<string, unknow
 /** Conditions and addresses keep two members each: `type` and `status` or `address`. */
 const pairs = (v: unknown, ...keys: string[]) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? pick(e, ['type', ...keys]) : e)) : v);
 
+/** A string an option reads (providerID, the hostname label): kept when short and printable, else left out. */
+const optionalText = (v: unknown) => (typeof v === 'string' && v.length <= 316 && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(v) ? v : undefined);
+
 /** What the scanner must return for a node: the fields of `Node`, as JSON.parse reads them. */
 function reduce(n: Record<string, unknown>): Node {
   const out: Record<string, Record<string, unknown>> = {};
-  if (isObject(n.metadata)) out.metadata = pick(n.metadata, ['name']);
-  if (isObject(n.spec)) out.spec = pick(n.spec, ['unschedulable']);
+  if (isObject(n.metadata)) {
+    out.metadata = pick(n.metadata, ['name']);
+    // Of the labels only the hostname, and only a printable one (the --vcd-* lookup's).
+    const host = isObject(n.metadata.labels) ? n.metadata.labels['kubernetes.io/hostname'] : undefined;
+    if (optionalText(host) !== undefined) out.metadata.labels = { 'kubernetes.io/hostname': host };
+  }
+  if (isObject(n.spec)) {
+    out.spec = pick(n.spec, ['unschedulable']);
+    if (optionalText(n.spec.providerID) !== undefined) out.spec.providerID = n.spec.providerID;
+  }
   if (isObject(n.status)) {
     out.status = pick(n.status, ['conditions', 'addresses']);
     // A null list (Go's nil) reads as absent.
