@@ -4,7 +4,7 @@ import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import type { State } from '../../lib/plugin/state';
 import type { DiscoverySelection } from '../../lib/vcd/inventory/discovery';
-import type { MetricsKind } from '../../lib/vcd/vm/vm-metrics';
+import { askOf, unionAsk, type MetricsAsk, type MetricsKind } from '../../lib/vcd/vm/vm-metrics';
 import { readPoweredOffStates } from '../../lib/vcd/inventory/inventory-states';
 import { selectionFrom } from '../../lib/vcd/fleet/fleet-options';
 import type { FleetJudge } from '../../lib/vcd/fleet/fleet-judge';
@@ -22,6 +22,8 @@ export interface FleetCheckConfig {
   judges: FleetJudge[];
   selection: DiscoverySelection;
   which: MetricsKind;
+  /** What the three judgements read of each VM, asked in one request. */
+  ask: MetricsAsk;
   concurrency: number;
   /** --max-bytes-in-flight: what the metrics documents under way may hold together. */
   inFlightBytes: number;
@@ -56,6 +58,7 @@ export function configureFleet(options: FleetCheckOptions): FleetCheckConfig {
     judges,
     selection: selectionFrom(options),
     which: options.window === undefined ? 'current' : 'historic',
+    ask: unionAsk(judges.map((j) => askOf(j.profile, j.cfg))),
     concurrency,
     inFlightBytes: positiveInteger(options['max-bytes-in-flight'], '--max-bytes-in-flight'),
     cacheUnusableState,

@@ -1,5 +1,6 @@
 // XML documents as vCD writes them (CurrentUsage, HistoricUsage, Error, Session), with or
 // without a namespace prefix.
+import type { UsageFilter } from './usage-spec';
 import { expectedIntervalAttribute, futureSamples, intervalOf, metricNames, metricValue, sampleOffsetMs, type SimVm } from './vms';
 
 const NS = 'http://www.vmware.com/vcloud/v1.5';
@@ -29,10 +30,11 @@ function link(style: XmlStyle, vm: SimVm): string {
   return `    <${tag(style, 'Link')} rel="up" href="${esc(style.base)}/api/vApp/${vm.id}" type="application/vnd.vmware.vcloud.vm+xml"/>\n`;
 }
 
-/** CurrentUsage of a running VM at `now` (the whole-VM names, plus the extra names real servers send). */
-export function currentUsage(style: XmlStyle, vm: SimVm, now: number): string {
+/** CurrentUsage of a running VM at `now` (the whole-VM names, plus the extra names real servers send); a spec's filter keeps the names it matches. */
+export function currentUsage(style: XmlStyle, vm: SimVm, now: number, filter?: UsageFilter): string {
   let xml = open(style, 'CurrentUsage') + link(style, vm);
   for (const m of metricNames(vm)) {
+    if (filter && !filter.matches(m.name)) continue;
     const bucket = Math.floor((now - PUBLISH_LAG_MS) / 1000 / intervalOf(m.name));
     xml += `    <${tag(style, 'Metric')} name="${m.name}" unit="${m.unit}" value="${metricValue(vm, m.name, bucket)}"/>\n`;
   }
@@ -43,36 +45,42 @@ export function currentUsage(style: XmlStyle, vm: SimVm, now: number): string {
  * HistoricUsage of the last 24 h before `now`: samples at each series' interval with
  * a few seconds of jitter, ending when the VM's history stops; series in a VM-specific order.
  */
-export function historicUsage(style: XmlStyle, vm: SimVm, now: number): string {
+export function historicUsage(style: XmlStyle, vm: SimVm, now: number, filter?: UsageFilter): string {
   // Real vCD adds a sample every few minutes: a document rebuilt at most every 5 s is as fresh,
   // and keeps the simulator's own work out of the plugins' measured time in benchmarks.
-  const key = `${style.prefix ?? ''}|${vm.id}|${Math.floor(now / 5000)}`;
-  const cached = historicCache.get(vm.id);
+  const key = `${style.prefix ?? ''}|${vm.id}|${Math.floor(now / 5000)}|${filter?.key ?? ''}`;
+  const cacheKey = `${vm.id}|${filter?.key ?? ''}`;
+  const cached = historicCache.get(cacheKey);
   if (cached?.key === key) return cached.xml;
-  const xml = buildHistoricUsage(style, vm, now);
-  historicCache.set(vm.id, { key, xml });
+  const xml = buildHistoricUsage(style, vm, now, filter);
+  historicCache.set(cacheKey, { key, xml });
   return xml;
 }
 
 const historicCache = new Map<string, { key: string; xml: string }>();
 
-function buildHistoricUsage(style: XmlStyle, vm: SimVm, now: number): string {
+/** The whole day, or what a spec's filter selects: the series it matches, the samples in its range. */
+function buildHistoricUsage(style: XmlStyle, vm: SimVm, now: number, filter?: UsageFilter): string {
   let xml = open(style, 'HistoricUsage') + link(style, vm);
   const names = metricNames(vm);
   // Servers do not keep the series in a fixed order: rotate it per VM.
   const shift = parseInt(vm.id.slice(3, 5), 16) % names.length;
   const ordered = [...names.slice(shift), ...names.slice(0, shift)];
   const end = now - vm.historyStopsAgo * 1000 - PUBLISH_LAG_MS;
+  const from = filter?.from ?? -Infinity;
+  const to = filter?.to ?? Infinity;
   for (const m of ordered) {
+    if (filter && !filter.matches(m.name)) continue;
     const interval = intervalOf(m.name);
     xml += `    <${tag(style, 'MetricSeries')} name="${m.name}" unit="${m.unit}" expectedInterval="${expectedIntervalAttribute(vm, m.name)}">\n`;
     const first = Math.ceil((now - HISTORY_SECONDS * 1000) / 1000 / interval);
     for (let bucket = first; ; bucket++) {
       const time = bucket * interval * 1000 + sampleOffsetMs(vm, m.name, bucket);
-      if (time > end) break;
+      if (time > end || time > to) break;
+      if (time < from) continue;
       xml += `        <${tag(style, 'Sample')} timestamp="${new Date(time).toISOString()}" value="${metricValue(vm, m.name, bucket)}"/>\n`;
     }
-    for (const f of futureSamples(vm, now))
+    for (const f of futureSamples(vm, now).filter((f) => f.time >= from && f.time <= to))
       xml += `        <${tag(style, 'Sample')} timestamp="${new Date(f.time).toISOString()}" value="${metricValue(vm, m.name, first)}"/>\n`;
     xml += `    </${tag(style, 'MetricSeries')}>\n`;
   }

@@ -17,6 +17,7 @@ import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } fr
 import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
 import type { SimVm } from './vms';
+import { readUsageSpec, type UsageFilter } from './usage-spec';
 
 interface SimSession {
   auth: 'bearer' | 'legacy';
@@ -123,6 +124,14 @@ const VCD_OPTIONS = defineOptions([
       'Answer every query in pages of N records whatever pageSize asks, as a query service whose page size was raised past 128 (0: as asked, at most 128), e.g. 100000 with --vcd-pvdcs for one page of 100,000 provider VDCs.',
   },
   {
+    long: 'vcd-refuse-spec',
+    type: 'number',
+    arg: 'STATUS',
+    default: 0,
+    description:
+      'Refuse the metrics specs (POST …/metrics/current|historic with a CurrentUsageSpec or HistoricUsageSpec) with this HTTP status, as a server or proxy that takes only GET does (e.g. 405, 400, 415, 501; 0: take them and answer with the metrics and samples they ask for).',
+  },
+  {
     long: 'vcd-omit-attributes',
     type: 'string',
     arg: 'NAMES',
@@ -155,6 +164,8 @@ interface VcdConfig {
   omit: ReadonlySet<string>;
   /** The query service's page size whatever `pageSize` asks (0: as asked, at most 128). */
   queryPageSize: number;
+  /** The status a posted metrics spec gets (0: the spec is taken). */
+  refuseSpec: number;
 }
 
 function readConfig(options: VcdSimOptions): VcdConfig {
@@ -173,6 +184,7 @@ function readConfig(options: VcdSimOptions): VcdConfig {
     maxOperations: Math.max(0, options['vcd-max-operations']),
     omit: new Set(options['vcd-omit-attributes'].split(',').filter((a) => a !== '')),
     queryPageSize: Math.min(Math.max(0, options['vcd-query-page-size']), 1_000_000),
+    refuseSpec: Math.max(0, options['vcd-refuse-spec']),
   };
 }
 
@@ -232,6 +244,8 @@ class VcdServer {
       if (path === '/api/sessions') return this.legacyLogin(req, res);
       const oauth = OAUTH_TOKEN.exec(path);
       if (oauth) return this.oauthLogin(res, oauth[2] ? 'System' : decodeURIComponent(oauth[1]), body);
+      const metrics = METRICS.exec(path);
+      if (metrics) return this.metricsOperation(req, res, metrics[1], metrics[2] as 'current' | 'historic', body);
     }
     if (method === 'DELETE' && ((path === '/cloudapi/1.0.0/sessions/current' && !this.cfg.noCloudApi) || path === '/api/session'))
       return this.logout(req, res, path);
@@ -554,7 +568,7 @@ class VcdServer {
   private operations = 0;
 
   /** A metrics request: refused beyond --vcd-max-operations under way, answered after --vcd-latency. */
-  private metricsOperation(req: IncomingMessage, res: ServerResponse, id: string, which: 'current' | 'historic'): void {
+  private metricsOperation(req: IncomingMessage, res: ServerResponse, id: string, which: 'current' | 'historic', spec?: Buffer): void {
     const { latencyMs, maxOperations } = this.cfg;
     if (maxOperations > 0 && this.operations >= maxOperations && this.sessionOf(req)) {
       this.stats.bump('operation-limits');
@@ -566,16 +580,17 @@ class VcdServer {
         `[ ${randomBytes(16).toString('hex')} ] The maximum number of simultaneous operations for user "${this.cfg.user}" on organization "${this.cfg.org}" has been reached.`,
       );
     }
-    if (latencyMs === 0) return this.metrics(req, res, id, which);
+    if (latencyMs === 0) return this.metrics(req, res, id, which, spec);
     this.operations++;
     this.stats.setMax('operations-max', this.operations);
     setTimeout(() => {
       this.operations--;
-      if (!res.destroyed) this.metrics(req, res, id, which);
+      if (!res.destroyed) this.metrics(req, res, id, which, spec);
     }, latencyMs);
   }
 
-  private metrics(req: IncomingMessage, res: ServerResponse, id: string, which: 'current' | 'historic'): void {
+  /** GET (every metric; the whole day of history) or POST of a spec (the metrics and samples it asks for), after the version, session and VM are checked. */
+  private metrics(req: IncomingMessage, res: ServerResponse, id: string, which: 'current' | 'historic', spec?: Buffer): void {
     const accept = req.headers.accept ?? '';
     const version = accept.startsWith(XML_TYPE) ? accept.slice(XML_TYPE.length).trim() : undefined;
     if (!version || !this.supported.has(version)) return this.refuseVersion(req, res);
@@ -583,13 +598,25 @@ class VcdServer {
     if (!session) return this.unauthorized(req, res);
     const vm = this.visibleVm(session[1], id);
     if (!vm) return this.xmlError(req, res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', forbiddenVm(id));
+    const now = Date.now();
+    let filter: UsageFilter | undefined;
+    if (spec) {
+      if (this.cfg.refuseSpec > 0) {
+        this.stats.bump(`metrics-spec-refused.${which}`);
+        return this.xmlError(req, res, this.cfg.refuseSpec, 'BAD_REQUEST', `The operation POST ${req.url ?? ''} is not supported`);
+      }
+      const read = readUsageSpec(which, req.headers['content-type'], spec.toString('utf8'), now);
+      if (!('filter' in read)) return this.xmlError(req, res, read.status, read.minor, read.message);
+      filter = read.filter;
+      this.stats.bump(`metrics-spec.${which}`);
+    }
     this.stats.bump(`metrics.${which}`);
     if (which === 'historic') {
       return send(
         res,
         200,
-        { 'content-type': 'application/vnd.vmware.vcloud.metrics.historicusagespec+xml;version=34.0' },
-        historicUsage(this.styleOf(req), vm, Date.now()),
+        { 'content-type': 'application/vnd.vmware.vcloud.metrics.historicUsage+xml;version=34.0' },
+        historicUsage(this.styleOf(req), vm, now, filter),
       );
     }
     const refusal = currentRefusal(vm);
@@ -597,8 +624,8 @@ class VcdServer {
     return send(
       res,
       200,
-      { 'content-type': 'application/vnd.vmware.vcloud.metrics.currentusagespec+xml;version=34.0' },
-      currentUsage(this.styleOf(req), vm, Date.now()),
+      { 'content-type': 'application/vnd.vmware.vcloud.metrics.currentUsage+xml;version=34.0' },
+      currentUsage(this.styleOf(req), vm, now, filter),
     );
   }
 

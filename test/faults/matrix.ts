@@ -312,6 +312,12 @@ const usage = (value: string) =>
     .join('')}</CurrentUsage>`;
 
 const both = (re: RegExp): Record<Family, RegExp> => ({ nodes: re, vm: re });
+/** A HistoricUsage of about `bytes` bytes: one series of samples a minute apart. */
+const historicOf = (bytes: number) => {
+  const sample = (i: number) => `<Sample timestamp="${new Date(Date.now() - i * 60_000).toISOString()}" value="${(i % 100).toFixed(2)}"/>`;
+  const rows = Array.from({ length: Math.ceil(bytes / 70) }, (_, i) => sample(i)).reverse();
+  return `<?xml version="1.0"?><HistoricUsage xmlns="http://www.vmware.com/vcloud/v1.5"><MetricSeries name="cpu.usage.average" unit="PERCENT" expectedInterval="60">${rows.join('')}</MetricSeries></HistoricUsage>`;
+};
 
 export const CASES: FaultCase[] = [
   { id: 'connection refused', url: async (t) => `${t}://127.0.0.1:${await closedPort()}`, cause: both(/connection refused by 127\.0\.0\.1:\d+/) },
@@ -382,6 +388,17 @@ export const CASES: FaultCase[] = [
     cause: { nodes: /never/, vm: /not XML/ },
   },
   { id: 'body over --max-bytes', extraArgs: ['--max-bytes', '1000'], cause: both(/larger than --max-bytes 1000/) },
+  {
+    // The spec of --window posted, and a server that answers it with far more than a window:
+    // the answer is bounded as the GET's is, chunked without a length or not.
+    id: 'the window spec answered beyond --max-bytes, chunked',
+    only: 'vm',
+    exes: ['check_vm_cpu', 'check_vm_mem', 'check_vm_disk'],
+    extraArgs: ['--window', '1h', '--max-bytes', '200000'],
+    faults: [{ method: 'POST', kind: 'chunked', body: historicOf(400_000) }],
+    cause: { nodes: /never/, vm: /larger than --max-bytes 200000/ },
+    maxRssMb: 120,
+  },
   {
     id: 'deeply nested JSON',
     only: 'nodes',

@@ -11,10 +11,12 @@ export interface CachedName {
   time: number;
 }
 
-/** What is remembered beside the session: the negotiated version and resolved names. */
+/** What is remembered beside the session: the negotiated version, resolved names, and a refusal of the metrics spec. */
 export interface FleetRecord {
   apiVersion?: ChosenVersion & { time: number };
   names?: Record<string, CachedName>;
+  /** The server refused the metrics spec (POST …/metrics/…): why, and when. */
+  metricsSpec?: { refused: string; time: number };
 }
 
 /** Names kept per entry (the most recent): a fleet checked by name fits, a runaway does not grow. */
@@ -75,6 +77,8 @@ function acceptRecord(data: unknown): FleetRecord | undefined {
   if (v && typeof v.version === 'string' && /^\d{1,4}\.\d{1,4}$/.test(v.version) && typeof v.reason === 'string' && typeof v.time === 'number') {
     out.apiVersion = { version: v.version, reason: v.reason.slice(0, 200), time: v.time };
   }
+  const m = d.metricsSpec;
+  if (m && typeof m.refused === 'string' && typeof m.time === 'number') out.metricsSpec = { refused: m.refused.slice(0, 200), time: m.time };
   if (d.names && typeof d.names === 'object') {
     out.names = {};
     for (const [k, n] of Object.entries(d.names)) {

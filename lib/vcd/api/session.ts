@@ -189,6 +189,21 @@ class VcdSessionRunner {
     return res;
   }
 
+  /**
+   * POST `body` with the session at the current version: one new login on 401. A 406 is
+   * returned as it is: a server may refuse what is posted, and the caller decides (the GET
+   * beside it negotiates).
+   */
+  async post(path: string, body: string, contentType: string): Promise<HttpResponse> {
+    const { req } = this;
+    const send = () => vcdRequest(req.conn, 'POST', path, { ...sessionHeaders(this.session!), accept: xmlAccept(req.conn), 'content-type': contentType }, body);
+    const used = this.session!.token;
+    const res = await send();
+    if (res.status !== 401 || !req.cache) return res;
+    await this.renew(used);
+    return send();
+  }
+
   /** A new session in place of `rejected`: requests refused together (a fleet's) share one login. */
   private async renew(rejected: string): Promise<void> {
     const { req } = this;
@@ -283,6 +298,8 @@ export type SessionReader = (path: string, accept?: () => string) => Promise<Htt
 export interface OpenSession {
   /** GET as SessionReader does; `phase` names the read if -t expires while it is under way. */
   get(path: string, phase?: string): Promise<HttpResponse>;
+  /** POST a document (of `contentType`) with the session: one new login on 401; `phase` as for get. */
+  post(path: string, body: string, contentType: string, phase?: string): Promise<HttpResponse>;
   /**
    * Runs `work` with the session's requests also stopped at `cutoff` (ms since the epoch),
    * e.g. to keep time for judging after many reads; `cut` says when that came.
@@ -300,6 +317,10 @@ export function withVcdSession<T>(req: SessionRequest, work: (get: SessionReader
       get(path, phase) {
         if (phase !== undefined) req.conn.setPhase(phase);
         return runner.get(path);
+      },
+      post(path, body, contentType, phase) {
+        if (phase !== undefined) req.conn.setPhase(phase);
+        return runner.post(path, body, contentType);
       },
       until: (cutoff, inner) => until(req.conn, cutoff, inner),
     };

@@ -7,14 +7,13 @@ import { CheckError } from '../../plugin/errors';
 import { DeadlineError } from '../../plugin/deadline';
 import { withVcdSession, type OpenSession, type SessionRequest } from '../api/session';
 import { selectVms, type DiscoverySelection } from '../inventory/discovery';
-import { parseVcdError } from '../api/vcd-error';
 import { queryVmList } from '../inventory/vm-listing';
 import type { VmRecord } from '../inventory/vm-query';
-import { metricsAnswer, type MetricsKind, type MetricsResponse } from '../vm/vm-metrics';
+import { isOperationLimit, metricsAnswer, requestMetrics, type MetricsAsk, type MetricsKind, type MetricsResponse } from '../vm/vm-metrics';
+
+export { isOperationLimit, OPERATION_LIMITS_EXCEEDED } from '../vm/vm-metrics';
 import { vmInSession, type VmInSession } from '../vm/vm-session';
 
-/** What vCD answers (HTTP 400, this minorErrorCode) to an operation beyond the simultaneous ones it allows. */
-export const OPERATION_LIMITS_EXCEEDED = 'OPERATION_LIMITS_EXCEEDED';
 /** A VM refused for operation limits is asked at most this many times; the last refusal is judged as the single check would. */
 export const MAX_ATTEMPTS = 5;
 /** The first wait before a refused VM is asked again; each further refusal doubles it, up to MAX_RETRY_DELAY_MS. */
@@ -27,6 +26,8 @@ export type FleetAnswer = MetricsResponse | CheckError;
 export interface FleetRequest<T> extends SessionRequest {
   selection: DiscoverySelection;
   which: MetricsKind;
+  /** What the judgements read (the spec posted, see requestMetrics); without it, each VM's whole document by GET. */
+  ask?: MetricsAsk;
   /** Requests under way at most (and connections kept open). */
   concurrency: number;
   /** When requests still under way are stopped and no more are started (ms since the epoch). */
@@ -61,14 +62,6 @@ export interface FleetCollection {
   /** OPERATION_LIMITS_EXCEEDED answers met, and the fewest requests at a time the collection went down to. */
   limited: number;
   lowestConcurrency: number;
-}
-
-/** True when the server refused a request for too many simultaneous operations. */
-export function isOperationLimit(res: HttpResponse): boolean {
-  if (res.status !== 400) return false;
-  // The error document is small; a body that is not one is no such refusal.
-  if (res.body.length > 65536) return false;
-  return parseVcdError(res.body.toString('utf8'))?.minorErrorCode === OPERATION_LIMITS_EXCEEDED;
 }
 
 /**
@@ -226,7 +219,7 @@ class FleetReader<T> {
     job.attempts++;
     let res: HttpResponse;
     try {
-      res = await this.session.get(`/api/vApp/${vm.id}/metrics/${req.which}`, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
+      res = await requestMetrics(req, this.session, vm.id, req.which, req.ask, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
     } catch (error) {
       const why = error instanceof ResponseTooLargeError ? oversizeWords(error, req) : error instanceof CheckError ? error.message : NOT_REACHED;
       this.unread.set(vm.id, this.cut.aborted ? NOT_REACHED : why);

@@ -9,7 +9,7 @@ import { openVcdSession, withCacheState, type OpenedSession } from '../api/sessi
 import type { VmCheckConfig, VmCheckRun } from './vm-config';
 import { judge } from './vm-judge';
 import type { VmCheckProfile } from './profile';
-import { readMetrics } from './vm-metrics';
+import { askOf, readMetrics } from './vm-metrics';
 import { withVm, type VmSelector } from './vm-session';
 
 /** Everything of a VM check's plugin definition but its options and run, which its folder adds with the profile's own options. */
@@ -52,8 +52,9 @@ export async function runVmCheck(profile: VmCheckProfile, run: VmCheckRun, conte
 /** Reads the VM's metrics in the session (the per-VM seam) and judges them; the run's notes get what was noticed on the way. */
 async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, select: VmSelector, context: RunContext, session: OpenedSession): Promise<Result> {
   const { cache, facts } = session;
-  return withVm(session, select, async ({ vm, get }) => {
-    const response = await readMetrics(session, vm, get, cfg.window === undefined ? 'current' : 'historic');
+  const ask = askOf(profile, cfg);
+  return withVm(session, select, async ({ vm, get, post }) => {
+    const response = await readMetrics(session, vm, get, ask.which, undefined, post ? { ask, post } : undefined);
     for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
     // A VM checked by name is named in the result, with its id beside it.
     const { id, name, vapp, org } = vm;

@@ -9,6 +9,7 @@ import { withVcdSession, type OpenSession, type SessionRequest } from '../api/se
 import { listScopedVms } from '../inventory/vm-listing';
 import { pickVmByName } from '../inventory/vm-name';
 import type { VmTarget } from './vm-id';
+import type { SessionPost } from './vm-metrics';
 import { readVmRecord, type SessionGet, type VmRecord } from './vm-record';
 
 /** The VM a check reads: its id, and its name and vApp when it was given by name. */
@@ -28,6 +29,8 @@ export interface VmInSession {
   vm: VmIdentity;
   /** GET any document with the session (one new login on 401, one new negotiation on 406); `phase` names it if -t expires. */
   get: SessionGet;
+  /** POST a document with the session (one new login on 401), where the session can; `phase` as for get. */
+  post?: SessionPost;
   /** The VM's own record (GET /api/vApp/<id>: its power state), read once however often it is asked for. */
   record(): Promise<VmRecord>;
   /** When the run ends (ms since the epoch): what cannot be read by then is not read. */
@@ -80,17 +83,30 @@ export function withVm<T>(session: SessionRequest, select: VmSelector, read: (vm
 }
 
 /** A VM known by its id (from a list, say) inside a session that is already open: what `withVm` hands its check. */
-export function vmInSession(session: SessionRequest, open: Pick<OpenSession, 'get'>, vm: VmIdentity, check?: (res: HttpResponse) => void): VmInSession {
+export function vmInSession(
+  session: SessionRequest,
+  open: Pick<OpenSession, 'get'> & Partial<Pick<OpenSession, 'post'>>,
+  vm: VmIdentity,
+  check?: (res: HttpResponse) => void,
+): VmInSession {
   let first = check;
   let record: Promise<VmRecord> | undefined;
-  const get: SessionGet = async (path, phase) => {
-    const res = await open.get(path, phase);
-    const seen = first;
+  const seen = (res: HttpResponse) => {
+    const once = first;
     first = undefined;
-    seen?.(res);
+    once?.(res);
     return res;
   };
-  return { vm, get, record: () => (record ??= readVmRecord(get, vm.id)), deadline: session.deadline, session };
+  const get: SessionGet = async (path, phase) => seen(await open.get(path, phase));
+  const { post } = open;
+  return {
+    vm,
+    get,
+    ...(post ? { post: async (path: string, body: string, type: string, phase: string) => seen(await post(path, body, type, phase)) } : {}),
+    record: () => (record ??= readVmRecord(get, vm.id)),
+    deadline: session.deadline,
+    session,
+  };
 }
 
 /** The VM's id from a cached name answered 403/404: the name is resolved again. */

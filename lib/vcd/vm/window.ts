@@ -128,3 +128,30 @@ export function aggregateWindow(series: MetricSeries, windowSeconds: number, agg
   }
   return { value, count: inside.length, newest: inside[inside.length - 1].time, fellBack: false };
 }
+
+/**
+ * What a part of the history lacks to give the verdict the whole day would: undefined when
+ * nothing (every judged metric has its series, whole-VM or per disk, none stale by the
+ * judgement's own rule, --max-age or 3 × the interval, each with two samples at least, so
+ * that its interval is measured from their spacing as from the day's); else the seconds that
+ * would hold two samples of each judged series by the intervals they announce, or Infinity
+ * (the day) for a series missing or stopped: the judgement then reads the window before it
+ * stopped, or says there is no sample in 24 hours. Fresh series end with the newest samples
+ * the day has, so the window's aggregate and the fallback to the newest sample are the same.
+ */
+export function windowShortfall(history: ReadonlyMap<string, MetricSeries>, needs: Iterable<string>, now: number, maxAgeSeconds?: number): number | undefined {
+  let longest = 0;
+  for (const name of needs) {
+    let found = false;
+    for (const s of history.values()) {
+      if (s.base !== name) continue;
+      found = true;
+      const { series } = dropFutureSamples(s, now);
+      if (series.samples.length === 0 || stalenessOf(series, now, maxAgeSeconds, seriesInterval(series).seconds) !== undefined) return Infinity;
+      // The larger reading of the interval (seconds, not milliseconds): enough either way.
+      if (series.samples.length < 2) longest = Math.max(longest, series.expectedInterval ?? Infinity);
+    }
+    if (!found) return Infinity;
+  }
+  return longest > 0 ? 2 * longest : undefined;
+}
