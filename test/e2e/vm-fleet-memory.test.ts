@@ -34,17 +34,27 @@ const fleet = (...more: string[]) =>
     measureRss: true,
   });
 
+/**
+ * make test takes --output json, the mode that peaked highest; plain output and --submit nagios
+ * (each about 50 s) run with CLOUDCHECKS_FLEET_100K=1, so that CI stays within its time.
+ */
+const ALL_MODES = process.env.CLOUDCHECKS_FLEET_100K === '1';
+
 const peak = (kb: number | undefined) => `peak ${Math.round((kb ?? 0) / 1024)} MiB`;
 /** The status line of a collection of every listed VM, whole or cut by -t. */
 const ALL_LISTED = new RegExp(`^VM_FLEET (OK|WARNING) - (\\d+ of )?${VMS} VMs read in [\\d.]+s`);
 
 describe(`check_vm_fleet over ${VMS.toLocaleString('en')} VMs`, () => {
-  it(`plain output: under ${MAX_RSS_MIB} MiB, the status line counts every VM`, async () => {
-    const r = await fleet();
-    console.log(`plain, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}`);
-    expect(r.stdout.split('\n')[0], peak(r.maxRssKb)).toMatch(ALL_LISTED);
-    expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
-  }, 150_000);
+  it.runIf(ALL_MODES)(
+    `plain output: under ${MAX_RSS_MIB} MiB, the status line counts every VM`,
+    async () => {
+      const r = await fleet();
+      console.log(`plain, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}`);
+      expect(r.stdout.split('\n')[0], peak(r.maxRssKb)).toMatch(ALL_LISTED);
+      expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
+    },
+    150_000,
+  );
 
   it(`--output json: under ${MAX_RSS_MIB} MiB, every VM in the document, read or not`, async () => {
     const r = await fleet('--output', 'json');
@@ -55,27 +65,31 @@ describe(`check_vm_fleet over ${VMS.toLocaleString('en')} VMs`, () => {
     expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
   }, 150_000);
 
-  it(`--submit nagios: under ${MAX_RSS_MIB} MiB, three results per VM read reach the pipe`, async () => {
-    const fifo = join(dir, 'nagios.cmd');
-    execFileSync('mkfifo', ['-m', '0600', fifo]);
-    const present = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    let lines = 0;
-    const reading = new Promise<void>((done) =>
-      createReadStream(fifo)
-        .on('data', (d: string | Buffer) => void (lines += d.toString().split('\n').length - 1))
-        .on('end', () => done()),
-    );
-    // A writer of the test's own: the reader sees the end even if the run opened no batch.
-    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-    const r = await fleet('--submit', 'nagios', '--nagios-command-file', fifo);
-    closeSync(writer);
-    await reading;
-    closeSync(present);
-    console.log(`--submit nagios, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}, ${lines} results`);
-    expect(r.stdout.split('\n')[0], peak(r.maxRssKb)).toMatch(ALL_LISTED);
-    const read = Number(/(\d+) (?:of \d+ )?VMs? read/.exec(r.stdout)?.[1] ?? NaN);
-    expect(r.stdout).toContain(`${lines} results submitted to Nagios`);
-    expect(lines).toBe(3 * read);
-    expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
-  }, 150_000);
+  it.runIf(ALL_MODES)(
+    `--submit nagios: under ${MAX_RSS_MIB} MiB, three results per VM read reach the pipe`,
+    async () => {
+      const fifo = join(dir, 'nagios.cmd');
+      execFileSync('mkfifo', ['-m', '0600', fifo]);
+      const present = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      let lines = 0;
+      const reading = new Promise<void>((done) =>
+        createReadStream(fifo)
+          .on('data', (d: string | Buffer) => void (lines += d.toString().split('\n').length - 1))
+          .on('end', () => done()),
+      );
+      // A writer of the test's own: the reader sees the end even if the run opened no batch.
+      const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      const r = await fleet('--submit', 'nagios', '--nagios-command-file', fifo);
+      closeSync(writer);
+      await reading;
+      closeSync(present);
+      console.log(`--submit nagios, ${VMS} VMs: ${peak(r.maxRssKb)}, ${r.ms} ms, exit ${r.code}, ${lines} results`);
+      expect(r.stdout.split('\n')[0], peak(r.maxRssKb)).toMatch(ALL_LISTED);
+      const read = Number(/(\d+) (?:of \d+ )?VMs? read/.exec(r.stdout)?.[1] ?? NaN);
+      expect(r.stdout).toContain(`${lines} results submitted to Nagios`);
+      expect(lines).toBe(3 * read);
+      expect(r.maxRssKb).toBeLessThan(MAX_RSS_MIB * 1024);
+    },
+    150_000,
+  );
 });
