@@ -308,6 +308,23 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     figures.push(
       `master items (${masterHosts.length}, ${expected.size / masterHosts.length} VMs each): run time ${seconds[0]}-${seconds[seconds.length - 1]} s, median ${seconds[Math.floor(seconds.length / 2)]} s`,
     );
+    if (SEVEN) {
+      // 7.0: the master item runs under its own timeout, not the server's external-check one.
+      const [master] = await api<Array<{ timeout: string }>>('item.get', {
+        hostids: [hostIds['fleet-acme']],
+        filter: { type: '10' },
+        search: { key_: 'check_vm_fleet[' },
+        startSearch: true,
+        output: ['timeout'],
+      });
+      const global = await api<{ timeout_external_check?: string }>('settings.get', { output: ['timeout_external_check'] }).catch(
+        () => ({}) as { timeout_external_check?: string },
+      );
+      figures.push(
+        `7.0: the master item's timeout ${master.timeout} (5m, the template's), the server's external-check timeout ${global.timeout_external_check}`,
+      );
+      expect(master.timeout).toBe('{$CLOUDCHECKS.FLEET.TIMEOUT}');
+    }
     await sleep(15_000);
     const after = await internal();
     const used = after['zabbix[rcache,buffer,used]'] - before['zabbix[rcache,buffer,used]'];
