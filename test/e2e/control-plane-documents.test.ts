@@ -9,10 +9,10 @@ import { podsOnNode } from '../../sim/cluster/control-plane';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { parsePluginOutput } from '../support/perfdata-parse';
-import { runExecutable, type RunResult } from '../support/spawn';
+import { clusterArgs, expectClean, runPlugin } from '../support/control-plane-run';
+import type { RunResult } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
-const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
 const DOCS = resolve(__dirname, '../fixtures/cluster/control-plane');
 const doc = (name: string) => readFileSync(join(DOCS, name), 'utf8');
 
@@ -39,30 +39,12 @@ afterEach(() => {
   for (const s of Object.values(sims)) s.apis.cluster.faults.set([]);
 });
 
-const args = (sim: Simulator, extra: string[] = []) => [
-  '--url',
-  sim.apis.cluster.httpsUrl,
-  '--ca-file',
-  sim.caFile,
-  '--token-file',
-  sim.apis.cluster.info.tokenFile,
-  ...extra,
-];
-const run = (plugin: string, argv: string[]): Promise<RunResult> => runExecutable(resolve(DIST, plugin), argv, { env: ENV });
-const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
 const perf = (r: RunResult, label: string) => parsePluginOutput(r.stdout).perfdata.find((m) => m.label === label)?.value;
-
-function expectClean(r: RunResult, code: number, pattern: RegExp): void {
-  expect(r.code, r.stdout + r.stderr).toBe(code);
-  expect(firstLine(r)).toMatch(pattern);
-  expect(r.stdout).not.toMatch(/\n\s+at |TypeError|RangeError/);
-  expect(r.stderr).toBe('');
-}
 
 describe('check_apiserver on a published /readyz', () => {
   it('MicroShift starting up (HTTP 500, 7 of 40 checks failed): CRITICAL naming each failed check; livez ok', async () => {
     sims.openshift47.apis.cluster.faults.set([{ path: '^/readyz$', kind: 'status', status: 500, body: doc('readyz-microshift-failed.txt') }]);
-    const r = await run('check_apiserver', args(sims.openshift47));
+    const r = await runPlugin('check_apiserver', clusterArgs(sims.openshift47));
     expectClean(
       r,
       2,
@@ -85,7 +67,7 @@ describe('check_apiserver on a published /readyz', () => {
 
 describe('check_nodes --version-skew on published node lists', () => {
   it("OpenShift 4.7's kubelets (v1.20.0+bafe72f) under the simulator's OpenShift 4.14 API server (v1.27.10): WARNING, 7 minors behind each", async () => {
-    const r = await run('check_nodes', args(sims.openshift47, ['--version-skew']));
+    const r = await runPlugin('check_nodes', clusterArgs(sims.openshift47, ['--version-skew']));
     expectClean(r, 1, /ci-ln-ywdpkbt-f76d1-vw6lz-master-0: kubelet v1\.20\.0\+bafe72f is 7 minors behind the API server v1\.27\.10\+28ed2d7 \(at most 2\)/);
     expect(r.stdout).toMatch(/and 1 more/); // six nodes, five named on the status line
     expect(perf(r, 'kubelet_minors_behind')).toBe(7);
@@ -96,19 +78,19 @@ describe('check_nodes --version-skew on published node lists', () => {
     const version = JSON.stringify({ major: '1', minor: '20', gitVersion: 'v1.20.0+bafe72f', platform: 'linux/amd64' });
     sims.openshift44.apis.cluster.faults.set([{ path: '^/version$', kind: 'body', contentType: 'application/json', body: version }]);
     expectClean(
-      await run('check_nodes', args(sims.openshift44, ['--version-skew'])),
+      await runPlugin('check_nodes', clusterArgs(sims.openshift44, ['--version-skew'])),
       1,
       /kubelet v1\.17\.1\+9d33dd3 is 3 minors behind the API server v1\.20\.0\+bafe72f \(at most 2\)/,
     );
     expectClean(
-      await run('check_nodes', args(sims.openshift44, ['--version-skew', '--max-skew', '3'])),
+      await runPlugin('check_nodes', clusterArgs(sims.openshift44, ['--version-skew', '--max-skew', '3'])),
       0,
       /kubelets off the API server's v1\.20: v1\.17 on ci-ln-3z9y7mt-f76d1-69jcr-master-0/,
     );
   });
 
   it('the 2015 kubelets (v0.19.3): of an older major version, WARNING, no minors counted', async () => {
-    const r = await run('check_nodes', args(sims.kube019, ['--version-skew']));
+    const r = await runPlugin('check_nodes', clusterArgs(sims.kube019, ['--version-skew']));
     expectClean(r, 1, /10\.245\.1\.3: kubelet v0\.19\.3 is of an older major version than the API server v1\.27\.10\+28ed2d7/);
     expect(r.stdout).not.toMatch(/1000 minors/);
     expect(perf(r, 'kubelet_minors_behind')).toBe(0);
@@ -119,7 +101,7 @@ describe('check_nodes --pods on published node lists and pod Tables', () => {
   it("2015 nodes without allocatable: each judged against capacity.pods (100), the simulator's pods on them", async () => {
     const names = ['10.245.1.3', '10.245.1.4', '10.245.1.5'];
     const pods = names.map((n, i) => podsOnNode(n, i));
-    const r = await run('check_nodes', args(sims.kube019, ['--pods', '--pods-warning', `${pods[1] - 1}`, '--pods-critical', `${pods[2] - 1}`]));
+    const r = await runPlugin('check_nodes', clusterArgs(sims.kube019, ['--pods', '--pods-warning', `${pods[1] - 1}`, '--pods-critical', `${pods[2] - 1}`]));
     expectClean(r, 2, new RegExp(`10\\.245\\.1\\.5 ${pods[2]}/100 pods \\(${pods[2]}%\\), 10\\.245\\.1\\.4 ${pods[1]}/100 pods \\(${pods[1]}%\\)`));
     expect(perf(r, 'pods_max_pct')).toBe(pods[2]);
     expect(r.stdout).not.toMatch(/without a pod limit/);
@@ -129,7 +111,7 @@ describe('check_nodes --pods on published node lists and pod Tables', () => {
     sims.openshift47.apis.cluster.faults.set([
       { path: '^/api/v1/pods$', kind: 'body', contentType: 'application/json', body: doc('podtable-v1beta1-dockin.json') },
     ]);
-    const r = await run('check_nodes', args(sims.openshift47, ['--pods', '-v']));
+    const r = await runPlugin('check_nodes', clusterArgs(sims.openshift47, ['--pods', '-v']));
     expectClean(r, 0, /^NODES OK - /);
     expect(perf(r, 'pods_max_pct')).toBe(0);
     expect(perf(r, 'pods')).toBe(0);
@@ -140,6 +122,6 @@ describe('check_nodes --pods on published node lists and pod Tables', () => {
     sims.openshift47.apis.cluster.faults.set([
       { path: '^/api/v1/pods$', kind: 'body', contentType: 'application/json', body: doc('namespacetable-v1beta1-dockin.json') },
     ]);
-    expectClean(await run('check_nodes', args(sims.openshift47, ['--pods'])), 3, /^NODES UNKNOWN - the pod Table has no Node column/);
+    expectClean(await runPlugin('check_nodes', clusterArgs(sims.openshift47, ['--pods'])), 3, /^NODES UNKNOWN - the pod Table has no Node column/);
   });
 });
