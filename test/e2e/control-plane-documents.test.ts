@@ -1,7 +1,8 @@
-// check_apiserver and check_nodes --pods/--version-skew on documents real clusters published
-// (test/fixtures/cluster/control-plane, its README says where each came from): the simulator
-// serves the published node lists as its nodes, and the published /readyz body and pod Tables
-// in place of its own answers, over HTTPS. Run `node build.mjs dist` first.
+// check_apiserver, check_cluster_certs and check_nodes --pods/--version-skew on documents real
+// clusters published (test/fixtures/cluster/control-plane, its README says where each came from):
+// the simulator serves the published node lists as its nodes, and the published /readyz body, pod
+// Tables and CSR lists (built from published `kubectl get csr` listings) in place of its own
+// answers, over HTTPS. Run `node build.mjs dist` first.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { parsePluginOutput } from '../support/perfdata-parse';
 import { clusterArgs, expectClean, runPlugin } from '../support/control-plane-run';
+import { csrListFromListing } from '../support/csr-listing';
 import type { RunResult } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -24,7 +26,7 @@ const LISTS = {
 const sims = {} as Record<keyof typeof LISTS, Simulator>;
 
 beforeAll(async () => {
-  for (const p of ['check_apiserver', 'check_nodes'])
+  for (const p of ['check_apiserver', 'check_cluster_certs', 'check_nodes'])
     if (!existsSync(resolve(DIST, p))) throw new Error(`dist/${p} is missing: run \`node build.mjs dist\` first`);
   await Promise.all(
     Object.entries(LISTS).map(async ([key, file]) => {
@@ -123,5 +125,43 @@ describe('check_nodes --pods on published node lists and pod Tables', () => {
       { path: '^/api/v1/pods$', kind: 'body', contentType: 'application/json', body: doc('namespacetable-v1beta1-dockin.json') },
     ]);
     expectClean(await runPlugin('check_nodes', clusterArgs(sims.openshift47, ['--pods'])), 3, /^NODES UNKNOWN - the pod Table has no Node column/);
+  });
+});
+
+describe('check_cluster_certs on CSR lists built from published listings', () => {
+  // Built when the check runs: each CSR as old as the listing's AGE says.
+  const serveListing = (file: string) =>
+    sims.openshift47.apis.cluster.faults.set([
+      { path: 'certificatesigningrequests', kind: 'body', contentType: 'application/json', body: JSON.stringify(csrListFromListing(doc(file), Date.now())) },
+    ]);
+
+  it('EKS, six kubelet-serving CSRs pending 10h-18h: WARNING naming the three oldest, each of the six WARNING, csr_pending 6', async () => {
+    serveListing('kubectl-get-csr-eks-perf-tests-189.txt');
+    const r = await runPlugin('check_cluster_certs', clusterArgs(sims.openshift47));
+    expectClean(
+      r,
+      1,
+      /^CERTS WARNING - nearest expiry: API server certificate localhost expires in \d+d \(2126-10-29\), 6 kubelet CSRs pending over 1h: csr-28tx9 \(kubelet-serving, system:node:ip-10-0-102-158\.us-west-2\.compute\.internal, pending 18h\), csr-6qqdp \(.*pending 16h\), csr-42ftc \(kubelet-serving, system:node:ip-10-0-100-240\.us-west-2\.compute\.internal, pending 15h\) and 3 more \(approve with /,
+    );
+    for (const name of ['csr-28tx9', 'csr-2rbzf', 'csr-42ftc', 'csr-4ww4k', 'csr-6kzcz', 'csr-6qqdp'])
+      expect(r.stdout).toContain(`[WARNING] CSR ${name} (kubelet-serving, `);
+    expect(perf(r, 'csr_pending')).toBe(6);
+  });
+
+  it("OKD 4.5, node-bootstrapper's client CSRs of 12m-90m: WARNING naming the one of 90m; under --csr-grace 30m also the one of 59m", async () => {
+    serveListing('oc-get-csr-okd-4.5-issue-373.txt');
+    const r = await runPlugin('check_cluster_certs', clusterArgs(sims.openshift47));
+    expectClean(
+      r,
+      1,
+      /^CERTS WARNING - nearest expiry: .*, 1 kubelet CSR pending over 1h: csr-hkcvq \(kube-apiserver-client-kubelet, system:serviceaccount:openshift-machine-config-operator:node-bootstrapper, pending 90m\) \(approve /,
+    );
+    expect(r.stdout).toContain(
+      '[OK] CSR csr-k4w4j (kube-apiserver-client-kubelet, system:serviceaccount:openshift-machine-config-operator:node-bootstrapper, pending 59m)',
+    );
+    expect(perf(r, 'csr_pending')).toBe(4);
+    const shorter = await runPlugin('check_cluster_certs', clusterArgs(sims.openshift47, ['--csr-grace', '30m']));
+    expectClean(shorter, 1, /^CERTS WARNING - .*, 2 kubelet CSRs pending over 30m: csr-hkcvq \(.*pending 90m\), csr-k4w4j \(.*pending 59m\) \(approve /);
+    expect(shorter.stdout).toContain('[OK] CSR csr-5rb7n');
   });
 });
