@@ -164,4 +164,15 @@ describe('check_cluster_certs on CSR lists built from published listings', () =>
     expectClean(shorter, 1, /^CERTS WARNING - .*, 2 kubelet CSRs pending over 30m: csr-hkcvq \(.*pending 90m\), csr-k4w4j \(.*pending 59m\) \(approve /);
     expect(shorter.stdout).toContain('[OK] CSR csr-5rb7n');
   });
+
+  it('OpenShift Local, two client CSRs Approved,Issued and one pending for 3m19s: OK counting the one pending', async () => {
+    serveListing('oc-get-csr-crc-snc-631.txt');
+    const r = await runPlugin('check_cluster_certs', clusterArgs(sims.openshift47, ['-v']));
+    expectClean(r, 0, /^CERTS OK - nearest expiry: .*, 1 CSR pending, none for kubelets over 1h \| /);
+    expect(r.stdout).toContain(
+      '[OK] CSR csr-c28jv (kube-apiserver-client-kubelet, system:serviceaccount:openshift-machine-config-operator:node-bootstrapper, pending 3m)',
+    );
+    expect(r.stdout).not.toMatch(/csr-b4gb2|csr-f9f7d/);
+    expect(perf(r, 'csr_pending')).toBe(1);
+  });
 });

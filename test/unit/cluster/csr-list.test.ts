@@ -17,6 +17,7 @@ const DOCS = join(__dirname, '../../fixtures/cluster/control-plane');
 const listing = (name: string) => readFileSync(join(DOCS, name), 'utf8');
 const EKS = listing('kubectl-get-csr-eks-perf-tests-189.txt');
 const OKD = listing('oc-get-csr-okd-4.5-issue-373.txt');
+const CRC = listing('oc-get-csr-crc-snc-631.txt');
 const API = 'https://api.prod-eu1.example.com:6443';
 const target: ClusterTarget = { url: new URL(API), token: 'test-token', tokenSource: '--token-file /etc/nagios/cluster.token', tls: {} };
 /** The listings' own instant is not published (only the comment's day): any fixed one serves, the ages are what count. */
@@ -102,5 +103,22 @@ describe('listPendingCsrs and the judgement on published listings', () => {
     );
     expect(r.metrics?.find((m) => m.label === 'csr_pending')?.value).toBe(4);
     expect(judge(summary, 1800).summary).toMatch(/^2 kubelet CSRs pending over 30m: csr-hkcvq \(.*pending 90m\), csr-k4w4j \(.*pending 59m\) \(approve/);
+  });
+
+  it('OpenShift Local (crc-org/snc #631, with the REQUESTEDDURATION column): two client CSRs Approved,Issued, the one of 3m19s pending: OK, 1 counted', async () => {
+    const summary = await read(CRC);
+    expect(summary.total).toBe(3);
+    expect(summary.pending).toEqual([
+      {
+        name: 'csr-c28jv',
+        signer: 'kubernetes.io/kube-apiserver-client-kubelet',
+        username: 'system:serviceaccount:openshift-machine-config-operator:node-bootstrapper',
+        created: NOW - 199_000,
+      },
+    ]);
+    const r = judge(summary);
+    expect(r).toMatchObject({ state: State.OK, summary: '1 CSR pending, none for kubelets over 1h' });
+    expect(r.metrics?.find((m) => m.label === 'csr_pending')?.value).toBe(1);
+    expect(judge(summary, 60).summary).toMatch(/^1 kubelet CSR pending over 1m: csr-c28jv \(kube-apiserver-client-kubelet, .*, pending 3m\)/);
   });
 });
