@@ -13,8 +13,10 @@
 // for the runners or the 2,000 VMs (trigger dependencies).
 // Minutes long (tens of minutes on a loaded 2-core host), so it runs only when asked
 // (CLOUDCHECKS_ZABBIX_FLEET=1), not within CI's time budget:
-//   CLOUDCHECKS_ZABBIX_FLEET=1 npx vitest run test/integration/zabbix-fleet.test.ts   (6.0, Debian 12)
-//   CLOUDCHECKS_ZABBIX_FLEET=1 sh test/integration/trixie-run.sh /tmp/r.json test/integration/zabbix-fleet.test.ts   (7.0)
+// (node build.mjs dist first; as root; under the lock the engine tests share; docs/DEVELOPING.md)
+//   CLOUDCHECKS_ZABBIX_FLEET=1 flock /tmp/cloudchecks-engines.lock npx vitest run test/integration/zabbix-fleet.test.ts   (6.0, Debian 12)
+//   CLOUDCHECKS_ZABBIX_FLEET=1 CLOUDCHECKS_TRIXIE_ROOT=$PWD/.cache/trixie flock /tmp/cloudchecks-engines.lock \
+//     sh test/integration/trixie-run.sh /tmp/r.json test/integration/zabbix-fleet.test.ts   (7.0, Debian 13 root)
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
