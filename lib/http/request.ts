@@ -7,6 +7,7 @@ import { runRedactor } from '../plugin/redact';
 import { describeNetworkError } from './network-errors';
 import type { TlsSettings } from './tls-settings';
 import { proxyAuthorization, proxyFor } from './proxy';
+import { bodyBytesRead } from './young-collector';
 
 export type { TlsSettings };
 
@@ -278,6 +279,7 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
       }
       chunk.copy(into, size - chunk.length);
     }
+    bodyBytesRead(chunk.length);
   });
   res.once('end', () => {
     req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);
