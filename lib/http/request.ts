@@ -281,7 +281,7 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
       }
       chunk.copy(into, size - chunk.length);
     }
-    bodyBytesRead(chunk.length);
+    bodyBytesRead(chunk.length, size);
   });
   res.once('end', () => {
     req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);

@@ -2,13 +2,18 @@
 // reader copies or scans and drops at once; V8 frees it, though, only when it next collects
 // its young generation, and a client that mostly reads allocates too few objects for that to
 // come soon. Reading the 44 MB of a 5,000-node list left some 30 MiB of such chunks waiting,
-// half the peak of the whole process (bench/RESULTS.md). So, once a run has read more than
-// COLLECT_EVERY bytes of bodies, the young generation is collected after each further
-// COLLECT_EVERY bytes: the dropped chunks stay bounded by that, whatever the documents' size.
-// A small check never reads that much and never pays for any of this.
+// half the peak of the whole process (bench/RESULTS.md). So the chunks of large documents
+// (those past LARGE_BODY bytes) are counted, and the young generation is collected after each
+// COLLECT_EVERY bytes of them: the dropped chunks stay bounded by that, whatever the
+// documents' size. Many small documents (check_vm_fleet's) come with enough objects of their
+// own for V8 to collect as it goes, and a collection forced among them would only promote
+// what is still in flight. A small check never reads that much and never pays for any of this.
 
-/** Bytes of response bodies read between two collections of the young generation. */
+/** Bytes of large bodies read between two collections of the young generation. */
 export const COLLECT_EVERY = 2 * 1024 * 1024;
+
+/** A body is large, and its chunks counted, past this many bytes. */
+export const LARGE_BODY = 1024 * 1024;
 
 type Collect = () => void;
 
@@ -16,11 +21,12 @@ let unread = 0;
 let collect: Collect | null | undefined;
 
 /**
- * Counts `bytes` of body read; collects the young generation each COLLECT_EVERY bytes.
- * Returns whether it did.
+ * Counts a chunk of `bytes` that brought its body to `total` bytes; collects the young
+ * generation each COLLECT_EVERY bytes of large bodies. Returns whether it did.
  */
-export function bodyBytesRead(bytes: number): boolean {
-  unread += bytes;
+export function bodyBytesRead(bytes: number, total: number): boolean {
+  if (total <= LARGE_BODY) return false;
+  unread += Math.min(bytes, total - LARGE_BODY);
   if (unread < COLLECT_EVERY) return false;
   unread = 0;
   if (collect === undefined) collect = youngCollector();
