@@ -195,7 +195,7 @@ export function deliverInventory(
   const groups = format === 'nagios' ? groupOrgs : [];
   if (path === undefined) return { state: State.OK, summary: '', raw: raw + nagiosOrgGroups(groups) };
   for (const org of groups) writeInventory(join(dirname(path), orgGroupFileName(org)), format, nagiosOrgGroups([org]).slice(1), true);
-  const written = writeInventory(path, format, raw, output.allowShrink);
+  const written = writeInventory(path, format, raw, output.allowShrink, noun);
   const was = written.previous === undefined ? 'new file' : `was ${written.previous}`;
   return {
     state: State.OK,
