@@ -80,8 +80,8 @@ function header(comment: string, text: (s: string) => string, src: DiscoverySour
 
 /**
  * The name an engine shows for a VM: with a provider account (org System), whose one file holds
- * every organisation's VMs (acme and globex may both have a `web-01`), the VM's organisation
- * before it, `acme/web-01` (a form Nagios keeps as it is); a tenant account's VMs are all of its own organisation.
+ * every organisation's VMs or VDCs (acme and globex may both have a `web-01`), the organisation
+ * before the name, `acme/web-01` (a form Nagios keeps as it is); a tenant account's VMs are all of its own organisation.
  */
 export function displayName(v: Pick<VmRecord, 'name' | 'org'>, src: Pick<DiscoverySource, 'org'>): string {
   return providerAccount(src) && v.org ? `${v.org}/${v.name}` : v.name;
@@ -285,7 +285,7 @@ export function icingaVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: Discover
   let out = icingaHeader(src, vdcs.length, 'VDC') + icingaOrgGroups(inventoryGroupOrgs(vdcs, src));
   for (const v of vdcs) {
     out +=
-      `\nobject Host ${icingaString(`vdc-${v.id}`)} {\n\timport "cloudchecks-vcd-vdc"\n\tdisplay_name = ${icingaString(v.name)}\n${icingaGroups(v.org, src)}` +
+      `\nobject Host ${icingaString(`vdc-${v.id}`)} {\n\timport "cloudchecks-vcd-vdc"\n\tdisplay_name = ${icingaString(displayName(v, src))}\n${icingaGroups(v.org, src)}` +
       `\tvars.cloudchecks_vdc_id = ${icingaMacroString(v.id)}\n\tvars.cloudchecks_vdc_name = ${icingaMacroString(v.name)}\n\tvars.cloudchecks_vdc_org = ${icingaMacroString(v.org)}\n` +
       `${conn}\n}\n`;
   }
@@ -301,7 +301,7 @@ export function nagiosVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: Discover
   const vcdArgs = nagiosConnection(src);
   let out = header('#', nagiosText, src, vdcs.length, NAGIOS_FIX, 'VDC');
   for (const v of vdcs) {
-    const name = nagiosText(v.name) || v.id;
+    const name = nagiosText(displayName(v, src)) || v.id;
     out +=
       `\ndefine host {\n    use             cloudchecks-vcd-vdc\n    host_name       vdc-${v.id}\n    alias           ${name}\n    display_name    ${name}\n${nagiosGroups(v.org, src)}` +
       `    _VDC_ID         ${v.id}\n    _VDC_ORG        ${nagiosText(v.org) || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;

@@ -186,4 +186,11 @@ describe('a provider account gives each organisation a host group', () => {
     expect(icingaVdcDiscovery(vdcs, provider)).toContain(`\tgroups += [ "${orgGroupName('acme')}" ]\n`);
     expect(nagiosVdcDiscovery(vdcs, provider)).toContain(`    hostgroups      +${orgGroupName('acme')}\n`);
   });
+
+  it("VDC hosts of a provider account show their organisation, as VMs do; a tenant account's do not", () => {
+    const vdcs = [{ id: '00000000-0000-4000-8000-000000000001', name: 'gold', org: 'acme' }];
+    expect(icingaVdcDiscovery(vdcs, provider)).toContain('\tdisplay_name = "acme/gold"\n');
+    expect(nagiosVdcDiscovery(vdcs, provider)).toContain('    display_name    acme/gold\n');
+    expect(icingaVdcDiscovery(vdcs, src)).toContain('\tdisplay_name = "gold"\n');
+  });
 });
