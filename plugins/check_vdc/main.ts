@@ -2,7 +2,7 @@
 // its state, and its VMs in failed states; or every VDC the account sees.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
-import { renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
+import { inventoryGroupOrgs, renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
 import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet/fleet-options';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
 import { sessionConfigFrom } from '../../lib/vcd/session-options';
@@ -44,8 +44,9 @@ void runPlugin({
     for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
     if (config.discovery !== undefined) {
       const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
-      const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', config.inventory.files, session));
-      return deliverInventory(raw, config.discovery, config.inventory.output, vdcs.length, 'VDC');
+      const source = discoverySource('check_vdc', config.inventory.files, session);
+      const raw = renderVdcDiscovery(config.discovery, vdcs, source);
+      return deliverInventory(raw, config.discovery, config.inventory.output, vdcs.length, 'VDC', inventoryGroupOrgs(vdcs, source));
     }
     const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
     const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });

@@ -7,10 +7,14 @@ import { parseState, State, stateName, type StateName } from '../../plugin/state
 import type { SessionRequest } from '../api/session';
 import { listVms } from '../inventory/vm-listing';
 import { parseDuration } from '../../plugin/duration';
+import { dirname, join } from 'node:path';
 import { writeInventory } from '../inventory/inventory-file';
 import { DEFAULT_MAX_VMS } from '../inventory/vm-query';
 import {
   DISCOVERY_FORMATS,
+  inventoryGroupOrgs,
+  nagiosOrgGroups,
+  orgGroupFileName,
   parseDiscoveryFormat,
   renderDiscovery,
   selectVms,
@@ -156,7 +160,7 @@ export async function runDiscovery(command: string, config: DiscoveryConfig, req
   req.log(`discovery: ${records.length} records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
   const source = discoverySource(command, config.files, req);
   const raw = renderDiscovery(format, vms, config.poweredOffState === undefined ? source : { ...source, poweredOffState: config.poweredOffState });
-  return deliverInventory(raw, format, config.output, vms.length, 'VM');
+  return deliverInventory(raw, format, config.output, vms.length, 'VM', inventoryGroupOrgs(vms, source));
 }
 
 /** What the generated host definitions say of the connection: what the discovery itself used. */
@@ -173,11 +177,25 @@ export function discoverySource(command: string, files: DiscoveryFiles, req: Ses
   };
 }
 
-/** The discovery output on stdout, or written to --discovery-file (a one-line result then). */
-export function deliverInventory(raw: string, format: DiscoveryFormat, output: InventoryOutput, count: number, noun: string): Result {
+/**
+ * The discovery output on stdout, or written to --discovery-file (a one-line result then).
+ * `groupOrgs` are the organisations whose Nagios host groups the hosts join (a provider
+ * account): after the hosts on stdout; beside the file, one file per group, before it, so that
+ * no host names a group its engine lacks (Icinga 2 inventories define their own).
+ */
+export function deliverInventory(
+  raw: string,
+  format: DiscoveryFormat,
+  output: InventoryOutput,
+  count: number,
+  noun: string,
+  groupOrgs: readonly string[] = [],
+): Result {
   const path = output.file;
-  if (path === undefined) return { state: State.OK, summary: '', raw };
-  const written = writeInventory(path, format, raw, output.allowShrink);
+  const groups = format === 'nagios' ? groupOrgs : [];
+  if (path === undefined) return { state: State.OK, summary: '', raw: raw + nagiosOrgGroups(groups) };
+  for (const org of groups) writeInventory(join(dirname(path), orgGroupFileName(org)), format, nagiosOrgGroups([org]).slice(1), true);
+  const written = writeInventory(path, format, raw, output.allowShrink, noun);
   const was = written.previous === undefined ? 'new file' : `was ${written.previous}`;
   return {
     state: State.OK,

@@ -3,6 +3,7 @@ import { blankControlCharacters } from '../../plugin/control-characters';
 import { icingaMacroString, icingaString, nagiosShellWord, nagiosText } from '../../plugin/engine-text';
 import { UsageError } from '../../plugin/errors';
 import type { StateName } from '../../plugin/state';
+import { orgGroupName } from './org-group';
 import type { VmRecord } from './vm-query';
 
 export const DISCOVERY_FORMATS = ['zabbix', 'icinga2', 'nagios'] as const;
@@ -83,7 +84,60 @@ function header(comment: string, text: (s: string) => string, src: DiscoverySour
  * before it, `acme/web-01` (a form Nagios keeps as it is); a tenant account's VMs are all of its own organisation.
  */
 export function displayName(v: Pick<VmRecord, 'name' | 'org'>, src: Pick<DiscoverySource, 'org'>): string {
-  return src.org.toLowerCase() === 'system' && v.org ? `${v.org}/${v.name}` : v.name;
+  return providerAccount(src) && v.org ? `${v.org}/${v.name}` : v.name;
+}
+
+/** A provider account (org System) lists several organisations: their hosts get a group each. */
+export function providerAccount(src: Pick<DiscoverySource, 'org'>): boolean {
+  return src.org.toLowerCase() === 'system';
+}
+
+/** The host group of an object's organisation with a provider account, else none. */
+function groupOf(org: string | undefined, src: Pick<DiscoverySource, 'org'>): string | undefined {
+  return providerAccount(src) && org ? orgGroupName(org) : undefined;
+}
+
+/** The organisations whose groups a provider account's inventory uses, each once. */
+export function inventoryGroupOrgs(objects: ReadonlyArray<{ org?: string }>, src: Pick<DiscoverySource, 'org'>): string[] {
+  if (!providerAccount(src)) return [];
+  return [...new Set(objects.map((o) => o.org ?? '').filter((org) => org !== ''))];
+}
+
+/**
+ * Icinga 2 host groups, one per organisation, each defined by the first inventory file that
+ * names it: the files of one engine (per organisation, kind or vApp) may name the same, and
+ * Icinga refuses a second object of a name. Icinga reads its files one after the other, so a
+ * global dictionary of the groups defined so far guards each definition.
+ */
+export function icingaOrgGroups(orgs: readonly string[]): string {
+  if (orgs.length === 0) return '';
+  let out =
+    '\n// One host group per organisation, defined here unless another inventory file did.\n' +
+    'if (!globals.contains("cloudchecks_vcd_org_groups")) { globals.cloudchecks_vcd_org_groups = {} }\n';
+  for (const org of orgs) {
+    const name = icingaString(orgGroupName(org));
+    out +=
+      `if (!globals.cloudchecks_vcd_org_groups.contains(${name})) {\n\tglobals.cloudchecks_vcd_org_groups.set(${name}, true)\n` +
+      `\tobject HostGroup ${name} {\n\t\tdisplay_name = ${icingaString(`Cloud Director organisation ${org}`)}\n\t}\n}\n`;
+  }
+  return out;
+}
+
+/**
+ * Nagios host groups, one per organisation. Nagios has no way to define an object only once
+ * across files, so with --discovery-file each group is a file of its own beside the
+ * inventory (orgGroupFileName), the same text whichever inventory writes it; on stdout they
+ * follow the hosts.
+ */
+export function nagiosOrgGroups(orgs: readonly string[]): string {
+  return orgs
+    .map((org) => `\ndefine hostgroup {\n    hostgroup_name  ${orgGroupName(org)}\n    alias           Cloud Director organisation ${nagiosText(org)}\n}\n`)
+    .join('');
+}
+
+/** The file of an organisation's Nagios host group, in the directory of the inventory. */
+export function orgGroupFileName(org: string): string {
+  return `cloudchecks-group-${orgGroupName(org)}.cfg`;
 }
 
 /** The connection options the discovery used, as option/value pairs (file paths, never a secret). */
@@ -112,6 +166,18 @@ const ICINGA_VARS: Record<string, string> = {
   '--insecure': 'cloudchecks_insecure',
   '--api-version': 'cloudchecks_vcd_api_version',
 };
+
+/** A host's line joining its organisation's group (provider account), else nothing. */
+function icingaGroups(org: string | undefined, src: DiscoverySource): string {
+  const group = groupOf(org, src);
+  return group === undefined ? '' : `\tgroups += [ ${icingaString(group)} ]\n`;
+}
+
+/** A Nagios host's line joining its organisation's group beside its template's (provider account), else nothing. */
+function nagiosGroups(org: string | undefined, src: DiscoverySource): string {
+  const group = groupOf(org, src);
+  return group === undefined ? '' : `    hostgroups      +${group}\n`;
+}
 
 /** The connection the discovery used, as the Icinga 2 host variables commands.conf reads. */
 function icingaConnection(src: DiscoverySource): string {
@@ -151,10 +217,10 @@ const NAGIOS_FIX = 'the checks need one in _VCD_ARGS, or VCD_PASSWORD in the env
 export function icingaDiscovery(vms: readonly VmRecord[], src: DiscoverySource): string {
   const conn = icingaConnection(src);
   const off = src.poweredOffState === undefined ? '' : `\tvars.cloudchecks_vm_powered_off_state = "${src.poweredOffState}"\n`;
-  let out = icingaHeader(src, vms.length, 'VM');
+  let out = icingaHeader(src, vms.length, 'VM') + icingaOrgGroups(inventoryGroupOrgs(vms, src));
   for (const v of vms) {
     out +=
-      `\nobject Host ${icingaString(v.id)} {\n\timport "cloudchecks-vcd-vm"\n\tdisplay_name = ${icingaString(displayName(v, src))}\n${off}` +
+      `\nobject Host ${icingaString(v.id)} {\n\timport "cloudchecks-vcd-vm"\n\tdisplay_name = ${icingaString(displayName(v, src))}\n${off}${icingaGroups(v.org, src)}` +
       `\tvars.cloudchecks_vm_id = ${icingaMacroString(v.id)}\n\tvars.cloudchecks_vm_name = ${icingaMacroString(v.name)}\n\tvars.cloudchecks_vapp = ${icingaMacroString(v.vapp)}\n\tvars.cloudchecks_vm_status = ${icingaMacroString(v.status)}\n\tvars.cloudchecks_vm_org = ${icingaMacroString(v.org ?? '')}\n` +
       `${conn}\n}\n`;
   }
@@ -175,7 +241,7 @@ export function nagiosDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
   for (const v of vms) {
     const name = nagiosText(displayName(v, src)) || v.id;
     out +=
-      `\ndefine host {\n    use             cloudchecks-vcd-vm\n    host_name       ${v.id}\n    alias           ${name}\n    display_name    ${name}\n${off}` +
+      `\ndefine host {\n    use             cloudchecks-vcd-vm\n    host_name       ${v.id}\n    alias           ${name}\n    display_name    ${name}\n${nagiosGroups(v.org, src)}${off}` +
       `    _VM_ID          ${v.id}\n    _VM_VAPP        ${nagiosText(v.vapp) || '-'}\n    _VM_STATUS      ${nagiosText(v.status) || '-'}\n    _VM_ORG         ${nagiosText(v.org ?? '') || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
   }
   return out;
@@ -216,10 +282,10 @@ export function zabbixVdcDiscovery(vdcs: readonly DiscoveredVdc[]): string {
  */
 export function icingaVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: DiscoverySource): string {
   const conn = icingaConnection(src);
-  let out = icingaHeader(src, vdcs.length, 'VDC');
+  let out = icingaHeader(src, vdcs.length, 'VDC') + icingaOrgGroups(inventoryGroupOrgs(vdcs, src));
   for (const v of vdcs) {
     out +=
-      `\nobject Host ${icingaString(`vdc-${v.id}`)} {\n\timport "cloudchecks-vcd-vdc"\n\tdisplay_name = ${icingaString(v.name)}\n` +
+      `\nobject Host ${icingaString(`vdc-${v.id}`)} {\n\timport "cloudchecks-vcd-vdc"\n\tdisplay_name = ${icingaString(v.name)}\n${icingaGroups(v.org, src)}` +
       `\tvars.cloudchecks_vdc_id = ${icingaMacroString(v.id)}\n\tvars.cloudchecks_vdc_name = ${icingaMacroString(v.name)}\n\tvars.cloudchecks_vdc_org = ${icingaMacroString(v.org)}\n` +
       `${conn}\n}\n`;
   }
@@ -237,7 +303,7 @@ export function nagiosVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: Discover
   for (const v of vdcs) {
     const name = nagiosText(v.name) || v.id;
     out +=
-      `\ndefine host {\n    use             cloudchecks-vcd-vdc\n    host_name       vdc-${v.id}\n    alias           ${name}\n    display_name    ${name}\n` +
+      `\ndefine host {\n    use             cloudchecks-vcd-vdc\n    host_name       vdc-${v.id}\n    alias           ${name}\n    display_name    ${name}\n${nagiosGroups(v.org, src)}` +
       `    _VDC_ID         ${v.id}\n    _VDC_ORG        ${nagiosText(v.org) || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
   }
   return out;

@@ -45,9 +45,9 @@ function fileError(path: string, error: unknown, doing: string): CheckError {
  * engine loads: it does not end in .conf or .cfg) and is renamed over the file only when
  * complete. The file's mode is kept. The same text leaves the file untouched, so that a
  * reload can be skipped. No host at all, or fewer than half the hosts of the existing file,
- * is refused unless `allowShrink`.
+ * is refused unless `allowShrink`. `noun` names what the hosts are (VM, VDC, provider VDC).
  */
-export function writeInventory(path: string, format: DiscoveryFormat, text: string, allowShrink: boolean): InventoryWrite {
+export function writeInventory(path: string, format: DiscoveryFormat, text: string, allowShrink: boolean, noun = 'VM'): InventoryWrite {
   let old: string | undefined;
   let mode = 0o644;
   try {
@@ -65,12 +65,12 @@ export function writeInventory(path: string, format: DiscoveryFormat, text: stri
   if (!allowShrink) {
     if (count === 0) {
       throw new CheckError(
-        `discovery found no VM, so ${path} is kept${previous ? ` with its ${previous} hosts` : ''}: check --vapp/--include/--exclude and the account's rights, or give --allow-shrink to write an empty inventory`,
+        `discovery found no ${noun}, so ${path} is kept${previous ? ` with its ${previous} hosts` : ''}: check --vapp/--include/--exclude and the account's rights, or give --allow-shrink to write an empty inventory`,
       );
     }
     if (previous !== undefined && count < previous * SHRINK_LIMIT) {
       throw new CheckError(
-        `discovery found ${count} VMs where ${path} has ${previous} hosts (fewer than half), so the file is kept: check the account's rights and the selection, or give --allow-shrink to accept the smaller inventory`,
+        `discovery found ${count} ${noun}s where ${path} has ${previous} hosts (fewer than half), so the file is kept: check the account's rights and the selection, or give --allow-shrink to accept the smaller inventory`,
       );
     }
   }

@@ -1,7 +1,16 @@
 // Discovery output with names tenants chose to attack the provider's monitoring: each VM and
 // vApp name of the table must come out of the Icinga 2 and Nagios formats as inert data.
 import { describe, expect, it } from 'vitest';
-import { icingaDiscovery, nagiosDiscovery, type DiscoverySource } from '../../../../lib/vcd/inventory/discovery';
+import {
+  icingaDiscovery,
+  icingaVdcDiscovery,
+  nagiosDiscovery,
+  nagiosOrgGroups,
+  nagiosVdcDiscovery,
+  orgGroupFileName,
+  type DiscoverySource,
+} from '../../../../lib/vcd/inventory/discovery';
+import { orgGroupName } from '../../../../lib/vcd/inventory/org-group';
 import type { VmRecord } from '../../../../lib/vcd/inventory/vm-query';
 
 const NAMES = [
@@ -117,7 +126,8 @@ describe('a provider account names each VM with its organisation', () => {
   const provider: DiscoverySource = { ...src, org: 'System' };
 
   it('icinga2: display_name "acme/web-01" and "globex/web-01"', () => {
-    expect([...icingaDiscovery(twins, provider).matchAll(/display_name = "([^"]*)"/g)].map((m) => m[1])).toEqual(['acme/web-01', 'globex/web-01']);
+    // The hosts' (one tab in); the organisations' groups have theirs too.
+    expect([...icingaDiscovery(twins, provider).matchAll(/^\tdisplay_name = "([^"]*)"/gm)].map((m) => m[1])).toEqual(['acme/web-01', 'globex/web-01']);
   });
 
   it('nagios: alias and display_name the same', () => {
@@ -128,5 +138,52 @@ describe('a provider account names each VM with its organisation', () => {
 
   it('a tenant account keeps the bare name: all its VMs are of its own organisation', () => {
     expect(icingaDiscovery(twins.slice(0, 1), src)).toContain('display_name = "web-01"\n');
+  });
+});
+
+describe('a provider account gives each organisation a host group', () => {
+  const orgs = ['acme', 'globex', 'a "quoted" \\ org\nwith $MACRO$ and $(id)', 'l'.repeat(3000)];
+  const vms: VmRecord[] = orgs.map((org, i) => ({
+    id: `vm-00000000-0000-4000-8000-00000000000${i}`,
+    name: 'web-01',
+    vapp: 'shop',
+    status: 'POWERED_ON',
+    template: false,
+    org,
+  }));
+  const provider: DiscoverySource = { ...src, org: 'System' };
+
+  it('icinga2: each group defined once per file under the shared guard, each host in its own', () => {
+    const out = icingaDiscovery([...vms, { ...vms[0], id: 'vm-00000000-0000-4000-8000-00000000000a' }], provider);
+    expect(out.match(/^if \(!globals\.contains\("cloudchecks_vcd_org_groups"\)\)/gm)).toHaveLength(1);
+    const defined = [...out.matchAll(/^\tobject HostGroup "([^"]+)" \{$/gm)].map((m) => m[1]);
+    expect(defined).toEqual(orgs.map(orgGroupName));
+    for (const name of defined)
+      expect(out).toContain(`if (!globals.cloudchecks_vcd_org_groups.contains("${name}")) {\n\tglobals.cloudchecks_vcd_org_groups.set("${name}", true)\n`);
+    const joined = [...out.matchAll(/^\tgroups \+= \[ "([^"]+)" \]$/gm)].map((m) => m[1]);
+    expect(joined).toEqual([...orgs.map(orgGroupName), orgGroupName('acme')]);
+    // The organisation's own name is shown, escaped: one line, no unescaped quote.
+    expect(out).toContain('\t\tdisplay_name = "Cloud Director organisation a \\"quoted\\" \\\\ org with $MACRO$ and $(id)"\n');
+  });
+
+  it("nagios: the hosts join their group beside their template's; the definitions are nagiosOrgGroups", () => {
+    const out = nagiosDiscovery(vms, provider);
+    expect([...out.matchAll(/^ {4}hostgroups\s+(\S+)$/gm)].map((m) => m[1])).toEqual(orgs.map((o) => `+${orgGroupName(o)}`));
+    expect(out).not.toContain('define hostgroup');
+    const groups = nagiosOrgGroups(orgs);
+    expect([...groups.matchAll(/^ {4}hostgroup_name\s+(\S+)$/gm)].map((m) => m[1])).toEqual(orgs.map(orgGroupName));
+    for (const alias of [...groups.matchAll(/^ {4}alias\s+(.*)$/gm)].map((m) => m[1])) expect(alias).not.toMatch(/[$"\\;`]/);
+    expect(orgGroupFileName('acme')).toBe('cloudchecks-group-vcd-org-acme.cfg');
+  });
+
+  it("a tenant account's hosts join no organisation group", () => {
+    expect(icingaDiscovery(vms.slice(0, 1), src)).not.toMatch(/HostGroup|groups/);
+    expect(nagiosDiscovery(vms.slice(0, 1), src)).not.toMatch(/hostgroup/);
+  });
+
+  it('VDC hosts join the same groups', () => {
+    const vdcs = [{ id: '00000000-0000-4000-8000-000000000001', name: 'vdc', org: 'acme' }];
+    expect(icingaVdcDiscovery(vdcs, provider)).toContain(`\tgroups += [ "${orgGroupName('acme')}" ]\n`);
+    expect(nagiosVdcDiscovery(vdcs, provider)).toContain(`    hostgroups      +${orgGroupName('acme')}\n`);
   });
 });

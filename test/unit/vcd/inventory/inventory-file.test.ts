@@ -43,6 +43,13 @@ describe('writeInventory', () => {
     expect(() => writeInventory(join(dir(), 'new.conf'), 'icinga2', hosts(0), false)).toThrow(/discovery found no VM/);
   });
 
+  it('names what check_vdc and check_pvdc discover, not VMs', () => {
+    const f = join(dir(), 'vdcs.conf');
+    writeFileSync(f, hosts(10));
+    expect(() => writeInventory(f, 'icinga2', hosts(0), false, 'VDC')).toThrow(/discovery found no VDC, so .*vdcs\.conf is kept with its 10 hosts/);
+    expect(() => writeInventory(f, 'icinga2', hosts(4), false, 'provider VDC')).toThrow(/discovery found 4 provider VDCs where .*vdcs\.conf has 10 hosts/);
+  });
+
   it('a directory it cannot write: one line naming the path, the file kept', () => {
     const d = dir();
     const f = join(d, 'vms.conf');
