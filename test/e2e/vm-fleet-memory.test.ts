@@ -1,6 +1,6 @@
 // check_vm_fleet over 100,000 VMs (the default --max-vms) as built (dist/), against the
-// simulator: peak memory under 300 MiB with plain output, --output json and --submit nagios
-// (the aim is 250 MiB; on a quiet 2-core host, reading nearly every VM, the three took 258-281).
+// simulator: peak memory under 250 MiB with plain output, --output json and --submit nagios
+// (what it holds is bounded by the options, not by the VMs: docs/scaling.md says what and how much).
 // -t cuts the collection (the listing alone is 782 pages): what was read is delivered, the
 // others are named as not read, and every VM is in the output. Run `node build.mjs dist` first.
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { runExecutable } from '../support/spawn';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_vm_fleet');
 const VMS = 100_000;
-const MAX_RSS_MIB = 300;
+const MAX_RSS_MIB = 250;
 /** Long enough to list the 100,000 VMs and read some of them, short enough for a modest test. */
 const TIMEOUT_SECONDS = 60;
 const dir = mkdtempSync(join(tmpdir(), 'cc-fleet-100k-'));

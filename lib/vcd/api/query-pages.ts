@@ -75,6 +75,26 @@ export interface PagedQuery<T> {
  */
 export async function queryAllPages<T>(conn: VcdConnection, get: SessionGet, firstPath: string, query: PagedQuery<T>): Promise<T[]> {
   const records: T[] = [];
+  // One by one: spreading a page of 150,000 records into push() overflows the call stack.
+  await queryEachPage(conn, get, firstPath, query, (page) => {
+    for (const record of page) records.push(record);
+  });
+  return records;
+}
+
+/**
+ * Hands each page's records to `take` as it is read, following `nextPage` links as
+ * queryAllPages does (nothing is kept here: the caller keeps what it needs of each record);
+ * returns the number of records.
+ */
+export async function queryEachPage<T>(
+  conn: VcdConnection,
+  get: SessionGet,
+  firstPath: string,
+  query: PagedQuery<T>,
+  take: (records: T[]) => void,
+): Promise<number> {
+  let count = 0;
   const seen = new Set<string>();
   let path: string | undefined = firstPath;
   for (let n = 1; path !== undefined; n++) {
@@ -85,17 +105,17 @@ export async function queryAllPages<T>(conn: VcdConnection, get: SessionGet, fir
     const res = await get(path);
     if (res.status < 200 || res.status >= 300) throw queryError(conn, res, query.noun, query.refused);
     const page = query.parse(res.body.toString('utf8'), `query response from ${conn.base.origin}`);
-    // One by one: spreading a page of 150,000 records into push() overflows the call stack.
-    if (records.length + page.records.length > query.max)
+    if (count + page.records.length > query.max)
       throw new CheckError(`the query service of ${conn.base.origin} listed more than ${query.max} ${query.noun}, ${query.narrow}`);
-    for (const record of page.records) records.push(record);
+    count += page.records.length;
+    take(page.records);
     path = undefined;
     if (page.next !== undefined && page.records.length > 0) {
       const nextPath = sameQuery(conn, page.next);
       if (!seen.has(nextPath)) path = nextPath;
     }
   }
-  return records;
+  return count;
 }
 
 /** The path of a `nextPage` link, if it stays on this host's query service. */

@@ -6,13 +6,14 @@ import { ResponseTooLargeError, type HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { DeadlineError } from '../../plugin/deadline';
 import { withVcdSession, type OpenSession, type SessionRequest } from '../api/session';
-import { selectVms, type DiscoverySelection } from '../inventory/discovery';
-import { queryVmList } from '../inventory/vm-listing';
+import type { DiscoverySelection } from '../inventory/discovery';
+import { eachListedVm } from '../inventory/vm-listing';
 import type { VmRecord } from '../inventory/vm-query';
 import { isOperationLimit, metricsAnswer, requestMetrics, type MetricsAsk, type MetricsKind, type MetricsResponse } from '../vm/vm-metrics';
 
 export { isOperationLimit, OPERATION_LIMITS_EXCEEDED } from '../vm/vm-metrics';
 import { vmInSession, type VmInSession } from '../vm/vm-session';
+import { FleetList } from './fleet-list';
 
 /** A VM refused for operation limits is asked at most this many times; the last refusal is judged as the single check would. */
 export const MAX_ATTEMPTS = 5;
@@ -72,19 +73,29 @@ export interface FleetCollection {
  */
 export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection> {
   return withVcdSession(req, async (get, session) => {
-    const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp });
-    const vms = selectVms(records, req.selection);
-    req.log(`${records.length} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
-    const read = await session.until(req.cutoff, (cut) => withDocumentBound(req, () => new FleetReader(req, session, cut).readAll(vms)));
-    const collection = { records: records.length, pages, selected: vms.length, ...read, unread: read.unread.size };
+    // Each record taken as its page comes, kept compactly (fleet-list.ts): the list is held for the whole run.
+    const vms = new FleetList(req.selection);
+    const { records, pages } = await eachListedVm(req, get, { vapp: req.selection.vapp }, (r) => vms.add(r));
+    req.log(`${records} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
+    const read = await session.until(req.cutoff, (cut) => withDocumentBound(req, () => new FleetReader(req, session, cut, vms).readAll()));
+    const collection = {
+      records,
+      pages,
+      selected: vms.length,
+      judged: read.judged,
+      limited: read.limited,
+      lowestConcurrency: read.lowestConcurrency,
+      unread: read.unread,
+    };
     req.collected?.(collection);
     // The VMs not read, in the list's order, with the cause each met. Most of a large fleet
     // when -t cut it short: the timers (-t) get their turn between slices.
-    if (read.unread.size > 0) req.conn.setPhase(`handing on the results of the ${read.unread.size} VMs not read`);
+    if (read.unread > 0) req.conn.setPhase(`handing on the results of the ${read.unread} VMs not read`);
     let delivered = 0;
-    for (const [index, vm] of vms.entries()) {
-      const why = read.unread.get(vm.id);
+    for (let index = 0; index < vms.length; index++) {
+      const why = read.why[index];
       if (why === undefined) continue;
+      const vm = vms.vm(index);
       await req.deliver(req.unread(vm, why), vm, index);
       if (++delivered % UNREAD_SLICE === 0) await new Promise((resume) => setImmediate(resume));
     }
@@ -114,19 +125,20 @@ function oversizeWords(error: ResponseTooLargeError, req: FleetRequest<unknown>)
   return `metrics document larger than ${error.limit} bytes, its share of --max-bytes-in-flight ${req.inFlightBytes} at --concurrency ${req.concurrency}; raise --max-bytes-in-flight (or lower --concurrency) if the server is right to send that much`;
 }
 
-/** What the reads left: the VMs not read and why, and the back-off met. */
+/** What the reads left: the VMs not read and why (by place in the list), and the back-off met. */
 interface ReaderOutcome {
   judged: number;
-  unread: Map<string, string>;
+  unread: number;
+  why: ReadonlyArray<string | undefined>;
   limited: number;
   lowestConcurrency: number;
 }
 
-interface Job {
-  vm: VmRecord;
-  attempts: number;
+/** A VM asked again after an operation-limits refusal. */
+interface Retry {
   /** The VM's place in the list. */
   index: number;
+  attempts: number;
 }
 
 /** VMs not read delivered between two turns of the event loop. */
@@ -140,11 +152,15 @@ export const NOT_REACHED = 'not read within -t';
  * operation-limits refusal and grows back by one after as many answers.
  */
 class FleetReader<T> {
-  /** The ids judged and delivered (the records' own strings: a pointer each). */
-  private readonly judged = new Set<string>();
-  private readonly unread = new Map<string, string>();
+  /** Per place in the list: judged and delivered. */
+  private readonly judged: Uint8Array;
+  private judgedCount = 0;
+  /** Per place in the list: why the VM was not read, if it was not. */
+  private readonly why: Array<string | undefined>;
+  private unreadCount = 0;
   private readonly waiting = new Set<NodeJS.Timeout>();
-  private queue: Job[] = [];
+  /** The VMs refused and asked again, after the list's (in the order they were refused). */
+  private readonly retries: Retry[] = [];
   private next = 0;
   private active = 0;
   private limit: number;
@@ -158,12 +174,14 @@ class FleetReader<T> {
     private readonly req: FleetRequest<T>,
     private readonly session: OpenSession,
     private readonly cut: AbortSignal,
+    private readonly vms: FleetList,
   ) {
     this.limit = this.lowest = req.concurrency;
+    this.judged = new Uint8Array(vms.length);
+    this.why = new Array<string | undefined>(vms.length).fill(undefined);
   }
 
-  readAll(vms: readonly VmRecord[]): Promise<ReaderOutcome> {
-    this.queue = vms.map((vm, index) => ({ vm, attempts: 0, index }));
+  readAll(): Promise<ReaderOutcome> {
     return new Promise((resolve) => {
       this.resolve = resolve;
       this.cut.addEventListener('abort', () => {
@@ -175,6 +193,11 @@ class FleetReader<T> {
     });
   }
 
+  private setUnread(index: number, why: string): void {
+    if (this.why[index] === undefined) this.unreadCount++;
+    this.why[index] = why;
+  }
+
   private clearWaiting(): void {
     for (const t of this.waiting) clearTimeout(t);
     this.waiting.clear();
@@ -184,8 +207,8 @@ class FleetReader<T> {
     if (this.done) return;
     this.done = true;
     this.clearWaiting();
-    for (const job of this.queue) if (!this.judged.has(job.vm.id) && !this.unread.has(job.vm.id)) this.unread.set(job.vm.id, NOT_REACHED);
-    this.resolve({ judged: this.judged.size, unread: this.unread, limited: this.limited, lowestConcurrency: this.lowest });
+    for (let index = 0; index < this.why.length; index++) if (this.judged[index] === 0 && this.why[index] === undefined) this.setUnread(index, NOT_REACHED);
+    this.resolve({ judged: this.judgedCount, unread: this.unreadCount, why: this.why, limited: this.limited, lowestConcurrency: this.lowest });
   }
 
   private pump(): void {
@@ -193,36 +216,37 @@ class FleetReader<T> {
       if (this.active === 0) this.finish();
       return;
     }
-    while (this.active < this.limit && this.next < this.queue.length) {
-      const job = this.queue[this.next++];
+    while (this.active < this.limit && (this.next < this.vms.length || this.retries.length > 0)) {
+      const job = this.next < this.vms.length ? { index: this.next++, attempts: 0 } : this.retries.shift()!;
       this.active++;
       void this.readOne(job).finally(() => {
         this.active--;
         this.pump();
       });
     }
-    if (this.active === 0 && this.next >= this.queue.length && this.waiting.size === 0) this.finish();
+    if (this.active === 0 && this.next >= this.vms.length && this.retries.length === 0 && this.waiting.size === 0) this.finish();
   }
 
-  private retryLater(job: Job, delay: number): void {
+  private retryLater(job: Retry, delay: number): void {
     const timer = setTimeout(() => {
       this.waiting.delete(timer);
-      this.queue.push(job);
+      this.retries.push(job);
       this.pump();
     }, delay);
     this.waiting.add(timer);
   }
 
-  private async readOne(job: Job): Promise<void> {
+  private async readOne(job: Retry): Promise<void> {
     const { req } = this;
-    const { vm } = job;
+    // The VM's record, made for the time it is read and judged.
+    const vm = this.vms.vm(job.index);
     job.attempts++;
     let res: HttpResponse;
     try {
       res = await requestMetrics(req, this.session, vm.id, req.which, req.ask, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
     } catch (error) {
       const why = error instanceof ResponseTooLargeError ? oversizeWords(error, req) : error instanceof CheckError ? error.message : NOT_REACHED;
-      this.unread.set(vm.id, this.cut.aborted ? NOT_REACHED : why);
+      this.setUnread(job.index, this.cut.aborted ? NOT_REACHED : why);
       return;
     }
     const delay = Math.min(MAX_RETRY_DELAY_MS, RETRY_DELAY_MS * 2 ** (job.attempts - 1));
@@ -239,11 +263,11 @@ class FleetReader<T> {
       this.limit++;
       this.streak = 0;
     }
-    await this.judgeOne(job, res);
+    await this.judgeOne(vm, job.index, res);
   }
 
   /** Judges one VM's answer, in the per-VM seam: its record, read for a refusal, is read once for every judgement. */
-  private async judgeOne({ vm, index }: Job, res: HttpResponse): Promise<void> {
+  private async judgeOne(vm: VmRecord, index: number, res: HttpResponse): Promise<void> {
     const { req } = this;
     let answer: FleetAnswer;
     try {
@@ -262,13 +286,14 @@ class FleetReader<T> {
     try {
       const result = await req.judge(vm, answer, vmInSession(req, once, { id: vm.id }));
       // A judgement that needed a read after the cut-off may rest on a request that was stopped.
-      if (this.cut.aborted) this.unread.set(vm.id, NOT_REACHED);
+      if (this.cut.aborted) this.setUnread(index, NOT_REACHED);
       else {
-        this.judged.add(vm.id);
+        this.judged[index] = 1;
+        this.judgedCount++;
         await req.deliver(result, vm, index);
       }
     } catch (error) {
-      this.unread.set(vm.id, error instanceof DeadlineError || this.cut.aborted ? NOT_REACHED : error instanceof Error ? error.message : String(error));
+      this.setUnread(index, error instanceof DeadlineError || this.cut.aborted ? NOT_REACHED : error instanceof Error ? error.message : String(error));
     }
   }
 }

@@ -7,7 +7,7 @@ import type { Credentials } from '../api/login';
 import { queryAllPages, type PagedQuery } from '../api/query-pages';
 import { vmScope, type VmScope } from '../api/scope';
 import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
-import { ORG_QUERY_PATH, parseOrgRecords, queryAllVms, queryPath, type OrgRecord, type SessionGet, type VmAlternative, type VmRecord } from './vm-query';
+import { ORG_QUERY_PATH, parseOrgRecords, queryEachVmPage, queryPath, type OrgRecord, type SessionGet, type VmAlternative, type VmRecord } from './vm-query';
 
 const quote = (s: string) => JSON.stringify(s);
 
@@ -61,25 +61,50 @@ export interface ListingRequest {
  * the --tenant-org) organisation through `type=adminVM`, named from `type=organization`.
  */
 export async function listScopedVms(req: ListingRequest, filter: VmFilter): Promise<VmRecord[]> {
+  const listed: VmRecord[] = [];
+  await eachScopedVm(req, filter, (r) => listed.push(r));
+  return listed;
+}
+
+/**
+ * The VMs of listScopedVms handed to `take` one by one as their pages are read (only the
+ * organisations are kept meanwhile); returns how many were handed on.
+ */
+export async function eachScopedVm(req: ListingRequest, filter: VmFilter, take: (record: VmRecord) => void): Promise<number> {
   const { conn, creds, get, scope } = req;
+  let count = 0;
   if (!scope.provider) {
-    const records = await queryAllVms(conn, get, queryPath(filter, 'vm'), req.onPage, req.maxVms);
-    for (const r of records) r.org = creds.org;
-    return records;
+    await queryEachVmPage(
+      conn,
+      get,
+      queryPath(filter, 'vm'),
+      (records) => {
+        for (const r of records) {
+          r.org = creds.org;
+          take(r);
+          count++;
+        }
+      },
+      req.onPage,
+      req.maxVms,
+    );
+    return count;
   }
   const orgs = await queryAllPages(conn, get, ORG_QUERY_PATH, ORG_QUERY);
   const names = new Map(orgs.map((o) => [o.id, o.name]));
   const only = scope.tenantOrg === undefined ? undefined : pickOrg(orgs, scope.tenantOrg, conn.base.origin);
   const orgHref = only && `${conn.base.origin}/api/org/${only.id}`;
-  const records = await queryAllVms(conn, get, queryPath({ ...filter, orgHref }, 'adminVM'), req.onPage, req.maxVms, ADMIN_VM_REFUSED);
-  const listed: VmRecord[] = [];
-  for (const r of records) {
-    // A server that ignored the filter does not widen the listing.
-    if (only && r.orgId !== undefined && r.orgId !== only.id) continue;
-    r.org = only ? only.name : r.orgId === undefined ? '' : (names.get(r.orgId) ?? '');
-    listed.push(r);
-  }
-  return listed;
+  const take1 = (records: VmRecord[]) => {
+    for (const r of records) {
+      // A server that ignored the filter does not widen the listing.
+      if (only && r.orgId !== undefined && r.orgId !== only.id) continue;
+      r.org = only ? only.name : r.orgId === undefined ? '' : (names.get(r.orgId) ?? '');
+      take(r);
+      count++;
+    }
+  };
+  await queryEachVmPage(conn, get, queryPath({ ...filter, orgHref }, 'adminVM'), take1, req.onPage, req.maxVms, ADMIN_VM_REFUSED);
+  return count;
 }
 
 /**
@@ -88,9 +113,22 @@ export async function listScopedVms(req: ListingRequest, filter: VmFilter): Prom
  * (or --tenant-org's) through the admin queries.
  */
 export async function queryVmList(req: SessionRequest, get: SessionReader, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+  const records: VmRecord[] = [];
+  const { pages } = await eachListedVm(req, get, filter, (r) => records.push(r));
+  return { records, pages };
+}
+
+/** The VMs of queryVmList handed to `take` as their pages are read: how many, in how many pages. */
+export async function eachListedVm(
+  req: SessionRequest,
+  get: SessionReader,
+  filter: { vapp?: string },
+  take: (record: VmRecord) => void,
+): Promise<{ records: number; pages: number }> {
   let pages = 0;
   const scope = req.scope ?? vmScope(req.creds, undefined);
-  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n) => (pages = n) }, { vapp: filter.vapp });
+  const listing = { conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n: number) => (pages = n) };
+  const records = await eachScopedVm(listing, { vapp: filter.vapp }, take);
   return { records, pages };
 }
 

@@ -8,6 +8,8 @@ import {
   PAGE_SIZE,
   parseRecordsEnvelope,
   queryAllPages,
+  queryEachPage,
+  type PagedQuery,
   type RecordsPage as QueryRecordsPage,
   type SessionGet,
 } from '../api/query-pages';
@@ -149,6 +151,19 @@ export const ORG_QUERY_PATH = `/api/query?type=organization&format=records&pageS
 /** What a refused VM query means for the account. */
 export const VM_LIST_REFUSED = "the account needs the right to view its organisation's vApps (e.g. the vApp Author role)";
 
+/** The VM query's paging, bounds and words (queryAllPages). */
+function vmQuery(onPage: ((n: number) => void) | undefined, maxVms: number, refused: string): PagedQuery<VmRecord> {
+  return {
+    parse: parseVmRecords,
+    max: maxVms,
+    noun: 'VMs',
+    list: 'the VM list',
+    narrow: 'narrow it with --vapp (or raise --max-vms if the organisation is really that large)',
+    refused,
+    onPage,
+  };
+}
+
 /**
  * Every VM record of a query, following `nextPage` links (queryAllPages), within `maxVms`
  * records.
@@ -161,13 +176,18 @@ export function queryAllVms(
   maxVms = DEFAULT_MAX_VMS,
   refused = VM_LIST_REFUSED,
 ): Promise<VmRecord[]> {
-  return queryAllPages(conn, get, firstPath, {
-    parse: parseVmRecords,
-    max: maxVms,
-    noun: 'VMs',
-    list: 'the VM list',
-    narrow: 'narrow it with --vapp (or raise --max-vms if the organisation is really that large)',
-    refused,
-    onPage,
-  });
+  return queryAllPages(conn, get, firstPath, vmQuery(onPage, maxVms, refused));
+}
+
+/** Each page's VM records handed to `take` as it is read (queryEachPage); returns how many there were. */
+export function queryEachVmPage(
+  conn: VcdConnection,
+  get: SessionGet,
+  firstPath: string,
+  take: (records: VmRecord[]) => void,
+  onPage?: (n: number) => void,
+  maxVms = DEFAULT_MAX_VMS,
+  refused = VM_LIST_REFUSED,
+): Promise<number> {
+  return queryEachPage(conn, get, firstPath, vmQuery(onPage, maxVms, refused), take);
 }
