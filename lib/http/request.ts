@@ -29,7 +29,16 @@ export interface HttpRequest {
   into?: Buffer;
   /** Connections kept open to the server at most (default 4): a client that reads many documents at once asks for more. */
   sockets?: number;
+  /** Takes the body piece by piece instead of keeping it (see BodyStream). */
+  stream?: BodyStream;
 }
+
+/**
+ * Asked once the status is known: a function that takes the body of that answer piece by piece
+ * as it arrives (the response's body is then empty, and a CheckError it throws ends the request
+ * with that error), or undefined to keep the body as usual (an error document to describe).
+ */
+export type BodyStream = (status: number) => ((chunk: Buffer) => void) | undefined;
 
 export interface HttpResponse {
   status: number;
@@ -260,6 +269,7 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
   }
   let into = req.into;
   if (into && Number.isFinite(declared) && declared > into.length) into = Buffer.allocUnsafe(declared);
+  const sink = req.stream?.(res.statusCode ?? 0);
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > maxBytes) {
@@ -267,6 +277,15 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
       // which would report the cut we make as a truncated body.
       reject(tooLarge(url, maxBytes));
       res.destroy();
+      return;
+    }
+    if (sink) {
+      try {
+        sink(chunk);
+      } catch (error) {
+        reject(error);
+        res.destroy();
+      }
       return;
     }
     if (!into) chunks.push(chunk);
