@@ -331,7 +331,7 @@ class Scanner {
       const raw = a[2] ?? a[3];
       if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${qname}> is ${raw.length} characters long, more than ${maxValue}`);
       if (seen) seen.add(a[1]);
-      else if (names.length === 8) seen = new Set([...names, a[1]]);
+      else if (names.length === 32) seen = new Set([...names, a[1]]);
       names.push(a[1]);
       values.push(decode(raw, text, pos));
       if (a[1].startsWith('xmlns')) declares = true;

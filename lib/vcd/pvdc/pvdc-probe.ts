@@ -37,7 +37,10 @@ export function selectProviderVdcs(
   target: PvdcTarget | undefined,
   where: { account: string; origin: string },
 ): ProviderVdcRecord[] {
-  const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+  // A provider VDC listed twice (a page shifted while read) counts once, as last listed, where first listed.
+  const byId = new Map<string, ProviderVdcRecord>();
+  for (const r of records) byId.set(r.id, r);
+  const unique = [...byId.values()];
   if (target === undefined) return unique;
   let found = target.kind === 'id' ? unique.filter((r) => r.id === target.id) : unique.filter((r) => r.name === target.name);
   if (found.length === 0 && target.kind === 'name') found = unique.filter((r) => r.name.toLowerCase() === target.name.toLowerCase());
