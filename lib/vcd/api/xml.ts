@@ -51,12 +51,14 @@ interface Open {
 
 /** Why a document is not well-formed (or passes a limit): the message ends `at line N`. */
 export class XmlSyntaxError extends Error {}
+/** A document past one of the bounds on a markup (attributes, their length): said the same however it is read. */
+class XmlLimitError extends XmlSyntaxError {}
 
-function fail(text: string, at: number, why: string): never {
+function fail(text: string, at: number, why: string, kind = XmlSyntaxError): never {
   // Counted in place: a 60 MB body of short lines must not become millions of strings here.
   let line = 1;
   for (let n = text.indexOf('\n'); n >= 0 && n < at; n = text.indexOf('\n', n + 1)) line++;
-  throw new XmlSyntaxError(`${why} at line ${line}`);
+  throw new kind(`${why} at line ${line}`);
 }
 
 function decode(value: string, text: string, at: number, where = 'attribute value'): string {
@@ -115,7 +117,15 @@ export class XmlChildReader {
     const { scanner } = this;
     scanner.append(this.decoder.write(chunk));
     scanner.run(false);
-    if (scanner.pending() > this.maxMarkup) scanner.failHere(`more than ${this.maxMarkup} characters without the end of a markup`);
+    if (scanner.pending() <= this.maxMarkup) return;
+    // Read as if the body ended here: a bound the markup passes is said as the whole document
+    // would say it (`more than 256 attributes in <CurrentUsage>`), else this bound.
+    try {
+      scanner.run(true);
+    } catch (error) {
+      if (error instanceof XmlLimitError) throw error;
+    }
+    scanner.failHere(`more than ${this.maxMarkup} characters without the end of a markup`);
   }
 
   /** The body has ended: the root element, without the children handed over. */
@@ -174,7 +184,9 @@ class Scanner {
       return work();
     } catch (error) {
       if (this.linesBefore === 0 || !(error instanceof XmlSyntaxError)) throw error;
-      throw new XmlSyntaxError(error.message.replace(/at line (\d+)$/, (_m, n: string) => `at line ${Number(n) + this.linesBefore}`));
+      throw new (error.constructor as typeof XmlSyntaxError)(
+        error.message.replace(/at line (\d+)$/, (_m, n: string) => `at line ${Number(n) + this.linesBefore}`),
+      );
     }
   }
 
@@ -326,10 +338,10 @@ class Scanner {
       ATTRIBUTE.lastIndex = pos;
       const a = ATTRIBUTE.exec(text);
       if (!a) break;
-      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${qname}>`);
+      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${qname}>`, XmlLimitError);
       if (seen ? seen.has(a[1]) : names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
       const raw = a[2] ?? a[3];
-      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${qname}> is ${raw.length} characters long, more than ${maxValue}`);
+      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${qname}> is ${raw.length} characters long, more than ${maxValue}`, XmlLimitError);
       if (seen) seen.add(a[1]);
       else if (names.length === 32) seen = new Set([...names, a[1]]);
       names.push(a[1]);

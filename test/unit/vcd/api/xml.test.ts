@@ -255,5 +255,8 @@ describe('XmlChildReader', () => {
       for (let n = 0; n < 100; n++) reader.write(Buffer.from(` b${n}="${'x'.repeat(20)}"`.replace(/^/, n === 0 ? '<c' : '')));
     }).toThrow(/^more than 1000 characters without the end of a markup at line 3$/);
     expect(inPieces('<r>\n<a/>\n\n<b></a>', 3)).toEqual({ error: 'closing tag </a> does not match <b> at line 4' });
+    // A start tag of 200,000 attributes: refused for its attributes, as parseXml refuses it.
+    const many = `<r${Array.from({ length: 200_000 }, (_, i) => ` a${i}="1"`).join('')}/>`;
+    expect(inPieces(many, 16384, 100_000)).toEqual({ error: `more than ${MAX_ATTRIBUTES} attributes in <r> at line 1` });
   });
 });
