@@ -194,6 +194,17 @@ BASELINE_ROWS = ("check_nodes, 6 nodes", "check_vm_cpu current, warm cache", "ch
 BASELINE = " (baseline)"
 
 
+PVDC_SIM_ARGS = ["--vcd-scenario", "healthy", "--vcd-pvdcs", "99998", "--vcd-query-page-size", "100000"]
+
+
+def pvdc_command(dist, sim):
+    """check_pvdc over the simulator's 100,000 provider VDCs (one page of 99,999 and one of 100,000 policies)."""
+    pv = sim["apis"]["vcd"]
+    return [os.path.join(dist, "check_pvdc"), "--url", pv["httpsUrl"], "--user", pv["providerUser"], "--org", "System",
+            "--password-file", pv["passwordFile"], "--ca-file", sim["caFile"], "--no-cache", "-t", "120",
+            "--max-bytes", str(256 * 1024 * 1024)]
+
+
 def bench_version(version, bindir, sims, runs, workdir, baseline=None):
     """The table of one Node.js version: rows, targets, profiles of the missed ones."""
     env = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
@@ -223,10 +234,7 @@ def bench_version(version, bindir, sims, runs, workdir, baseline=None):
     cache = os.path.join(workdir, f"vm-cache-{version}")
     vm_base = [os.path.join(DIST, "check_vm_cpu"), "--url", vcd["httpsUrl"], "--vm", vm,
                "--user", vcd["user"], "--org", vcd["org"], "--password-file", vcd["passwordFile"], "--ca-file", ca]
-    pv = sims["pvdc"]["apis"]["vcd"]
-    pvdc_cmd = [os.path.join(DIST, "check_pvdc"), "--url", pv["httpsUrl"], "--user", pv["providerUser"], "--org", "System",
-                "--password-file", pv["passwordFile"], "--ca-file", sims["pvdc"]["caFile"], "--no-cache", "-t", "120",
-                "--max-bytes", str(256 * 1024 * 1024)]
+    pvdc_cmd = pvdc_command(DIST, sims["pvdc"])
     nodes = lambda c, tf: [os.path.join(DIST, "check_nodes"), "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
     peer = lambda c, tf: [sys.executable, os.path.join(ROOT, "bench", "peers", "check_nodes_python.py"),
                           "--url", c["httpsUrl"], "--token-file", tf, "--ca-file", ca]
@@ -561,10 +569,13 @@ def main():
     ap.add_argument("--only-fleet", action="store_true", help="only the check_vm_fleet table, on the host's node (updates its section)")
     ap.add_argument("--skip-fleet", action="store_true", help="leave out the check_vm_fleet table (its section is kept as it is)")
     ap.add_argument("--only-fleet-memory", action="store_true", help="only check_vm_fleet's memory at 2,000 to 100,000 VMs (printed; with --baseline, before and after)")
+    ap.add_argument("--only-pvdc", action="store_true", help="only check_pvdc over 100,000 provider VDCs, on the host's node (--runs, at most 10; with --baseline, before and after; updates its section)")
     ap.add_argument("--baseline", default="", help="dist/ of another build: its plugins run interleaved, the table shows the ratios")
     opts = ap.parse_args()
     if opts.only_fleet:
         return fleet_only(opts)
+    if opts.only_pvdc:
+        return pvdc_only(opts)
     if opts.only_fleet_memory:
         workdir = tempfile.mkdtemp(prefix="cloudchecks-bench-fleet-memory-")
         try:
@@ -593,7 +604,7 @@ def main():
         large_proc, large = start_sim(["--cluster-scenario", "large", "--cluster-nodes", "5000"], workdir, "large")
         procs.append(large_proc)
         # 100,000 provider VDCs (99,999 and 100,000 storage policies) in one page per query.
-        pvdc_proc, pvdc = start_sim(["--vcd-scenario", "healthy", "--vcd-pvdcs", "99998", "--vcd-query-page-size", "100000"], workdir, "pvdc")
+        pvdc_proc, pvdc = start_sim(PVDC_SIM_ARGS, workdir, "pvdc")
         procs.append(pvdc_proc)
         sims = {"small": small, "large": large, "pvdc": pvdc}
         sections, figures = [], {}
@@ -655,6 +666,51 @@ def fleet_only(opts):
     print(table)
     if not opts.no_write:
         write_fleet_results(table)
+    return 0
+
+
+PVDC_BEGIN, PVDC_END = "<!-- bench-pvdc:begin -->", "<!-- bench-pvdc:end -->"
+
+
+def pvdc_only(opts):
+    """check_pvdc over 100,000 provider VDCs alone (and the baseline's, interleaved): CPU s, wall s, peak MiB, load."""
+    workdir = tempfile.mkdtemp(prefix="cloudchecks-bench-pvdc-")
+    env = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
+    builds = [("this build", DIST)] + ([("baseline", opts.baseline)] if opts.baseline else [])
+    rows = {name: [] for name, _ in builds}
+    started, load_before = time.time(), os.getloadavg()
+    proc, sim = start_sim(PVDC_SIM_ARGS, workdir, "pvdc")
+    try:
+        for _ in range(max(1, min(opts.runs, 10))):
+            for name, dist in builds:
+                rows[name].append(measure(pvdc_command(dist, sim), env) + (os.getloadavg()[0],))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    load = os.getloadavg()
+    lines = [f"Measured {datetime.date.today().isoformat()} on {platform.machine()} {os.cpu_count()} cores ({cpu_model()}), Node {node}, "
+             f"`python3 bench/bench.py --only-pvdc --runs {opts.runs}{' --baseline <dist>' if opts.baseline else ''}`; the simulator "
+             f"(one page of 99,999 provider VDCs, one of 100,000 storage policies, about 50 MB each) on the same host; "
+             f"{(time.time() - started) / 60:.0f} min; load average {load_before[0]:.1f} at the start, {load[0]:.1f} / {load[1]:.1f} / "
+             f"{load[2]:.1f} at the end, on a machine shared with other jobs (wall time is mostly the simulator writing the pages).",
+             "", "### check_pvdc, 100,000 provider VDCs (one page a query)", "",
+             "| build | run | exit | CPU s | wall s | peak RSS MiB | load (1 min) |", "|---|---|---|---|---|---|---|"]
+    for name, _ in builds:
+        for n, (code, wall, cpu, rss, load1) in enumerate(rows[name], 1):
+            lines.append(f"| {name} | {n} | {code} | {cpu:.1f} | {wall:.1f} | {rss:.0f} | {load1:.1f} |")
+        cpus, rsss = sorted(r[2] for r in rows[name]), sorted(r[3] for r in rows[name])
+        lines.append(f"| {name} | median | | {cpus[len(cpus) // 2]:.1f} | | {rsss[len(rsss) // 2]:.0f} (highest {rsss[-1]:.0f}) | |")
+    table = "\n".join(lines)
+    print(table)
+    if not opts.no_write:
+        text = open(RESULTS).read()
+        if PVDC_BEGIN not in text:
+            text += f"\n{PVDC_BEGIN}\n{PVDC_END}\n"
+        before, rest = text.split(PVDC_BEGIN, 1)
+        with open(RESULTS, "w") as f:
+            f.write(f"{before}{PVDC_BEGIN}\n{table}\n{PVDC_END}{rest.split(PVDC_END, 1)[1]}")
     return 0
 
 

@@ -30,7 +30,16 @@ export interface HttpRequest {
   into?: Buffer;
   /** Connections kept open to the server at most (default 4): a client that reads many documents at once asks for more. */
   sockets?: number;
+  /** Takes the body piece by piece instead of keeping it (see BodyStream). */
+  stream?: BodyStream;
 }
+
+/**
+ * Asked once the status is known: a function that takes the body of that answer piece by piece
+ * as it arrives (the response's body is then empty, and a CheckError it throws ends the request
+ * with that error), or undefined to keep the body as usual (an error document to describe).
+ */
+export type BodyStream = (status: number) => ((chunk: Buffer) => void) | undefined;
 
 export interface HttpResponse {
   status: number;
@@ -263,6 +272,7 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
   // Grown with an eighth to spare: the next page, a little larger, still fits. A buffer
   // replaced is garbage that only a full collection frees (it lived long enough to be old).
   if (into && Number.isFinite(declared) && declared > into.length) into = Buffer.allocUnsafe(Math.min(maxBytes, declared + (declared >> 3)));
+  const sink = req.stream?.(res.statusCode ?? 0);
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > maxBytes) {
@@ -270,6 +280,15 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
       // which would report the cut we make as a truncated body.
       reject(tooLarge(url, maxBytes));
       res.destroy();
+      return;
+    }
+    if (sink) {
+      try {
+        sink(chunk);
+      } catch (error) {
+        reject(error);
+        res.destroy();
+      }
       return;
     }
     if (!into) chunks.push(chunk);

@@ -50,6 +50,8 @@ export function namePart(name: string): string {
  */
 export class PerfdataLabels {
   private readonly given = new Set<string>();
+  /** The next counter to try for a label already given: n names of one object cost n tries, not n². */
+  private readonly counters = new Map<string, number>();
   /** The part of each name met: one object gives several labels, and a hashed part costs a SHA-256. */
   private readonly parts = new Map<string, string>();
 
@@ -57,7 +59,11 @@ export class PerfdataLabels {
     if (!MEASURE.test(measure)) throw new Error(`perfdata measure ${JSON.stringify(measure)} is not a clean word`);
     const wanted = [...names.map((name) => this.part(name)), measure].join('__');
     let label = wanted;
-    for (let n = 2; this.given.has(label); n++) label = `${wanted}__${n}`;
+    if (this.given.has(label)) {
+      let n = this.counters.get(wanted) ?? 2;
+      for (label = `${wanted}__${n}`; this.given.has(label); label = `${wanted}__${n}`) n++;
+      this.counters.set(wanted, n + 1);
+    }
     this.given.add(label);
     return label;
   }

@@ -1,4 +1,4 @@
-import { httpRequest, type HttpResponse, type TlsSettings } from '../../http/request';
+import { httpRequest, type BodyStream, type HttpResponse, type TlsSettings } from '../../http/request';
 import { plainTextLine } from '../../plugin/server-text';
 import { describeVcdError, parseVcdError } from './vcd-error';
 
@@ -17,13 +17,21 @@ export interface VcdConnection {
   setPhase(text: string): void;
 }
 
-/** Sends one request to the vCD host; statuses are left to the caller. */
-export function vcdRequest(conn: VcdConnection, method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpResponse> {
+/** Sends one request to the vCD host; statuses are left to the caller. `stream` takes a body as it arrives. */
+export function vcdRequest(
+  conn: VcdConnection,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  stream?: BodyStream,
+): Promise<HttpResponse> {
   return httpRequest({
     method,
     url: new URL(path, conn.base),
     headers,
     body,
+    stream,
     tls: conn.tls,
     maxBytes: conn.maxBytes,
     sockets: conn.sockets,

@@ -1,7 +1,7 @@
 // One run's vCD session: the API version (forced, remembered or negotiated), a session from the
 // cache or a new login, reads that log in again once on 401 and negotiate again once on 406,
 // and the logout when nothing keeps the session. Every other folder reads vCD through it.
-import type { HttpResponse } from '../../http/request';
+import type { BodyStream, HttpResponse } from '../../http/request';
 import { CheckError } from '../../plugin/errors';
 import { chooseApiVersion, describeOffer, fetchOfferedVersions, PREFERRED_VERSION, refusedForcedVersion, type OfferedVersion } from './api-version';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
@@ -172,11 +172,11 @@ class VcdSessionRunner {
     }
   }
 
-  /** GET with the session at the current version: one new login on 401, one new negotiation on 406. */
-  async get(path: string, accept: () => string = () => xmlAccept(this.req.conn)): Promise<HttpResponse> {
+  /** GET with the session at the current version: one new login on 401, one new negotiation on 406; `stream` takes the answer's body. */
+  async get(path: string, accept: () => string = () => xmlAccept(this.req.conn), stream?: BodyStream): Promise<HttpResponse> {
     const { req } = this;
     return this.send(
-      () => vcdRequest(req.conn, 'GET', path, { ...sessionHeaders(this.session!), accept: accept() }),
+      () => vcdRequest(req.conn, 'GET', path, { ...sessionHeaders(this.session!), accept: accept() }, undefined, stream),
       async (refused) => {
         await this.versionRefused(describeResponse(refused));
         return true;
@@ -307,8 +307,11 @@ function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): v
   };
 }
 
-/** GET with an open session: one new login on 401 (shared by the requests it refused), one new negotiation on 406. */
-export type SessionReader = (path: string, accept?: () => string) => Promise<HttpResponse>;
+/**
+ * GET with an open session: one new login on 401 (shared by the requests it refused), one new
+ * negotiation on 406; `stream` takes the body of a 2xx answer as it arrives (BodyStream).
+ */
+export type SessionReader = (path: string, accept?: () => string, stream?: BodyStream) => Promise<HttpResponse>;
 
 /** Reads with an open session, for the work that needs more than plain GETs. */
 export interface OpenSession {
@@ -340,7 +343,7 @@ export function withVcdSession<T>(req: SessionRequest, work: (get: SessionReader
       },
       until: (cutoff, inner) => until(req.conn, cutoff, inner),
     };
-    return work((path, accept) => runner.get(path, accept), session);
+    return work((path, accept, stream) => runner.get(path, accept, stream), session);
   });
 }
 

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { checkDeadline } from '../../plugin/deadline';
 
 /** An XML element reduced to what the vCD documents use: its name, namespace, attributes, children. */
@@ -48,13 +49,16 @@ interface Open {
   scope: Scope;
 }
 
-class XmlSyntaxError extends Error {}
+/** Why a document is not well-formed (or passes a limit): the message ends `at line N`. */
+export class XmlSyntaxError extends Error {}
+/** A document past one of the bounds on a markup (attributes, their length): said the same however it is read. */
+class XmlLimitError extends XmlSyntaxError {}
 
-function fail(text: string, at: number, why: string): never {
+function fail(text: string, at: number, why: string, kind = XmlSyntaxError): never {
   // Counted in place: a 60 MB body of short lines must not become millions of strings here.
   let line = 1;
   for (let n = text.indexOf('\n'); n >= 0 && n < at; n = text.indexOf('\n', n + 1)) line++;
-  throw new XmlSyntaxError(`${why} at line ${line}`);
+  throw new kind(`${why} at line ${line}`);
 }
 
 function decode(value: string, text: string, at: number, where = 'attribute value'): string {
@@ -87,7 +91,50 @@ export function parseXml(text: string, limits: XmlLimits = {}): XmlElement | { e
 }
 
 function scan(text: string, limits: XmlLimits): XmlElement {
-  return new Scanner(text, limits).document();
+  const scanner = new Scanner(text, limits);
+  scanner.run(true);
+  return scanner.finish();
+}
+
+/**
+ * Reads a document that arrives in pieces (a response body as it comes), handing each child of
+ * the root element to `onChild` whole when it ends, and keeping none of them: what is held is
+ * the markup under way (at most `maxMarkupChars`) and the open elements, never the document.
+ * `write` and `end` throw XmlSyntaxError where parseXml would return its error.
+ */
+export class XmlChildReader {
+  private readonly scanner: Scanner;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly maxMarkup: number;
+
+  constructor(limits: XmlLimits & { maxMarkupChars: number }, onChild: (child: XmlElement, root: XmlElement) => void) {
+    this.scanner = new Scanner('', limits, onChild);
+    this.maxMarkup = limits.maxMarkupChars;
+  }
+
+  /** Reads the next piece of the body. */
+  write(chunk: Buffer): void {
+    const { scanner } = this;
+    scanner.append(this.decoder.write(chunk));
+    scanner.run(false);
+    if (scanner.pending() <= this.maxMarkup) return;
+    // Read as if the body ended here: a bound the markup passes is said as the whole document
+    // would say it (`more than 256 attributes in <CurrentUsage>`), else this bound.
+    try {
+      scanner.run(true);
+    } catch (error) {
+      if (error instanceof XmlLimitError) throw error;
+    }
+    scanner.failHere(`more than ${this.maxMarkup} characters without the end of a markup`);
+  }
+
+  /** The body has ended: the root element, without the children handed over. */
+  end(): XmlElement {
+    const { scanner } = this;
+    scanner.append(this.decoder.end());
+    scanner.run(true);
+    return scanner.finish();
+  }
 }
 
 /** One pass over a document: markup by markup, the open elements on a stack. */
@@ -99,35 +146,102 @@ class Scanner {
   private elements = 0;
   private readonly maxValue: number;
   private readonly maxText: number | undefined;
+  /** Lines of the text already read and dropped (a document read in pieces): errors name the line in the whole document. */
+  private linesBefore = 0;
+  private started = false;
 
   constructor(
-    private readonly text: string,
+    private text: string,
     limits: XmlLimits,
+    /** Set for a document read in pieces: the root's children are handed over, not kept. */
+    private readonly onChild?: (child: XmlElement, root: XmlElement) => void,
   ) {
-    this.i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    this.i = 0;
     this.maxValue = limits.maxAttributeChars ?? Number.POSITIVE_INFINITY;
     this.maxText = limits.maxTextChars;
   }
 
-  document(): XmlElement {
-    const { text, stack } = this;
-    while (this.i < text.length) {
-      const i = this.i;
-      const lt = text.indexOf('<', i);
-      const gapEnd = lt < 0 ? text.length : lt;
-      if (stack.length === 0 && gapEnd > i && text.slice(i, gapEnd).trim() !== '') fail(text, i, 'text outside the root element');
-      if (stack.length > 0 && gapEnd > i && this.maxText !== undefined) this.addText(text.slice(i, gapEnd), i, true);
-      if (lt < 0) break;
-      this.i = lt;
-      const next = text.charCodeAt(lt + 1);
-      if (next === 0x3f /* ? */) this.processingInstruction();
-      else if (next === 0x21 /* ! */) this.declaration();
-      else if (next === 0x2f /* / */) this.closeTag();
-      else this.startTag();
+  /** Adds the next piece of a document read in pieces, dropping what was read. */
+  append(piece: string): void {
+    const { text, i } = this;
+    for (let n = text.indexOf('\n'); n >= 0 && n < i; n = text.indexOf('\n', n + 1)) this.linesBefore++;
+    this.text = i < text.length ? text.slice(i) + piece : piece;
+    this.i = 0;
+  }
+
+  /** Characters kept for the markup under way. */
+  pending(): number {
+    return this.text.length - this.i;
+  }
+
+  failHere(why: string): never {
+    return this.renumbered(() => fail(this.text, this.text.length, why));
+  }
+
+  /** `work`, its error naming the line in the whole document, not in the piece kept. */
+  private renumbered<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (this.linesBefore === 0 || !(error instanceof XmlSyntaxError)) throw error;
+      throw new (error.constructor as typeof XmlSyntaxError)(
+        error.message.replace(/at line (\d+)$/, (_m, n: string) => `at line ${Number(n) + this.linesBefore}`),
+      );
     }
-    if (stack.length > 0) fail(text, text.length, `unclosed element <${stack[stack.length - 1].qname}>`);
-    if (!this.root) fail(text, text.length, 'no root element');
-    return this.root;
+  }
+
+  /**
+   * Reads every markup of the text. With more to come (`final` false) it stops before a
+   * markup that may be cut: a tag ends before the next `<` (no tag holds one), a comment,
+   * CDATA section or processing instruction at its terminator.
+   */
+  run(final: boolean): void {
+    const { text, stack } = this;
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) this.i = 1;
+    }
+    const lastLt = final ? text.length : text.lastIndexOf('<');
+    this.renumbered(() => {
+      while (this.i < text.length) {
+        const i = this.i;
+        const lt = text.indexOf('<', i);
+        if (lt < 0 && !final) return;
+        const gapEnd = lt < 0 ? text.length : lt;
+        if (stack.length === 0 && gapEnd > i && text.slice(i, gapEnd).trim() !== '') fail(text, i, 'text outside the root element');
+        if (stack.length > 0 && gapEnd > i && this.maxText !== undefined) this.addText(text.slice(i, gapEnd), i, true);
+        if (lt < 0) break;
+        this.i = lt;
+        const next = text.charCodeAt(lt + 1);
+        if (!final && !this.whole(lt, next, lastLt)) return;
+        if (next === 0x3f /* ? */) this.processingInstruction();
+        else if (next === 0x21 /* ! */) this.declaration();
+        else if (next === 0x2f /* / */) this.closeTag();
+        else this.startTag();
+      }
+    });
+  }
+
+  /** Whether the markup at `lt` is all in the text read so far. */
+  private whole(lt: number, next: number, lastLt: number): boolean {
+    const { text } = this;
+    if (lt + 1 >= text.length) return false;
+    if (next === 0x3f /* ? */) return text.indexOf('?>', lt + 2) >= 0;
+    if (next !== 0x21 /* ! */) return lt < lastLt;
+    if (text.startsWith('<!--', lt)) return text.indexOf('-->', lt + 4) >= 0;
+    if (text.length - lt < 9) return false;
+    if (text.startsWith('<![CDATA[', lt)) return text.indexOf(']]>', lt + 9) >= 0;
+    return true;
+  }
+
+  /** The document has ended: every element closed, and a root. */
+  finish(): XmlElement {
+    const { text, stack } = this;
+    return this.renumbered(() => {
+      if (stack.length > 0) fail(text, text.length, `unclosed element <${stack[stack.length - 1].qname}>`);
+      if (!this.root) fail(text, text.length, 'no root element');
+      return this.root;
+    });
   }
 
   /**
@@ -182,6 +296,7 @@ class Scanner {
     const open = this.stack.pop();
     if (!open || open.qname !== name[0]) fail(text, i, `closing tag </${name[0]}> does not match <${open?.qname ?? ''}>`);
     this.i = CLOSE_END.lastIndex;
+    if (this.onChild && this.stack.length === 1) this.onChild(open.element, this.stack[0].element);
   }
 
   /** An element's start tag: its attributes, its namespace, its place in the tree. */
@@ -202,9 +317,12 @@ class Scanner {
     const parentScope = stack.length > 0 ? stack[stack.length - 1].scope : this.rootScope;
     const scope = declares ? declaredScope(parentScope, names, values) : parentScope;
     const element = this.elementOf(name[0], scope, names, values);
-    if (stack.length > 0) stack[stack.length - 1].element.children.push(element);
-    else this.root = element;
+    // A child of the root read in pieces is handed over when it ends, never kept in the root.
+    const handed = this.onChild !== undefined && stack.length === 1;
+    if (stack.length === 0) this.root = element;
+    else if (!handed) stack[stack.length - 1].element.children.push(element);
     if (!end[1]) stack.push({ qname: name[0], element, scope });
+    else if (handed) this.onChild!(element, stack[0].element);
   }
 
   /** The attributes of a start tag as read (names still qualified); most elements have two or three. */
@@ -220,12 +338,12 @@ class Scanner {
       ATTRIBUTE.lastIndex = pos;
       const a = ATTRIBUTE.exec(text);
       if (!a) break;
-      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${qname}>`);
+      if (names.length >= MAX_ATTRIBUTES) fail(text, pos, `more than ${MAX_ATTRIBUTES} attributes in <${qname}>`, XmlLimitError);
       if (seen ? seen.has(a[1]) : names.includes(a[1])) fail(text, pos, `duplicate attribute ${a[1]}`);
       const raw = a[2] ?? a[3];
-      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${qname}> is ${raw.length} characters long, more than ${maxValue}`);
+      if (raw.length > maxValue) fail(text, pos, `attribute ${a[1]} of <${qname}> is ${raw.length} characters long, more than ${maxValue}`, XmlLimitError);
       if (seen) seen.add(a[1]);
-      else if (names.length === 8) seen = new Set([...names, a[1]]);
+      else if (names.length === 32) seen = new Set([...names, a[1]]);
       names.push(a[1]);
       values.push(decode(raw, text, pos));
       if (a[1].startsWith('xmlns')) declares = true;

@@ -37,7 +37,10 @@ export function selectProviderVdcs(
   target: PvdcTarget | undefined,
   where: { account: string; origin: string },
 ): ProviderVdcRecord[] {
-  const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+  // A provider VDC listed twice (a page shifted while read) counts once, as last listed, where first listed.
+  const byId = new Map<string, ProviderVdcRecord>();
+  for (const r of records) byId.set(r.id, r);
+  const unique = [...byId.values()];
   if (target === undefined) return unique;
   let found = target.kind === 'id' ? unique.filter((r) => r.id === target.id) : unique.filter((r) => r.name === target.name);
   if (found.length === 0 && target.kind === 'name') found = unique.filter((r) => r.name.toLowerCase() === target.name.toLowerCase());
@@ -55,30 +58,23 @@ export function selectProviderVdcs(
   return found;
 }
 
-/** Storage policies grouped by the UUID of their provider VDC. */
-function byProviderVdc(policies: readonly ProviderStoragePolicyRecord[]): Map<string, ProviderStoragePolicyRecord[]> {
-  const groups = new Map<string, ProviderStoragePolicyRecord[]>();
-  for (const p of policies) {
-    const id = pvdcIdOf(p.providerVdc);
-    if (id === undefined) continue;
-    const list = groups.get(id);
-    if (list) list.push(p);
-    else groups.set(id, [p]);
-  }
-  return groups;
-}
-
 /**
  * Reads the chosen provider VDCs in one session: the records, then (unless `recordsOnly`,
- * for discovery) the storage policies, and with --basis reserved each one's document.
+ * for discovery) the storage policies, and with --basis reserved each one's document. Records
+ * are kept as they arrive, reduced to what is judged; a policy only when its provider VDC is
+ * among those chosen.
  */
 export async function readProviderVdcs(req: SessionRequest, target: PvdcTarget | undefined, basis: Basis, recordsOnly = false): Promise<PvdcReading[]> {
   const where = { account: principal(req.creds), origin: req.conn.base.origin };
   return withVcdSession(req, async (get) => {
-    const pvdcs = selectProviderVdcs(await queryProviderVdcs(req.conn, get), target, where);
+    const records: ProviderVdcRecord[] = [];
+    await queryProviderVdcs(req.conn, get, (r) => records.push(r));
+    const pvdcs = selectProviderVdcs(records, target, where);
+    records.length = 0;
     if (recordsOnly) return pvdcs.map((pvdc) => ({ pvdc, policies: [] }));
-    const policies = byProviderVdc(await queryProviderStoragePolicies(req.conn, get));
-    const readings: PvdcReading[] = pvdcs.map((pvdc) => ({ pvdc, policies: policies.get(pvdc.id) ?? [] }));
+    const groups = new Map<string, ProviderStoragePolicyRecord[]>(pvdcs.map((pvdc) => [pvdc.id, []]));
+    await queryProviderStoragePolicies(req.conn, get, (p) => groups.get(pvdcIdOf(p.providerVdc) ?? '')?.push(p));
+    const readings: PvdcReading[] = pvdcs.map((pvdc) => ({ pvdc, policies: groups.get(pvdc.id) ?? [] }));
     if (basis !== 'reserved') return readings;
     for (const reading of readings) reading.reservations = await readReservations(req, get, reading.pvdc.id);
     return readings;

@@ -5,7 +5,8 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, RecordsPageReader, streamAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import type { XmlElement } from '../api/xml';
 import { VDC_STATUS } from '../vdc/vdc-query';
 
 /** A figure of a record: a whole number, or undefined when the record does not give it. */
@@ -78,60 +79,73 @@ function statusOf(text: string | undefined): string | undefined {
   return VDC_STATUS[text.trim()] ?? detached(boundedExcerpt(text.trim().toUpperCase(), 40));
 }
 
+/** The provider VDC of one VMWProviderVdcRecord (or ProviderVdcRecord) element, owning its strings. */
+function providerVdcRecordOf({ local, attributes: a }: XmlElement, what: string): ProviderVdcRecord {
+  const id = pvdcIdOf(a.href ?? '');
+  if (!id) throw new CheckError(`unexpected ${what}: a ${local} without a provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
+  const odd: string[] = [];
+  const status = statusOf(a.status);
+  const record: ProviderVdcRecord = {
+    id: detached(id),
+    href: detached(a.href),
+    name: name(a, what, local),
+    enabled: a.isEnabled !== 'false',
+    busy: a.isBusy === 'true',
+    cpu: { capacity: figure(a, 'cpuLimitMhz', odd), used: figure(a, 'cpuUsedMhz', odd), allocated: figure(a, 'cpuAllocationMhz', odd) },
+    memory: { capacity: figure(a, 'memoryLimitMB', odd), used: figure(a, 'memoryUsedMB', odd), allocated: figure(a, 'memoryAllocationMB', odd) },
+    vdcs: figure(a, 'numberOfVdcs', odd),
+    odd,
+  };
+  // Set, not spread: a spread object per record is a measurable part of a page of 100,000.
+  if (status !== undefined) record.status = status;
+  return record;
+}
+
+/** The storage policy of one ProviderVdcStorageProfileRecord element, owning its strings. */
+function storagePolicyRecordOf({ local, attributes: a }: XmlElement, what: string): ProviderStoragePolicyRecord {
+  const id = POLICY_HREF.exec(a.href ?? '')?.[1];
+  if (!id || a.providerVdc === undefined || pvdcIdOf(a.providerVdc) === undefined)
+    throw new CheckError(
+      `unexpected ${what}: a ${local} without a storage policy href or provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
+    );
+  const odd: string[] = [];
+  const allocated = figure(a, 'storageAllocatedMB', odd);
+  const requested = allocated === undefined ? figure(a, 'storageRequestedMB', odd) : undefined;
+  const from = allocated !== undefined ? 'storageAllocatedMB' : requested !== undefined ? 'storageRequestedMB' : undefined;
+  const record: ProviderStoragePolicyRecord = {
+    id: detached(id.toLowerCase()),
+    name: name(a, what, local),
+    providerVdc: detached(a.providerVdc),
+    enabled: a.isEnabled !== 'false',
+    total: figure(a, 'storageTotalMB', odd),
+    used: figure(a, 'storageUsedMB', odd),
+    allocated: allocated ?? requested,
+    odd,
+  };
+  if (from !== undefined) record.allocatedFrom = from;
+  return record;
+}
+
+const PVDC_RECORDS = ['VMWProviderVdcRecord', 'ProviderVdcRecord'];
+const POLICY_RECORDS = ['ProviderVdcStorageProfileRecord'];
+
+/** One whole page, read as the query reads its pages as they arrive. */
+function readPage<T>(body: string, what: string, names: readonly string[], record: (e: XmlElement, what: string) => T): RecordsPage<T> {
+  const records: T[] = [];
+  const reader = new RecordsPageReader(what, names, (e) => records.push(record(e, what)));
+  reader.write(Buffer.from(body, 'utf8'));
+  const { next, total } = reader.end();
+  return { records, ...(next === undefined ? {} : { next }), ...(total === undefined ? {} : { total }) };
+}
+
 /** Reads one page of VMWProviderVdcRecord elements. */
 export function parseProviderVdcRecords(body: string, what = 'query response'): RecordsPage<ProviderVdcRecord> {
-  const page = parseRecordsEnvelope(body, what, ['VMWProviderVdcRecord', 'ProviderVdcRecord']);
-  return {
-    ...page,
-    records: page.records.map(({ local, attributes: a }) => {
-      const id = pvdcIdOf(a.href ?? '');
-      if (!id) throw new CheckError(`unexpected ${what}: a ${local} without a provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
-      const odd: string[] = [];
-      const status = statusOf(a.status);
-      return {
-        id,
-        href: detached(a.href),
-        name: name(a, what, local),
-        enabled: a.isEnabled !== 'false',
-        ...(status === undefined ? {} : { status }),
-        busy: a.isBusy === 'true',
-        cpu: { capacity: figure(a, 'cpuLimitMhz', odd), used: figure(a, 'cpuUsedMhz', odd), allocated: figure(a, 'cpuAllocationMhz', odd) },
-        memory: { capacity: figure(a, 'memoryLimitMB', odd), used: figure(a, 'memoryUsedMB', odd), allocated: figure(a, 'memoryAllocationMB', odd) },
-        vdcs: figure(a, 'numberOfVdcs', odd),
-        odd,
-      };
-    }),
-  };
+  return readPage(body, what, PVDC_RECORDS, providerVdcRecordOf);
 }
 
 /** Reads one page of ProviderVdcStorageProfileRecord elements. */
 export function parseProviderStoragePolicyRecords(body: string, what = 'query response'): RecordsPage<ProviderStoragePolicyRecord> {
-  const page = parseRecordsEnvelope(body, what, ['ProviderVdcStorageProfileRecord']);
-  return {
-    ...page,
-    records: page.records.map(({ local, attributes: a }) => {
-      const id = POLICY_HREF.exec(a.href ?? '')?.[1];
-      if (!id || a.providerVdc === undefined || pvdcIdOf(a.providerVdc) === undefined)
-        throw new CheckError(
-          `unexpected ${what}: a ${local} without a storage policy href or provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
-        );
-      const odd: string[] = [];
-      const allocated = figure(a, 'storageAllocatedMB', odd);
-      const requested = allocated === undefined ? figure(a, 'storageRequestedMB', odd) : undefined;
-      const from = allocated !== undefined ? 'storageAllocatedMB' : requested !== undefined ? 'storageRequestedMB' : undefined;
-      return {
-        id: id.toLowerCase(),
-        name: name(a, what, local),
-        providerVdc: detached(a.providerVdc),
-        enabled: a.isEnabled !== 'false',
-        total: figure(a, 'storageTotalMB', odd),
-        used: figure(a, 'storageUsedMB', odd),
-        allocated: allocated ?? requested,
-        ...(from === undefined ? {} : { allocatedFrom: from }),
-        odd,
-      };
-    }),
-  };
+  return readPage(body, what, POLICY_RECORDS, storagePolicyRecordOf);
 }
 
 /** `/api/query?type=…&format=records`, every record, sorted by name. */
@@ -148,26 +162,40 @@ const NARROW = 'check --url (no cloud has that many), or narrow it with --pvdc';
 const SYSTEM_NEEDED =
   'the provider VDC queries are for a System account (--org System) with the right to view provider VDCs (a System Administrator, or a role with Provider VDC: View)';
 
-/** Every provider VDC record. */
-export function queryProviderVdcs(conn: VcdConnection, get: SessionGet): Promise<ProviderVdcRecord[]> {
-  return queryAllPages(conn, get, PVDC_QUERY_PATH, {
-    parse: parseProviderVdcRecords,
-    max: MAX_PVDC_RECORDS,
-    noun: 'provider VDCs',
-    list: 'the provider VDCs',
-    narrow: NARROW,
-    refused: SYSTEM_NEEDED,
-  });
+/** Every provider VDC record, each handed to `take` as its page arrives. */
+export function queryProviderVdcs(conn: VcdConnection, get: SessionGet, take: (record: ProviderVdcRecord) => void): Promise<number> {
+  return streamAllPages(
+    conn,
+    get,
+    PVDC_QUERY_PATH,
+    {
+      recordNames: PVDC_RECORDS,
+      record: providerVdcRecordOf,
+      max: MAX_PVDC_RECORDS,
+      noun: 'provider VDCs',
+      list: 'the provider VDCs',
+      narrow: NARROW,
+      refused: SYSTEM_NEEDED,
+    },
+    take,
+  );
 }
 
-/** Every provider storage-policy record. */
-export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionGet): Promise<ProviderStoragePolicyRecord[]> {
-  return queryAllPages(conn, get, PVDC_POLICY_QUERY_PATH, {
-    parse: parseProviderStoragePolicyRecords,
-    max: MAX_PVDC_RECORDS,
-    noun: 'provider storage policies',
-    list: 'the provider storage policies',
-    narrow: NARROW,
-    refused: SYSTEM_NEEDED,
-  });
+/** Every provider storage-policy record, each handed to `take` as its page arrives. */
+export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionGet, take: (record: ProviderStoragePolicyRecord) => void): Promise<number> {
+  return streamAllPages(
+    conn,
+    get,
+    PVDC_POLICY_QUERY_PATH,
+    {
+      recordNames: POLICY_RECORDS,
+      record: storagePolicyRecordOf,
+      max: MAX_PVDC_RECORDS,
+      noun: 'provider storage policies',
+      list: 'the provider storage policies',
+      narrow: NARROW,
+      refused: SYSTEM_NEEDED,
+    },
+    take,
+  );
 }

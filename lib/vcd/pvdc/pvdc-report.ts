@@ -6,9 +6,9 @@
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
 import type { Metric } from '../../plugin/perfdata';
 import { PerfdataLabels } from '../../plugin/perfdata-labels';
-import type { Item, Result } from '../../plugin/result';
+import { MAX_ITEMS, type Item, type Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
-import { State } from '../../plugin/state';
+import { State, worstState } from '../../plugin/state';
 import { worstFirst, worstOf } from '../../plugin/subcheck';
 import type { Basis, PvdcReading } from './pvdc-probe';
 import type { Figure, ProviderStoragePolicyRecord } from './pvdc-query';
@@ -34,6 +34,14 @@ interface Measure {
 const MIB = 1024 * 1024;
 /** Problems named in the status line at most; the long output has one line per provider VDC. */
 const PROBLEMS_IN_SUMMARY = 10;
+/** Provider VDCs with unknown figures named in the status line at most. */
+const UNKNOWN_IN_SUMMARY = 5;
+/**
+ * Perfdata values at most (some 55 KB): whole provider VDCs in the order listed (by name, so
+ * the same ones from run to run) while they fit. Graphs of every provider VDC of a larger
+ * estate come from one service each (--pvdc, --discovery), not from one line of megabytes.
+ */
+export const MAX_PERFDATA_VALUES = 1000;
 
 /** The API figures behind each word of --basis, for CPU (MHz) and memory (MB). */
 function computeMeasure(reading: PvdcReading, resource: 'cpu' | 'memory', basis: Basis): Measure {
@@ -136,43 +144,106 @@ function perfdataOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, labels: Per
 }
 
 /**
+ * The long output's lines, at most what the runtime prints (MAX_ITEMS, the rest counted in its
+ * "… N more"): in the order listed, a problem taking the place of the last line that is OK
+ * once they are that many, so that no problem is left out for an OK line.
+ */
+class BoundedItems {
+  readonly kept: (Item | undefined)[] = [];
+  private readonly okAt: number[] = [];
+  leftOut = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(item: Item): void {
+    if (this.kept.length < this.max) {
+      if (item.state === State.OK) this.okAt.push(this.kept.length);
+      this.kept.push(item);
+      return;
+    }
+    this.leftOut++;
+    const ok = item.state === State.OK ? undefined : this.okAt.pop();
+    if (ok === undefined) return;
+    this.kept[ok] = undefined;
+    this.kept.push(item);
+  }
+
+  items(): Item[] {
+    return this.kept.filter((i): i is Item => i !== undefined);
+  }
+}
+
+/** Texts named in a status line: the first `max`, and how many more. */
+class Named {
+  readonly first: string[] = [];
+  count = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(text: string): void {
+    if (this.count++ < this.max) this.first.push(text);
+  }
+
+  /** `a, b … 3 more` with `separator` between the texts. */
+  said(separator: string): string {
+    return this.first.join(separator) + (this.count > this.max ? ` … ${this.count - this.max} more` : '');
+  }
+}
+
+/**
  * The result of check_pvdc over the provider VDCs read: one long-output line per provider VDC,
  * perfdata per provider VDC and per storage policy, and a status line that names the problems
- * (or the one provider VDC's figures).
+ * (or the one provider VDC's figures). What it keeps is bounded whatever their number: the
+ * lines the long output prints, MAX_PERFDATA_VALUES values, the problems the status line names.
  */
 export function judgeProviderVdcs(readings: readonly PvdcReading[], t: PvdcThresholds, basis: Basis): Result {
-  const items: Item[] = [];
-  const metrics: Metric[] = [];
-  const problems: string[] = [];
-  const unknown: string[] = [];
-  const labels = new PerfdataLabels();
-  let single = '';
-  for (const r of readings) {
-    const findings = findingsOf(r, t, basis);
-    const state = worstOf(findings);
-    const said = findings.map((f) => f.text).join(', ');
-    items.push({ name: r.pvdc.name, state, text: `${r.pvdc.name}: ${said}` });
-    const wrong = findings.filter((f) => f.state !== State.OK).map((f) => f.text);
-    if (wrong.length > 0) problems.push(`${r.pvdc.name} ${wrong.join(', ')}`);
-    if (findings.some((f) => f.unknown)) unknown.push(r.pvdc.name);
-    single = `${r.pvdc.name}: ${said}`;
-    for (const m of perfdataOf(r, t, basis, labels)) metrics.push(m);
-  }
   if (readings.length === 0)
     return {
       state: State.UNKNOWN,
       summary: 'the query service lists no provider VDC: check that the account may view them (a System Administrator, or Provider VDC: View)',
     };
-  const state = worstOf(items);
-  if (readings.length === 1) return { state, summary: `provider VDC ${single}`, items, metrics };
+  // One line is kept for the perfdata's cut, should there be one.
+  const items = new BoundedItems(MAX_ITEMS - 2);
+  const metrics: Metric[] = [];
+  const problems = new Named(PROBLEMS_IN_SUMMARY);
+  const unknown = new Named(UNKNOWN_IN_SUMMARY);
+  const labels = new PerfdataLabels();
+  let state = State.OK;
+  let single = '';
+  let graphed = 0;
+  let cut = false;
+  for (const r of readings) {
+    const findings = findingsOf(r, t, basis);
+    const own = worstOf(findings);
+    state = worstState([state, own]);
+    const said = findings.map((f) => f.text).join(', ');
+    items.add({ name: r.pvdc.name, state: own, text: `${r.pvdc.name}: ${said}` });
+    const wrong = findings.filter((f) => f.state !== State.OK).map((f) => f.text);
+    if (wrong.length > 0) problems.add(`${r.pvdc.name} ${wrong.join(', ')}`);
+    if (findings.some((f) => f.unknown)) unknown.add(r.pvdc.name);
+    single = `${r.pvdc.name}: ${said}`;
+    if (cut) continue;
+    // Whole provider VDCs while they fit; the first alone gives what fits of its own.
+    const values = perfdataOf(r, t, basis, labels);
+    cut = metrics.length + values.length > MAX_PERFDATA_VALUES;
+    if (cut && metrics.length > 0) continue;
+    for (const m of values.slice(0, MAX_PERFDATA_VALUES)) metrics.push(m);
+    graphed++;
+  }
+  const kept = items.items();
+  if (cut)
+    kept.unshift({
+      name: 'perfdata',
+      state: State.OK,
+      text: `perfdata for the first ${graphed} of ${readings.length} provider VDCs (${metrics.length} values, at most ${MAX_PERFDATA_VALUES}): the others with --pvdc, one service per provider VDC (--discovery)`,
+    });
+  const result = { state, items: kept, metrics, ...(items.leftOut > 0 ? { itemsLeftOut: items.leftOut } : {}) };
+  if (readings.length === 1) return { ...result, summary: `provider VDC ${single}` };
   const n = `${readings.length} provider VDCs`;
-  const shown =
-    problems.slice(0, PROBLEMS_IN_SUMMARY).join('; ') + (problems.length > PROBLEMS_IN_SUMMARY ? ` … ${problems.length - PROBLEMS_IN_SUMMARY} more` : '');
-  const unknownText =
-    unknown.length === 0
-      ? ''
-      : `; figures unknown for ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` … ${unknown.length - 5} more` : ''} (see the long output)`;
+  const unknownText = unknown.count === 0 ? '' : `; figures unknown for ${unknown.said(', ')} (see the long output)`;
   const summary =
-    problems.length === 0 ? `${n}: all enabled, ready and within their thresholds of capacity (${basis})${unknownText}` : `${n}: ${shown}${unknownText}`;
-  return { state, summary, items, metrics };
+    problems.count === 0
+      ? `${n}: all enabled, ready and within their thresholds of capacity (${basis})${unknownText}`
+      : `${n}: ${problems.said('; ')}${unknownText}`;
+  return { ...result, summary };
 }

@@ -63,3 +63,12 @@ describe('PerfdataLabels', () => {
     );
   });
 });
+
+describe('PerfdataLabels at scale', () => {
+  it('gives 20,000 labels of one name in linear time, each counted once', () => {
+    const labels = new PerfdataLabels();
+    const given = Array.from({ length: 20_000 }, () => labels.label(['x'], 'cpu_pct'));
+    expect(given.slice(0, 3)).toEqual(['x__cpu_pct', 'x__cpu_pct__2', 'x__cpu_pct__3']);
+    expect(new Set(given).size).toBe(20_000);
+  });
+});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeadlineError, setRunDeadline } from '../../../../lib/plugin/deadline';
-import { MAX_ATTRIBUTES, MAX_ELEMENTS, parseXml, type XmlElement } from '../../../../lib/vcd/api/xml';
+import { MAX_ATTRIBUTES, MAX_ELEMENTS, parseXml, XmlChildReader, XmlSyntaxError, type XmlElement } from '../../../../lib/vcd/api/xml';
 import { Parser } from 'xml2js';
 import { cpuNow } from '../../../support/cpu-time';
 
@@ -201,5 +201,62 @@ describe('parseXml stays bounded', () => {
 
   it('counts the line of an error without splitting the body', () => {
     expect(parseXml('<a>\n\n<b></a>')).toEqual({ error: 'closing tag </a> does not match <b> at line 3' });
+  });
+});
+
+/** A document read by XmlChildReader in pieces of `size` bytes: the tree parseXml gives, or its error. */
+function inPieces(text: string, size: number, maxMarkupChars = 1 << 20): XmlElement | { error: string } {
+  const children: XmlElement[] = [];
+  const reader = new XmlChildReader({ maxMarkupChars }, (child) => children.push(child));
+  const body = Buffer.from(text, 'utf8');
+  try {
+    for (let at = 0; at < body.length; at += size) reader.write(body.subarray(at, at + size));
+    const root = reader.end();
+    return { ...root, children };
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) return { error: error.message };
+    throw error;
+  }
+}
+
+// A page of 100,000 records is read as it arrives: the same tree and the same errors as the
+// whole body gives, however the body is cut (within a character, a tag, an entity, a comment).
+describe('XmlChildReader', () => {
+  const files = readdirSync(fixtures).filter((f) => f.endsWith('.xml'));
+  it.each(files)('reads %s in pieces as parseXml reads it whole', (file) => {
+    const text = readFileSync(join(fixtures, file), 'utf8');
+    for (const size of [1, 7, 100, 16384]) expect(inPieces(text, size), `${size}`).toEqual(parseXml(text));
+  });
+
+  it('agrees with parseXml on generated and broken documents cut anywhere', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120, unit: 'binary' }), fc.integer({ min: 1, max: 40 }), (inner, size) => {
+        for (const text of [`<?xml version="1.0"?>\n<r xmlns:x="urn:x"><!-- < -->${inner}<a x:b="&amp;é"/><![CDATA[<]]></r>`, inner])
+          expect(inPieces(text, size)).toEqual(parseXml(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('hands each child of the root over when it ends, keeping none', () => {
+    const seen: string[] = [];
+    const reader = new XmlChildReader({ maxMarkupChars: 100 }, (child, root) => seen.push(`${root.local}/${child.local}:${child.children.length}`));
+    reader.write(Buffer.from('<Page total="2"><Rec a="1"/><Rec><Link/></Re'));
+    expect(seen).toEqual(['Page/Rec:0']);
+    reader.write(Buffer.from('c></Page>'));
+    expect(seen).toEqual(['Page/Rec:0', 'Page/Rec:1']);
+    expect(reader.end()).toEqual({ local: 'Page', uri: '', attributes: { total: '2' }, children: [] });
+  });
+
+  it('holds at most maxMarkupChars of a markup under way, and names the line in the whole body', () => {
+    const reader = new XmlChildReader({ maxMarkupChars: 1000 }, () => undefined);
+    reader.write(Buffer.from('<r>\n<a/>\n'));
+    expect(() => {
+      for (let n = 0; n < 100; n++) reader.write(Buffer.from(` b${n}="${'x'.repeat(20)}"`.replace(/^/, n === 0 ? '<c' : '')));
+    }).toThrow(/^more than 1000 characters without the end of a markup at line 3$/);
+    expect(inPieces('<r>\n<a/>\n\n<b></a>', 3)).toEqual({ error: 'closing tag </a> does not match <b> at line 4' });
+    // A start tag of 200,000 attributes: refused for its attributes, as parseXml refuses it.
+    const many = `<r${Array.from({ length: 200_000 }, (_, i) => ` a${i}="1"`).join('')}/>`;
+    expect(inPieces(many, 16384, 100_000)).toEqual({ error: `more than ${MAX_ATTRIBUTES} attributes in <r> at line 1` });
   });
 });

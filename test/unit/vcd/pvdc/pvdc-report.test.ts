@@ -4,12 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatPerfdata } from '../../../../lib/plugin/perfdata';
+import { MAX_ITEMS, renderNagios } from '../../../../lib/plugin/result';
 import { ScalarContext } from '../../../../lib/plugin/scalar-context';
 import { State } from '../../../../lib/plugin/state';
 import { parseProviderVdcReservations } from '../../../../lib/vcd/pvdc/pvdc-capacity';
 import { selectProviderVdcs, type PvdcReading } from '../../../../lib/vcd/pvdc/pvdc-probe';
 import { parseProviderStoragePolicyRecords, parseProviderVdcRecords, pvdcIdOf } from '../../../../lib/vcd/pvdc/pvdc-query';
-import { judgeProviderVdcs, type PvdcThresholds } from '../../../../lib/vcd/pvdc/pvdc-report';
+import { judgeProviderVdcs, MAX_PERFDATA_VALUES, type PvdcThresholds } from '../../../../lib/vcd/pvdc/pvdc-report';
 import { namePart } from '../../../../lib/plugin/perfdata-labels';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../../fixtures/vcd/provider', name), 'utf8');
@@ -115,7 +116,7 @@ describe('judgeProviderVdcs', () => {
 describe('a page of 100,000 provider VDC records', () => {
   // One query per record type whatever the count: the page is read and judged in one pass, with
   // no work per pair of records. The time is printed (figures belong to the bench), not asserted.
-  it('is read and judged: every record, every label unique', { timeout: 120_000 }, () => {
+  it('is read and judged: every record, what is kept bounded, every label unique', { timeout: 120_000 }, () => {
     const records = Array.from(
       { length: 100_000 },
       (_, i) =>
@@ -129,12 +130,33 @@ describe('a page of 100,000 provider VDC records', () => {
       'used',
     );
     console.log(`100,000 provider VDC records parsed and judged in ${Math.round(performance.now() - start)} ms`);
-    expect(r.items).toHaveLength(100_000);
     expect(r.summary).toMatch(/^100000 provider VDCs: pvdc-801 cpu 80\.1% used .* … \d+ more/);
-    // Every name twice: the second of each pair takes the start of its id, nothing collides.
+    // What is kept is what the output prints: 20,000 problems (cpu 80% and more) take the
+    // places of the OK lines, the rest is counted; perfdata of the first 200 (5 values each).
+    expect(r.items).toHaveLength(MAX_ITEMS - 1);
+    expect(r.itemsLeftOut).toBe(100_000 - (MAX_ITEMS - 2));
+    expect(r.items![0]).toMatchObject({ name: 'perfdata', state: State.OK });
+    expect(r.items![0].text).toMatch(/^perfdata for the first 200 of 100000 provider VDCs \(1000 values, at most 1000\): the others with --pvdc/);
+    expect(r.items!.slice(1).every((i) => i.state === State.WARNING || i.state === State.CRITICAL)).toBe(true);
+    expect(r.items![1].text).toMatch(/^pvdc-801: cpu 80\.1% used/);
     const all = labels(r.metrics);
-    expect(all).toHaveLength(500_000);
+    expect(all).toHaveLength(MAX_PERFDATA_VALUES);
     expect(new Set(all).size).toBe(all.length);
+    const out = renderNagios('PVDC', r).split('\n');
+    expect(out.at(-2)).toBe(`… ${100_000 - (MAX_ITEMS - 2)} more`);
+  });
+
+  it('the OK lines stay in the order listed while there is room, and a problem never gives way', () => {
+    const n = MAX_ITEMS + 10;
+    const [base] = parseProviderVdcRecords(fixture('providerVdc-records-schema-api34.xml')).records;
+    const calm = { ...base, memory: { ...base.memory, used: 1 } };
+    const pvdcs = Array.from({ length: n }, (_, i) => ({ pvdc: { ...calm, id: `id-${i}`, name: `p${i}`, enabled: i !== n - 1 }, policies: [] }));
+    const r = judgeProviderVdcs(pvdcs, T, 'used');
+    const names = r.items!.filter((i) => i.name !== 'perfdata').map((i) => i.name);
+    expect(names).toHaveLength(MAX_ITEMS - 2);
+    expect(names.at(-1)).toBe(`p${n - 1}`);
+    expect(names.slice(0, 3)).toEqual(['p0', 'p1', 'p2']);
+    expect(r.state).toBe(State.CRITICAL);
   });
 });
 
