@@ -1,5 +1,6 @@
 // check_vm_fleet: every VM of a selection read in one process and judged as check_vm_cpu,
-// check_vm_mem and check_vm_disk judge it; the plugin's own state says whether every VM was read.
+// check_vm_mem and check_vm_disk judge it (and, with --services, check_vm_snapshot, check_vm_tools
+// and check_vm_lease); the plugin's own state says whether every VM was read.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import type { RunContext } from '../../lib/plugin/context';
@@ -11,7 +12,7 @@ import { State, stateName } from '../../lib/plugin/state';
 import { problemsOf, worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
-import { FLEET_SERVICES, type FleetVmResult, type JsonResult } from '../../lib/vcd/fleet/fleet-result';
+import { FLEET_SERVICES, type FleetVmResult, type JsonResult, type ServiceResult } from '../../lib/vcd/fleet/fleet-result';
 import { CheckError } from '../../lib/plugin/errors';
 import { passiveResultsOf } from './passive';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
@@ -25,19 +26,21 @@ void runPlugin({
   name: 'VM_FLEET',
   command: 'check_vm_fleet',
   description:
-    'Reads the metrics of every VM of a VMware Cloud Director organisation (or vApp) in one process and judges each VM as check_vm_cpu, check_vm_mem and check_vm_disk do; its own state says whether every VM was read.',
+    'Reads the metrics of every VM of a VMware Cloud Director organisation (or vApp) in one process and judges each VM as check_vm_cpu, check_vm_mem and check_vm_disk do (with --services, as check_vm_snapshot, check_vm_tools and check_vm_lease do too); its own state says whether every VM was read.',
   usage:
-    'check_vm_fleet -u URL -U USER -o ORG --password-file PATH [--vapp NAME] [--include REGEX] [--exclude REGEX] [--window DURATION] [--concurrency N] [--cpu-warning RANGE] [--mem-critical RANGE] [--disk-metric NAME] [options]',
+    'check_vm_fleet -u URL -U USER -o ORG --password-file PATH [--vapp NAME] [--include REGEX] [--exclude REGEX] [--window DURATION] [--concurrency N] [--services LIST] [--cpu-warning RANGE] [--mem-critical RANGE] [--disk-metric NAME] [options]',
   options: FLEET_CHECK_OPTIONS,
   examples: [
     'check_vm_fleet -u https://vcd.example.com -U monitor -o acme --password-file /etc/nagios/vcd.pw',
     'check_vm_fleet -u https://vcd.example.com -U monitor -o acme --password-file PW --vapp shop --output json -t 30',
     'check_vm_fleet --extra-opts vcd@/etc/nagios/cloudchecks.ini --window 15m --cpu-warning 85 --cpu-critical 95 --disk-per-disk',
+    'check_vm_fleet --extra-opts vcd@/etc/nagios/cloudchecks.ini --services cpu,mem,disk,snapshot,tools,lease --snapshot-age-warning 1d --lease-warning 14d',
     'check_vm_fleet --extra-opts vcd@/etc/icinga2/cloudchecks.ini --submit icinga2 --icinga2-user cloudchecks-fleet --icinga2-password-file /etc/icinga2/secrets/api-fleet.pw -t 60',
   ],
   notes: [
     'One session (cached as the VM checks cache theirs), the VM list from the query service, then one metrics request per VM, --concurrency at a time over kept-alive connections.',
-    "Each VM's cpu, mem and disk results are what check_vm_cpu, check_vm_mem and check_vm_disk print for it (--output json: one object with each VM's three results as those checks print them with --output json).",
+    "Each VM's cpu, mem and disk results are what check_vm_cpu, check_vm_mem and check_vm_disk print for it (--output json: one object with each VM's results as those checks print them with --output json, under vms[id].cpu, .mem, .disk).",
+    "--services adds snapshot, tools and lease: what check_vm_snapshot, check_vm_tools and check_vm_lease print for the VM (vms[id].snapshot, .tools, .lease; submitted as services vm-snapshot, vm-tools, vm-lease), with their options under the service's prefix (--snapshot-age-warning is check_vm_snapshot's --age-warning, --lease-warning check_vm_lease's -w). They are read from the VM list's records: tools costs no request per VM, snapshot one for a VM listed with a snapshot, lease at most one per vApp whose records lack the dates.",
     'The state is about the collection: OK when every selected VM was read, WARNING when some were not (named in the long output), UNKNOWN when none was. The long output lists the VMs that are not OK, worst first.',
     HTTP_ENVIRONMENT_NOTE,
   ],
@@ -85,7 +88,7 @@ async function submitFleet(
     return await submitResults(submit, { services, json: () => fleetJson(collected, vms, compact) }, context);
   } catch (error) {
     if (!(error instanceof CheckError) || context.signal.aborted) throw error;
-    throw new CheckError(`${plural(services.length / 3, 'VM')} read, results not submitted: ${error.message}`, { cause: error });
+    throw new CheckError(`${plural(vms.filter((vm) => vm.read).length, 'VM')} read, results not submitted: ${error.message}`, { cause: error });
   }
 }
 
@@ -124,7 +127,7 @@ function fleetResult(vms: FleetVmResult[], collection: FleetCollection<FleetVmRe
     summary = `no VM to check: the query service lists ${plural(collection.records, 'VM record')}, none of them a VM selected by --vapp/--include/--exclude`;
   } else if (unread.length === total) {
     state = State.UNKNOWN;
-    summary = `none of ${plural(total, 'VM')} read in ${took}: ${unread[0].services.cpu.json.summary.replace(/^vm-[0-9a-f-]+: /, '')}`;
+    summary = `none of ${plural(total, 'VM')} read in ${took}: ${whyUnread(unread[0])}`;
   } else if (unread.length > 0) {
     state = State.WARNING;
     summary = `${total - unread.length} of ${plural(total, 'VM')} read in ${took}, ${unread.length} not (listed below): ${tally}`;
@@ -148,16 +151,27 @@ function fleetResult(vms: FleetVmResult[], collection: FleetCollection<FleetVmRe
   return { state, summary, metrics, items: problemItems(vms), notes };
 }
 
+/** A VM's selected services' results, in the order of FLEET_SERVICES. */
+function servicesOf(vm: FleetVmResult): Array<[(typeof FLEET_SERVICES)[number], ServiceResult]> {
+  return FLEET_SERVICES.flatMap((s) => {
+    const result = vm.services[s];
+    return result ? [[s, result] as [(typeof FLEET_SERVICES)[number], ServiceResult]] : [];
+  });
+}
+
+/** Why a VM was not read: its first service's words without the id they begin with. */
+function whyUnread(vm: FleetVmResult): string {
+  return (servicesOf(vm)[0]?.[1].json.summary ?? '').replace(/^vm-[0-9a-f-]+: /, '');
+}
+
 /** One long-output line per VM that is not OK, worst first: its name (inert), id, vApp, organisation (when listed) and the summaries of its services that are not OK. */
 function problemItems(vms: FleetVmResult[]): Item[] {
   const problems = worstFirst(problemsOf(vms.map((vm) => ({ vm, state: vmState(vm) }))));
   return problems.map(({ vm, state }) => {
     // The states of the services that are not OK, and the words of the worst (the first of equals).
-    const bad = FLEET_SERVICES.filter((s) => vm.services[s].code !== State.OK);
-    const worst = bad.find((s) => vm.services[s].code === state) ?? bad[0];
-    const text = vm.read
-      ? `${bad.map((s) => `${s} ${stateName(vm.services[s].code)}`).join(', ')}: ${vm.services[worst].json.summary}`
-      : vm.services.cpu.json.summary.replace(/^vm-[0-9a-f-]+: /, '');
+    const bad = servicesOf(vm).filter(([, r]) => r.code !== State.OK);
+    const worst = bad.find(([, r]) => r.code === state) ?? bad[0];
+    const text = vm.read ? `${bad.map(([s, r]) => `${s} ${stateName(r.code)}`).join(', ')}: ${worst[1].json.summary}` : whyUnread(vm);
     const org = vm.org === undefined ? '' : `, org ${oneLine(vm.org, 128)}`;
     return { name: vm.id, state, text: `${oneLine(vm.name, 128)} (${vm.id}, vApp ${oneLine(vm.vapp, 128)}${org}): ${text}` };
   });
@@ -179,7 +193,7 @@ function compactService(json: JsonResult): CompactService {
   return json.code === State.OK ? { code: json.code, metrics } : { code: json.code, summary: json.summary, metrics };
 }
 
-/** `--output json`: the collection's state and summary, and each VM with its three single-check objects (--compact: their judged parts). */
+/** `--output json`: the collection's state and summary, and each VM with its services' single-check objects (--compact: their judged parts). */
 function fleetJson(result: Result, vms: FleetVmResult[], compact = false): string {
   const service = (json: JsonResult) => (compact ? compactService(json) : json);
   const doc = {
@@ -196,9 +210,7 @@ function fleetJson(result: Result, vms: FleetVmResult[], compact = false): strin
           status: blankControlCharacters(vm.status),
           read: vm.read,
           state: stateName(vmState(vm)),
-          cpu: service(vm.services.cpu.json),
-          mem: service(vm.services.mem.json),
-          disk: service(vm.services.disk.json),
+          ...Object.fromEntries(servicesOf(vm).map(([s, r]) => [s, service(r.json)])),
         },
       ]),
     ),

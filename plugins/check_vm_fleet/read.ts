@@ -18,14 +18,14 @@ function cutoffOf(deadline: number, handOver: boolean): number {
   return deadline - (handOver ? Math.max(2500, left / 3) : Math.min(2500, left / 3 + 200));
 }
 
-/** Why a VM was not read, in its services' words. */
-function unreadWords(why: string | undefined, context: RunContext): string {
+/** Why a VM was not read, in its services' words (`what`: its metrics, or with no metrics service, the VM). */
+function unreadWords(why: string | undefined, context: RunContext, what: string): string {
   if (why === undefined || why === 'not read within -t')
-    return `metrics not read within -t ${context.timeoutSeconds}s by check_vm_fleet (raise -t or --concurrency, or split the fleet with --vapp)`;
-  return `metrics not read by check_vm_fleet: ${why}`;
+    return `${what} not read within -t ${context.timeoutSeconds}s by check_vm_fleet (raise -t or --concurrency, or split the fleet with --vapp)`;
+  return `${what} not read by check_vm_fleet: ${why}`;
 }
 
-/** What one run read: the config, every selected VM with its three results (in the list's order), and how the collection went. */
+/** What one run read: the config, every selected VM with its services' results (in the list's order), and how the collection went. */
 export interface FleetRead {
   cfg: FleetCheckConfig;
   vms: FleetVmResult[];
@@ -39,9 +39,14 @@ export interface FleetRead {
  */
 export async function readFleet(options: FleetCheckOptions, context: RunContext, handOver = false): Promise<FleetRead> {
   const cfg = configureFleet(options);
-  const session = openVmSession(cfg.judges[0].cfg, options, context, cfg.concurrency);
-  const origin = cfg.judges[0].cfg.base.origin;
-  context.log(2, `url=${origin} concurrency=${cfg.concurrency} metrics=${cfg.which}${options.window ? ` window=${options.window}` : ''}`);
+  const session = openVmSession(cfg.session, options, context, cfg.concurrency);
+  const origin = cfg.session.base.origin;
+  const services = cfg.judges.map((j) => j.service).join(',');
+  context.log(
+    2,
+    `url=${origin} concurrency=${cfg.concurrency} services=${services} metrics=${cfg.which ?? 'none'}${options.window ? ` window=${options.window}` : ''}`,
+  );
+  for (const slip of cfg.slips) context.notes.add(slip);
   context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
   const judging: FleetJudging = {
     judges: cfg.judges,
@@ -53,11 +58,14 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     ...session,
     selection: cfg.selection,
     which: cfg.which,
+    hygiene: cfg.hygiene,
     concurrency: cfg.concurrency,
     cutoff: cutoffOf(context.deadline, handOver),
     judge: (vm, answer, { get }) => judgeFleetVm(judging, vm, answer, get),
   });
-  const vms = collection.vms.map((vm) => collection.judged.get(vm.id) ?? unreadFleetVm(judging, vm, unreadWords(collection.unread.get(vm.id), context)));
+  const vms = collection.vms.map(
+    (vm) => collection.judged.get(vm.id) ?? unreadFleetVm(judging, vm, unreadWords(collection.unread.get(vm.id), context, cfg.which ? 'metrics' : 'VM')),
+  );
   for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
   return { cfg, vms, collection };
 }

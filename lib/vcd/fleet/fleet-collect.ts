@@ -26,13 +26,16 @@ export type FleetAnswer = MetricsResponse | CheckError;
 
 export interface FleetRequest<T> extends SessionRequest {
   selection: DiscoverySelection;
-  which: MetricsKind;
+  /** The metrics each VM is read for; undefined when no service selected needs them (then a VM costs no request of its own). */
+  which?: MetricsKind;
+  /** Keep the hygiene attributes of the query records (the hygiene services judge them). */
+  hygiene?: boolean;
   /** Requests under way at most (and connections kept open). */
   concurrency: number;
   /** When requests still under way are stopped and no more are started (ms since the epoch). */
   cutoff: number;
   /** Judges one VM from its answer as soon as it comes (the document is not kept); `vm` reads more of it with the session. */
-  judge(vm: VmRecord, answer: FleetAnswer, inSession: VmInSession): Promise<T>;
+  judge(vm: VmRecord, answer: FleetAnswer | undefined, inSession: VmInSession): Promise<T>;
 }
 
 /** What the collection made: the selected VMs in order, their judgements, and the VMs that were not read and why. */
@@ -63,7 +66,7 @@ export function isOperationLimit(res: HttpResponse): boolean {
  */
 export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection<T>> {
   return withVcdSession(req, async (get, session) => {
-    const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp });
+    const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp, withHygiene: req.hygiene });
     const vms = selectVms(records, req.selection);
     req.log(`${records.length} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
     const read = await session.until(req.cutoff, (cut) => new FleetReader(req, session, cut).readAll(vms));
@@ -159,6 +162,7 @@ class FleetReader<T> {
     const { req } = this;
     const { vm } = job;
     job.attempts++;
+    if (req.which === undefined) return this.judgeOne(vm, undefined);
     let res: HttpResponse;
     try {
       res = await this.session.get(`/api/vApp/${vm.id}/metrics/${req.which}`, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
@@ -184,11 +188,11 @@ class FleetReader<T> {
   }
 
   /** Judges one VM's answer, in the per-VM seam: its record, read for a refusal, is read once for every judgement. */
-  private async judgeOne(vm: VmRecord, res: HttpResponse): Promise<void> {
+  private async judgeOne(vm: VmRecord, res: HttpResponse | undefined): Promise<void> {
     const { req } = this;
-    let answer: FleetAnswer;
+    let answer: FleetAnswer | undefined;
     try {
-      answer = metricsAnswer(req, { id: vm.id }, req.which, res);
+      answer = res === undefined || req.which === undefined ? undefined : metricsAnswer(req, { id: vm.id }, req.which, res);
     } catch (error) {
       answer = error instanceof CheckError ? error : new CheckError(String(error));
     }

@@ -31,13 +31,13 @@ describe('judgeFleetVm', () => {
   it("says each service in the single check's words: status line, perfdata, long output, and the --output json object", async () => {
     const vm = await judgeFleetVm(judging(), VM, { kind: 'document', body: fixture('current-usage.xml') }, noRead);
     expect(vm).toMatchObject({ id: VM.id, name: 'web\n01', vapp: 'shop', status: 'POWERED_ON', read: true });
-    expect(vm.services.cpu.text).toMatch(new RegExp(`^VM_CPU OK - cpu usage [\\d.]+% \\(current\\) on ${VM.id} \\| cpu_usage=[\\d.]+%;80;90;0;100 `));
-    expect(vm.services.mem.text).toMatch(
+    expect(vm.services.cpu!.text).toMatch(new RegExp(`^VM_CPU OK - cpu usage [\\d.]+% \\(current\\) on ${VM.id} \\| cpu_usage=[\\d.]+%;80;90;0;100 `));
+    expect(vm.services.mem!.text).toMatch(
       /^VM_MEM \w+ - memory usage [\d.]+% \(current\) on vm-.* \| mem_usage=[\d.]+%;80;90;0;100\n\[\w+\] mem\.usage\.average = /,
     );
-    expect(vm.services.disk.json).toMatchObject({ name: 'VM_DISK', code: vm.services.disk.code, summary: expect.stringMatching(/^disk used /) });
+    expect(vm.services.disk!.json).toMatchObject({ name: 'VM_DISK', code: vm.services.disk!.code, summary: expect.stringMatching(/^disk used /) });
     // The parts an engine takes are rendered once, and are the text's own.
-    const { output, perfdata, longOutput } = vm.services.cpu.parts;
+    const { output, perfdata, longOutput } = vm.services.cpu!.parts;
     expect(output).toMatch(/^VM_CPU OK - cpu usage/);
     expect(perfdata[0]).toMatch(/^cpu_usage=/);
     expect(longOutput.slice(0, 2).join('\n')).toMatch(/^\[OK\] cpu\.usage\.average = .*\n\[OK\] cpu\.usage\.maximum/);
@@ -52,9 +52,9 @@ describe('judgeFleetVm', () => {
       { kind: 'document', body: fixture('current-usage.xml') },
       noRead,
     );
-    expect(vm.services.cpu.code).toBe(State.WARNING);
-    expect(vm.services.mem.code).toBe(State.CRITICAL);
-    expect(vm.services.disk.text).toMatch(/^VM_DISK WARNING - disk used .* \| disk_used=\d+B;1073741824;;0;/);
+    expect(vm.services.cpu!.code).toBe(State.WARNING);
+    expect(vm.services.mem!.code).toBe(State.CRITICAL);
+    expect(vm.services.disk!.text).toMatch(/^VM_DISK WARNING - disk used .* \| disk_used=\d+B;1073741824;;0;/);
     expect(vmState(vm)).toBe(State.CRITICAL);
   });
 
@@ -66,7 +66,7 @@ describe('judgeFleetVm', () => {
   it('a VM not read is UNKNOWN saying why, and marked as not read', () => {
     const vm = unreadFleetVm(judging(), VM, 'metrics not read within -t 10s by check_vm_fleet');
     expect(vm.read).toBe(false);
-    expect(vm.services.disk.text).toBe(`VM_DISK UNKNOWN - ${VM.id}: metrics not read within -t 10s by check_vm_fleet\n`);
+    expect(vm.services.disk!.text).toBe(`VM_DISK UNKNOWN - ${VM.id}: metrics not read within -t 10s by check_vm_fleet\n`);
   });
 
   it('a bad threshold is named as the fleet takes it', () => {
