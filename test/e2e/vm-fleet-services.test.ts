@@ -5,12 +5,12 @@
 // a snapshot, lease at most one per vApp); hostile answers hit the VM they were for, within -t.
 // Run `node build.mjs dist` first.
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../../sim/faults';
-import { scenarioFleet } from '../../sim/vcd/fleet';
+import { HOSTILE_NAMES, INJECTION_MARKER, scenarioFleet } from '../../sim/vcd/fleet';
 import { simHygieneOf, simVappId } from '../../sim/vcd/hygiene';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
@@ -27,14 +27,19 @@ const dir = mkdtempSync(join(tmpdir(), 'cc-fleet-services-'));
 
 let quirks: Simulator; // the default scenario: old, new and many snapshots, Tools in each state, leases near their end
 let fleet: Simulator; // 2,000 VMs in 40 vApps
+let hostile: Simulator; // VMs and vApps named to attack the monitoring
 
 beforeAll(async () => {
   for (const exe of ['check_vm_fleet', ...Object.values(SINGLE)])
     if (!existsSync(join(DIST, exe))) throw new Error(`dist/${exe} is missing: run \`node build.mjs dist\` first`);
-  [quirks, fleet] = await Promise.all([startSimulatorFromArgs([], [VCD_MODULE]), startSimulatorFromArgs(['--vcd-scenario', 'fleet'], [VCD_MODULE])]);
+  [quirks, fleet, hostile] = await Promise.all([
+    startSimulatorFromArgs([], [VCD_MODULE]),
+    startSimulatorFromArgs(['--vcd-scenario', 'fleet'], [VCD_MODULE]),
+    startSimulatorFromArgs(['--vcd-scenario', 'hostile'], [VCD_MODULE]),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([quirks, fleet].filter(Boolean).map((s) => s.close()));
+  await Promise.all([quirks, fleet, hostile].filter(Boolean).map((s) => s.close()));
 });
 
 const args = (s: Simulator, cache: string) => [...simVcdArgs(s), '--cache-dir', cache];
@@ -331,4 +336,35 @@ describe('hostile answers in fleet mode', () => {
     },
     60_000,
   );
+});
+
+describe('VMs and vApps named to attack the monitoring', () => {
+  it('stay inert in the hygiene services: the json, the status lines, the commands submitted to Nagios', async () => {
+    rmSync(INJECTION_MARKER, { force: true });
+    const cache = mkdtempSync(join(dir, 'cache-'));
+    const { json, lines } = await fleetSubmitting(hostile, cache, ['--services', 'cpu,mem,disk,snapshot,tools,lease']);
+    const doc = JSON.parse(json) as { state: string; vms: Record<string, Record<Hygiene, { code: number; summary: string; items: Array<{ text: string }> }>> };
+    expect(doc.state).toBe('OK');
+    expect(Object.keys(doc.vms)).toHaveLength(HOSTILE_NAMES.length);
+    // One command per line, six per VM, each of the form Nagios reads: no name broke a line or a field.
+    expect(lines).toHaveLength(6 * HOSTILE_NAMES.length);
+    for (const line of lines)
+      expect(line).toMatch(/^\[\d+\] PROCESS_SERVICE_CHECK_RESULT;vm-[0-9a-f-]+;vm-(cpu|memory|disk|snapshot|tools|lease);[0-3];VM_[A-Z]+ [A-Z]+ - /);
+    for (const [id, vm] of Object.entries(doc.vms))
+      for (const service of HYGIENE) {
+        // The services name the VM by its id, as the single checks run with --vm <id> do.
+        expect(vm[service].summary).toContain(id);
+        for (const [name, vapp] of HOSTILE_NAMES) {
+          const texts = [vm[service].summary, ...vm[service].items.map((i) => i.text)];
+          for (const text of texts) expect(text.includes(name) || text.includes(vapp)).toBe(false);
+        }
+      }
+    for (const line of lines) for (const [name, vapp] of HOSTILE_NAMES) expect(line.includes(name) || line.includes(vapp)).toBe(false);
+    // The plugin's own output: one status line, then one line per VM that is not OK, nothing run.
+    const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...args(hostile, cache), '--services', 'snapshot,tools,lease', '-vv'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^VM_FLEET OK - 8 VMs read in /);
+    expect(r.stdout).not.toMatch(/[\r\u2028\u2029\u0085\u001b]/);
+    expect(existsSync(INJECTION_MARKER)).toBe(false);
+  }, 120_000);
 });
