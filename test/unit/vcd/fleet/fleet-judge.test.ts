@@ -71,5 +71,53 @@ describe('judgeFleetVm', () => {
 
   it('a bad threshold is named as the fleet takes it', () => {
     expect(() => judging(['--cpu-warning', '10:5'])).toThrow(/invalid range "10:5" for --cpu-warning/);
+    expect(() => judging(['--snapshot-size-warning', '50G'])).toThrow(/invalid range "50G" for --snapshot-size-warning/);
+    expect(() => judging(['--lease-warning', '80'])).toThrow(/--lease-warning/);
+    expect(() => judging(['--tools-outdated-state', 'BAD'])).toThrow();
+  });
+});
+
+describe('--services', () => {
+  const HYGIENE = {
+    toolsStatus: 'toolsOld',
+    toolsVersion: 11265,
+    snapshot: false,
+    autoUndeployDate: new Date(Date.now() + 36 * 3600_000).toISOString(),
+    autoDeleteDate: new Date(Date.now() + 30 * 86400_000).toISOString(),
+  };
+
+  it('selects the services in their order, each validated; an unknown one is refused naming the known', () => {
+    expect(judging().judges.map((j) => j.service)).toEqual(['cpu', 'mem', 'disk']);
+    expect(judging(['--services', 'lease,tools,cpu']).judges.map((j) => j.service)).toEqual(['cpu', 'tools', 'lease']);
+    const { options } = parsePluginOptions(['-u', 'https://vcd.example.com', '--services', 'snapshot,tools'], FLEET_CHECK_OPTIONS);
+    const cfg = configureFleet(options);
+    expect([cfg.which, cfg.hygiene]).toEqual([undefined, true]);
+    expect(() => judging(['--services', 'cpu,snapshots'])).toThrow(
+      /invalid --services "cpu,snapshots": "snapshots" is none of cpu, mem, disk, snapshot, tools, lease/,
+    );
+  });
+
+  it("judges the hygiene services from the VM's record, in the single checks' words, without a request when the record says it all", async () => {
+    const vm = await judgeFleetVm(
+      judging(['--services', 'snapshot,tools,lease', '--tools-outdated-state', 'CRITICAL']),
+      { ...VM, hygiene: HYGIENE },
+      undefined,
+      noRead,
+    );
+    expect(Object.keys(vm.services)).toEqual(['snapshot', 'tools', 'lease']);
+    expect(vm.services.snapshot!.text).toBe(
+      `VM_SNAPSHOT OK - no snapshot on ${VM.id} | snapshots=0;;;0 snapshot_age=0s;259200;604800;0 snapshot_size=0B;;;0\n`,
+    );
+    expect(vm.services.tools!.text).toMatch(new RegExp(`^VM_TOOLS CRITICAL - VMware Tools running but out of date, version 11265 on ${VM.id} `));
+    expect(vm.services.lease!.code).toBe(State.CRITICAL);
+    expect(vm.services.lease!.json).toMatchObject({ name: 'VM_LEASE', summary: expect.stringMatching(/^runtime lease expires in 1d 11h/) });
+    expect(vmState(vm)).toBe(State.CRITICAL);
+  });
+
+  it('a section that cannot be read makes that service UNKNOWN, the others judged', async () => {
+    const failing = async () => ({ status: 500, headers: {}, body: Buffer.from('no'), url: new URL('https://vcd.example.com/') });
+    const vm = await judgeFleetVm(judging(['--services', 'snapshot,tools']), { ...VM, hygiene: { ...HYGIENE, snapshot: true } }, undefined, failing);
+    expect(vm.services.snapshot!.text).toMatch(/^VM_SNAPSHOT UNKNOWN - GET \/api\/vApp\/vm-[0-9a-f-]+\/snapshotSection answered HTTP 500/);
+    expect(vm.services.tools!.code).toBe(State.WARNING);
   });
 });
