@@ -6,7 +6,7 @@ SBINDIR   ?= $(PREFIX)/sbin
 DESTDIR   ?=
 NPM_CI    := npm ci --no-audit --no-fund --loglevel=error
 
-.PHONY: all build lists deps lint format test test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
+.PHONY: all build lists deps lint format test test-code test-hosts test-node-versions unit check-dist demo bench install install-sim install-package uninstall uninstall-sim clean integration-deps deb rpm packages package-deps
 
 all: build
 
@@ -45,11 +45,23 @@ check-dist: deps
 unit: deps
 	npx vitest run test/unit
 
-# Every test on the host's Node.js; in CI (CI=true) also the unit, e2e and fault suites on
-# each tested Node.js (scripts/node-versions, fetched into .cache/node when missing).
-# Ends with one line: N passed, N failed, N skipped (summed over every run).
-test: deps lint check-dist integration-deps package-deps
-	@sh scripts/run-tests
+# Every test on the host's Node.js; in CI (CI=true) also the suites on the other tested
+# Node.js versions (scripts/node-versions, fetched into .cache/node when missing) and the
+# engines of Debian 13 (scripts/run-tests says which run takes what). The engines install
+# (test-hosts) while the code is checked and the unit tests run (test-code): the one waits on
+# the network and dpkg, the other on the CPU. Ends with one line: N passed, N failed, N
+# skipped (summed over every run).
+test: deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=recurse test-code test-hosts
+	@sh scripts/run-tests --after-host-unit
+
+test-code: lint check-dist
+	@sh scripts/run-tests --host-unit
+
+# One after the other: both take dpkg's lock.
+test-hosts:
+	@$(MAKE) --no-print-directory integration-deps
+	@$(MAKE) --no-print-directory package-deps
 
 # The unit, e2e and fault suites on each tested Node.js only (CI runs them within make test).
 test-node-versions: deps

@@ -3,6 +3,15 @@
 // A run that left no results (vitest crashed, Node.js not fetched) counts as one failure.
 import { readFileSync } from 'node:fs';
 
+/** What a run's name says: host, host-unit, debian13, v18.20.8, v18.20.8-unit. */
+function label(run) {
+  const unit = run.endsWith('-unit');
+  const name = unit ? run.slice(0, -'-unit'.length) : run;
+  if (name === 'debian13') return 'Debian 13 (trixie root) engines';
+  const where = name === 'host' ? `host Node.js ${process.version}` : `Node.js ${name}`;
+  return `${where}, ${unit ? 'unit tests' : 'other tests'}`;
+}
+
 const total = { passed: 0, failed: 0, skipped: 0 };
 let broken = false;
 for (const run of process.argv.slice(2)) {
@@ -16,9 +25,7 @@ for (const run of process.argv.slice(2)) {
     continue;
   }
   const skipped = r.numPendingTests + r.numTodoTests;
-  console.log(
-    `${run === 'host' ? `host Node.js ${process.version}` : run === 'debian13' ? 'Debian 13 (trixie root) engines' : `Node.js ${run}`}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`,
-  );
+  console.log(`${label(run)}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
   total.passed += r.numPassedTests;
   total.failed += r.numFailedTests;
   total.skipped += skipped;

@@ -177,9 +177,14 @@ export async function clusterTargetFrom(
 ): Promise<ClusterTarget> {
   checkOptionPairs(options);
   const draft = draftFromOptions(options, context, notes, env);
+  const choice: KubeconfigChoice = {
+    path: options.kubeconfig || undefined,
+    contextName: options.context,
+    cache: options['no-cache'] ? false : { dir: options['cache-dir'] },
+  };
   // As kubectl: $KUBECONFIG names the cluster when nothing on the command line does.
   const kubeconfigFromEnv = draft.url === undefined && (env.KUBECONFIG ?? '').trim() !== '';
-  if (options.kubeconfig !== undefined || options.context !== undefined || kubeconfigFromEnv) await applyKubeconfig(draft, options, context, notes, env);
+  if (options.kubeconfig !== undefined || options.context !== undefined || kubeconfigFromEnv) await applyKubeconfig(draft, choice, context, notes, env);
   const inPod = env.KUBERNETES_SERVICE_HOST;
   if (draft.url === undefined && inPod) {
     draft.url = urlFromHost(inPod, Number(env.KUBERNETES_SERVICE_PORT || 443));
@@ -270,12 +275,20 @@ function draftFromOptions(options: ClusterOptions, context: TargetContext, notes
 
 type Kubeconfig = Awaited<ReturnType<typeof import('./kubeconfig').loadKubeconfig>>;
 
+/** Which kubeconfig and context (--kubeconfig, --context), and where exec credentials are kept (--cache-dir, or false with --no-cache). */
+interface KubeconfigChoice {
+  /** Undefined: $KUBECONFIG or the default path. */
+  path?: string;
+  contextName?: string;
+  cache: { dir?: string } | false;
+}
+
 /** The kubeconfig's cluster (URL, trust, server name, proxy) and, when none was given, its user's credential. */
-async function applyKubeconfig(draft: TargetDraft, options: ClusterOptions, context: TargetContext, notes: Notes, env: NodeJS.ProcessEnv): Promise<void> {
+async function applyKubeconfig(draft: TargetDraft, choice: KubeconfigChoice, context: TargetContext, notes: Notes, env: NodeJS.ProcessEnv): Promise<void> {
   // Loaded only when asked for: most runs never pay for the YAML parser.
   const { kubeconfigPaths, loadKubeconfig } = await import('./kubeconfig');
-  const { paths, explicit } = kubeconfigPaths(options.kubeconfig || undefined, env);
-  const kc = await loadKubeconfig(paths, { contextName: options.context, explicit });
+  const { paths, explicit } = kubeconfigPaths(choice.path, env);
+  const kc = await loadKubeconfig(paths, { contextName: choice.contextName, explicit });
   const { user } = kc;
   context.addSecret(user.token);
   context.addSecret(user.keyPem);
@@ -286,7 +299,7 @@ async function applyKubeconfig(draft: TargetDraft, options: ClusterOptions, cont
   for (const v of user.exec?.env ?? []) if (SECRET_ENV_NAME.test(v.name) || !couldBeWord(v.value)) context.addSecret(v.value);
   for (const f of kc.looseFiles) notes.add(`kubeconfig ${f} holds a secret and is readable by others; chmod 600 it`);
   applyKubeconfigCluster(draft, kc);
-  if (draft.token === undefined && !draft.haveCert) await applyKubeconfigUser(draft, kc, options, context, notes, env);
+  if (draft.token === undefined && !draft.haveCert) await applyKubeconfigUser(draft, kc, choice.cache, context, notes, env);
 }
 
 function applyKubeconfigCluster(draft: TargetDraft, kc: Kubeconfig): void {
@@ -318,7 +331,7 @@ function applyKubeconfigCluster(draft: TargetDraft, kc: Kubeconfig): void {
 async function applyKubeconfigUser(
   draft: TargetDraft,
   kc: Kubeconfig,
-  options: ClusterOptions,
+  cache: KubeconfigChoice['cache'],
   context: TargetContext,
   notes: Notes,
   env: NodeJS.ProcessEnv,
@@ -342,7 +355,7 @@ async function applyKubeconfigUser(
     draft.credential = 'client certificate';
     draft.tokenSource = `the client certificate of ${who}`;
   } else if (user.exec) {
-    await applyExecCredential(draft, kc, who, options, context, notes, env);
+    await applyExecCredential(draft, kc, who, cache, context, notes, env);
   } else if (user.name) {
     throw new CheckError(
       `kubeconfig ${kc.file}: ${who} has no credentials this check can use (token, tokenFile, client certificate or exec); give a service-account token with --token-file`,
@@ -355,7 +368,7 @@ async function applyExecCredential(
   draft: TargetDraft,
   kc: Kubeconfig,
   who: string,
-  options: ClusterOptions,
+  cache: KubeconfigChoice['cache'],
   context: TargetContext,
   notes: Notes,
   env: NodeJS.ProcessEnv,
@@ -365,7 +378,7 @@ async function applyExecCredential(
   const { defaultCacheDir } = await import('../plugin/private-cache');
   context.setPhase?.(`running the exec credential plugin "${exec.command}" of ${who}`);
   const obtained = await execCredentialFor(kc, {
-    cacheDir: options['no-cache'] ? undefined : (options['cache-dir'] ?? defaultCacheDir(env)),
+    cacheDir: cache === false ? undefined : (cache.dir ?? defaultCacheDir(env)),
     deadline: context.deadline ?? Date.now() + 10_000,
     signal: context.signal,
     env,

@@ -15,7 +15,8 @@ export type VcdSessionOptions = CredentialOptions &
     'cache-dir'?: string;
     'no-cache': boolean;
     'api-version': string | undefined;
-    'max-vms': number;
+    /** --max-vms, for the plugins that list VMs (the query's default bound for the others). */
+    'max-vms'?: number;
     /** --tenant-org, for the plugins that take it. */
     'tenant-org'?: string;
   };

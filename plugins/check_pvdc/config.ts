@@ -1,6 +1,7 @@
 import { UsageError } from '../../lib/plugin/errors';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
 import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/inventory/discovery';
+import { discoveryFilesFrom, inventoryOutputFrom, type DiscoveryFiles, type InventoryOutput } from '../../lib/vcd/fleet/fleet-options';
 import type { Basis, PvdcTarget } from '../../lib/vcd/pvdc/pvdc-probe';
 import type { PvdcThresholds } from '../../lib/vcd/pvdc/pvdc-report';
 import { baseUrl } from '../../lib/vcd/vm/vm-config';
@@ -16,6 +17,8 @@ export interface PvdcConfig {
   /** Notes for -v about the thresholds (a -w that alerts later than its -c). */
   slips: string[];
   discovery?: DiscoveryFormat;
+  /** What --discovery's output names and where it goes (--discovery-file, --allow-shrink). */
+  inventory: { files: DiscoveryFiles; output: InventoryOutput };
 }
 
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
@@ -59,5 +62,6 @@ export function configurePvdc(options: PvdcOptions): PvdcConfig {
     thresholds,
     slips,
     discovery: options.discovery ? parseDiscoveryFormat(options['discovery-format']) : undefined,
+    inventory: { files: discoveryFilesFrom(options), output: inventoryOutputFrom(options) },
   };
 }

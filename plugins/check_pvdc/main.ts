@@ -5,10 +5,9 @@ import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { CheckError } from '../../lib/plugin/errors';
 import { runPlugin } from '../../lib/plugin/run';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { deliverInventory, discoveryFilesFrom, discoverySource, inventoryOutputFrom, writesInventory } from '../../lib/vcd/fleet/fleet-options';
+import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet/fleet-options';
 import { sessionConfigFrom } from '../../lib/vcd/session-options';
 import { renderPvdcDiscovery } from '../../lib/vcd/inventory/discovery';
-import { DEFAULT_MAX_VMS } from '../../lib/vcd/inventory/vm-query';
 import { readProviderVdcs } from '../../lib/vcd/pvdc/pvdc-probe';
 import { judgeProviderVdcs } from '../../lib/vcd/pvdc/pvdc-report';
 import { configurePvdc } from './config';
@@ -39,8 +38,8 @@ void runPlugin({
   async run(options, context) {
     const config = configurePvdc(options);
     const cacheUnusableState = cacheUnusableStateFrom(options);
-    // No VM is listed here: --max-vms, which the session takes, keeps its default.
-    const session = openVcdSession(sessionConfigFrom(config.base, { ...options, 'max-vms': DEFAULT_MAX_VMS }, context, config.slips), context);
+    // No VM is listed here: the session's bound on VM lists keeps its default.
+    const session = openVcdSession(sessionConfigFrom(config.base, options, context, config.slips), context);
     if (!session.scope.provider)
       throw new CheckError(
         `check_pvdc needs a System account (--org System): provider VDCs are not visible to ${session.creds.org === '' ? 'a tenant' : `organisation ${session.creds.org}`}; use check_vdc for a tenant's VDCs`,
@@ -51,8 +50,8 @@ void runPlugin({
     for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
     if (config.discovery !== undefined) {
       const pvdcs = readings.map(({ pvdc }) => ({ id: pvdc.id, name: pvdc.name }));
-      const raw = renderPvdcDiscovery(config.discovery, pvdcs, discoverySource('check_pvdc', discoveryFilesFrom(options), session));
-      return deliverInventory(raw, config.discovery, inventoryOutputFrom(options), pvdcs.length, 'provider VDC');
+      const raw = renderPvdcDiscovery(config.discovery, pvdcs, discoverySource('check_pvdc', config.inventory.files, session));
+      return deliverInventory(raw, config.discovery, config.inventory.output, pvdcs.length, 'provider VDC');
     }
     return withCacheState(judgeProviderVdcs(readings, config.thresholds, config.basis), cache, cacheUnusableState);
   },

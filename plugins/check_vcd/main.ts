@@ -8,7 +8,6 @@ import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
 import { openVcdSession } from '../../lib/vcd/api/session-request';
 import { sessionConfigFrom } from '../../lib/vcd/session-options';
-import { DEFAULT_MAX_VMS } from '../../lib/vcd/inventory/vm-query';
 import { probeService } from '../../lib/vcd/service/service-probe';
 import { judgeService } from '../../lib/vcd/service/service-report';
 import { configureService } from './config';
@@ -39,10 +38,7 @@ void runPlugin({
   async run(options, context) {
     const config = configureService(options);
     // Never a cached session: this check proves the password works, and logs out after.
-    const session = openVcdSession(
-      sessionConfigFrom(config.base, { ...options, 'no-cache': true, 'max-vms': DEFAULT_MAX_VMS }, context, [config.slip]),
-      context,
-    );
+    const session = openVcdSession({ ...sessionConfigFrom(config.base, options, context, [config.slip]), cache: false }, context);
     const reading = await probeService({
       conn: session.conn,
       creds: session.creds,

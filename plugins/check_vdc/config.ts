@@ -1,6 +1,7 @@
 import { UsageError } from '../../lib/plugin/errors';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
 import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/inventory/discovery';
+import { discoveryFilesFrom, inventoryOutputFrom, type DiscoveryFiles, type InventoryOutput } from '../../lib/vcd/fleet/fleet-options';
 import type { VdcThresholds } from '../../lib/vcd/vdc/vdc-report';
 import { baseUrl } from '../../lib/vcd/vm/vm-config';
 import type { VdcOptions } from './options';
@@ -17,6 +18,8 @@ export interface VdcConfig {
   /** Notes for -v about the thresholds (a -w that alerts later than its -c). */
   slips: string[];
   discovery?: DiscoveryFormat;
+  /** What --discovery's output names and where it goes (--discovery-file, --allow-shrink). */
+  inventory: { files: DiscoveryFiles; output: InventoryOutput };
 }
 
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
@@ -56,5 +59,6 @@ export function configureVdc(options: VdcOptions): VdcConfig {
     thresholds,
     slips,
     discovery: options.discovery ? parseDiscoveryFormat(options['discovery-format']) : undefined,
+    inventory: { files: discoveryFilesFrom(options), output: inventoryOutputFrom(options) },
   };
 }

@@ -3,7 +3,7 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
-import { deliverInventory, discoveryFilesFrom, discoverySource, inventoryOutputFrom, writesInventory } from '../../lib/vcd/fleet/fleet-options';
+import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet/fleet-options';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
 import { sessionConfigFrom } from '../../lib/vcd/session-options';
 import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
@@ -44,8 +44,8 @@ void runPlugin({
     for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
     if (config.discovery !== undefined) {
       const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
-      const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', discoveryFilesFrom(options), session));
-      return deliverInventory(raw, config.discovery, inventoryOutputFrom(options), vdcs.length, 'VDC');
+      const raw = renderVdcDiscovery(config.discovery, vdcs, discoverySource('check_vdc', config.inventory.files, session));
+      return deliverInventory(raw, config.discovery, config.inventory.output, vdcs.length, 'VDC');
     }
     const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
     const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });

@@ -3,8 +3,8 @@ import type { RunContext } from '../../lib/plugin/context';
 import { collectFleet, type FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet/fleet-judge';
 import type { FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
-import { withCacheState } from '../../lib/vcd/api/session-request';
-import { openVmSession } from '../../lib/vcd/vm/vm-check';
+import { openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
+import { sessionConfigFrom } from '../../lib/vcd/session-options';
 import { configureFleet, type FleetCheckConfig } from './config';
 import type { FleetCheckOptions } from './options';
 
@@ -39,14 +39,15 @@ export interface FleetRead {
  */
 export async function readFleet(options: FleetCheckOptions, context: RunContext, handOver = false): Promise<FleetRead> {
   const cfg = configureFleet(options);
-  const session = openVmSession(cfg.session, options, context, cfg.concurrency);
-  const origin = cfg.session.base.origin;
+  // The session's notes say the first service's threshold slip, as a single check's would, and the hygiene services' slips.
+  const { base, thresholds } = cfg.session;
+  const session = openVcdSession(sessionConfigFrom(base, options, context, [thresholds.slip, ...cfg.slips], cfg.concurrency), context);
+  const { origin } = base;
   const services = cfg.judges.map((j) => j.service).join(',');
   context.log(
     2,
     `url=${origin} concurrency=${cfg.concurrency} services=${services} metrics=${cfg.which ?? 'none'}${options.window ? ` window=${options.window}` : ''}`,
   );
-  for (const slip of cfg.slips) context.notes.add(slip);
   context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
   const judging: FleetJudging = {
     judges: cfg.judges,

@@ -1,6 +1,6 @@
 // check_vm_lease: the runtime and storage leases of a VM's vApp, the earlier expiry first.
 import { runPlugin } from '../../lib/plugin/run';
-import { hygieneCheckDefinition, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
+import { hygieneCheckDefinition, hygieneCheckRunFrom, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
 import { configureLeases } from '../../lib/vcd/hygiene/hygiene-options';
 import { leaseService } from '../../lib/vcd/hygiene/hygiene-service';
 import { LEASE_CHECK_OPTIONS } from './options';
@@ -24,6 +24,6 @@ void runPlugin({
   options: LEASE_CHECK_OPTIONS,
   run: (options, context) => {
     const { thresholds, slips } = configureLeases(options);
-    return runHygieneCheck('check_vm_lease', leaseService(thresholds), slips, options, context);
+    return runHygieneCheck('check_vm_lease', leaseService(thresholds), hygieneCheckRunFrom(options, context, slips), context);
   },
 });

@@ -1,7 +1,7 @@
 // check_vm_snapshot: a VM's snapshots (count, age of the oldest, total size), read from its query
 // record and, when it lists a snapshot, from its SnapshotSection.
 import { runPlugin } from '../../lib/plugin/run';
-import { hygieneCheckDefinition, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
+import { hygieneCheckDefinition, hygieneCheckRunFrom, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
 import { configureSnapshots } from '../../lib/vcd/hygiene/hygiene-options';
 import { snapshotService } from '../../lib/vcd/hygiene/hygiene-service';
 import { SNAPSHOT_CHECK_OPTIONS } from './options';
@@ -26,6 +26,6 @@ void runPlugin({
   options: SNAPSHOT_CHECK_OPTIONS,
   run: (options, context) => {
     const { thresholds, slips } = configureSnapshots(options);
-    return runHygieneCheck('check_vm_snapshot', snapshotService(thresholds), slips, options, context);
+    return runHygieneCheck('check_vm_snapshot', snapshotService(thresholds), hygieneCheckRunFrom(options, context, slips), context);
   },
 });

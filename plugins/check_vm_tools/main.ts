@@ -1,6 +1,6 @@
 // check_vm_tools: VMware Tools of a VM (running, current, installed), from its query record alone.
 import { runPlugin } from '../../lib/plugin/run';
-import { hygieneCheckDefinition, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
+import { hygieneCheckDefinition, hygieneCheckRunFrom, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
 import { configureTools } from '../../lib/vcd/hygiene/hygiene-options';
 import { toolsService } from '../../lib/vcd/hygiene/hygiene-service';
 import { TOOLS_CHECK_OPTIONS } from './options';
@@ -22,5 +22,8 @@ void runPlugin({
     ],
   }),
   options: TOOLS_CHECK_OPTIONS,
-  run: (options, context) => runHygieneCheck('check_vm_tools', toolsService(configureTools(options)), [], options, context),
+  run: (options, context) => {
+    const service = toolsService(configureTools(options));
+    return runHygieneCheck('check_vm_tools', service, hygieneCheckRunFrom(options, context, []), context);
+  },
 });

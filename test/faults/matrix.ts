@@ -1,5 +1,7 @@
 // The fault matrix: every way the network, the server or the user can fail a check, for
-// check_nodes and every VM check, over HTTP and HTTPS. Each case must end as exactly one
+// every plugin over HTTPS, and for the first of each family over plain HTTP too (its
+// transport faults: the hostile documents meet the same readers either way). A plugin that
+// runs on another's seam takes a sample (Target.only). Each case must end as exactly one
 // UNKNOWN line (or the state stated) naming the cause, within -t + 0.5 s, no stack trace,
 // nothing on stderr, no secret anywhere.
 import { execFileSync } from 'node:child_process';
@@ -37,6 +39,13 @@ export interface Target {
   skip?: readonly string[];
   /** The exit code of a fault of the server (default 3); usage errors stay UNKNOWN (3). check_vcd: 2. */
   serverFaultCode?: number;
+  /**
+   * Only these cases, by id: a plugin that is another one of the matrix with a different
+   * profile (check_vm_disk and check_vm_mem are check_vm_cpu's seam, connection, session cache
+   * and metrics reader, judging other metrics) takes the cases whose outcome its profile can
+   * change; the one it shares its seam with takes every case.
+   */
+  only?: readonly string[];
 }
 
 export const VM_ID = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70';
@@ -75,6 +84,25 @@ const METRICS_ONLY = [
   'metric value beyond double range',
   'HTTP 400 without a body',
 ];
+
+/**
+ * What a plugin that shares another's seam takes (see Target.only): one transport fault of
+ * each kind, a usage fault, the server's refusals, as the sign that it runs on that seam.
+ */
+const SEAM_CASES = [
+  'empty body',
+  'truncated body',
+  'connection reset',
+  'server never answers',
+  'query answer of the wrong kind',
+  'usage error: unknown option',
+  "HTTP 400 with the server's error document",
+  "HTTP 404 with the server's error document",
+  "HTTP 503 with the server's error document",
+];
+
+/** check_vm_disk and check_vm_mem: also the metrics document's cases, whose values their profiles read. */
+const PROFILE_CASES = [...METRICS_ONLY, ...SEAM_CASES];
 
 /** check_vdc: the VM checks' connection and session cache; faults aim at the query service. */
 const vdcTarget = (): Target => {
@@ -172,8 +200,8 @@ export const TARGETS: Target[] = [
   // serving certificate is its finding (CRITICAL), and -w/-c are durations, not ranges.
   clusterTarget('check_cluster_certs', '/apis/certificates.k8s.io/v1/certificatesigningrequests', ['expired certificate', 'usage error: malformed threshold']),
   vmTarget('check_vm_cpu'),
-  vmTarget('check_vm_disk'),
-  vmTarget('check_vm_mem'),
+  { ...vmTarget('check_vm_disk'), only: PROFILE_CASES },
+  { ...vmTarget('check_vm_mem'), only: PROFILE_CASES },
   // The fleet's own reads are the login and the VM list: faults aim at the query service (a
   // VM's failing metrics are that VM's result, not the plugin's). Documents shaped for a
   // metrics reader, -w (it has --cpu-warning and the like) and the refusal of current metrics
@@ -190,10 +218,13 @@ export const TARGETS: Target[] = [
   // The hygiene checks read the VM's query record first (their main request), then at most one
   // section, which test/faults/hygiene-hostile.test.ts aims its documents at. No -w of theirs
   // is a range (check_vm_lease's is a duration), and no metrics document is read.
+  // check_vm_snapshot takes every case; check_vm_tools and check_vm_lease read the same record
+  // through the same probe (lib/vcd/hygiene) and take the seam's sample.
   ...(['check_vm_snapshot', 'check_vm_tools', 'check_vm_lease'] as const).map((exe): Target => ({
     ...vmTarget(exe),
     path: '/api/query$',
     skip: [...METRICS_ONLY, 'usage error: malformed threshold'],
+    ...(exe === 'check_vm_snapshot' ? {} : { only: SEAM_CASES }),
   })),
   vdcTarget(),
   pvdcTarget(),

@@ -78,9 +78,9 @@ export const FLEET_OPTIONS = defineOptions([
   MAX_VMS_OPTION,
 ]);
 
-/** --max-vms checked: a positive whole number. */
-export function maxVmsFrom(options: Pick<FleetOptions, 'max-vms'>): number {
-  const n = options['max-vms'];
+/** --max-vms checked: a positive whole number (the query's default for a plugin without the option). */
+export function maxVmsFrom(options: Partial<Pick<FleetOptions, 'max-vms'>>): number {
+  const n = options['max-vms'] ?? DEFAULT_MAX_VMS;
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`invalid --max-vms ${n}: expected a positive whole number`);
   return n;
 }

@@ -9,10 +9,10 @@ import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../api/connection-options';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState, type OpenedSession } from '../api/session-request';
-import { discoveryConfigFrom, FLEET_OPTIONS, resolveTtlFrom, runDiscovery, writesInventory } from '../fleet/fleet-options';
-import { sessionConfigFrom } from '../session-options';
+import { FLEET_OPTIONS, runDiscovery, writesInventory } from '../fleet/fleet-options';
 import { baseUrl } from '../vm/vm-config';
 import { parseVmTarget } from '../vm/vm-id';
+import { vmAccessFrom, type VmAccessConfig } from '../vm/vm-access';
 import { VM_OPTION } from '../vm/vm-options';
 import { withVm } from '../vm/vm-session';
 import { readHygieneRecord } from './hygiene-probe';
@@ -56,25 +56,32 @@ export function hygieneCheckOptions<const Own extends readonly OptionSpec[]>(own
 /** The options every hygiene check has, as parsed. */
 export type HygieneCheckOptions = PluginOptions<ReturnType<typeof hygieneCheckOptions<readonly []>>>;
 
-/** One hygiene check: session, the VM (by id or name) and its record, the service's result. */
-export async function runHygieneCheck(
-  command: string,
-  service: HygieneService,
-  slips: readonly string[],
-  options: HygieneCheckOptions,
-  context: RunContext,
-): Promise<Result> {
+/** Everything a hygiene check's run needs beside its service, parsed at its plugin's edge (see hygieneCheckRunFrom). */
+export interface HygieneCheckRun {
+  access: VmAccessConfig;
+  cacheUnusableState: State;
+}
+
+/**
+ * A hygiene check's options as its run's config, each group by its own parser in the order
+ * their errors and notes have always come: the VM, the cache's state, the session (`slips`
+ * are the service's notes on its own options), then the VM's selection or --discovery.
+ */
+export function hygieneCheckRunFrom(options: HygieneCheckOptions, context: RunContext, slips: readonly string[]): HygieneCheckRun {
   if (!options.vm && !options.discovery)
     throw new UsageError('missing --vm (vm-<guid>, the bare GUID, the URL of the VM page, or the VM name), or --discovery');
   const target = options.discovery || options.vm === undefined ? undefined : parseVmTarget(options.vm);
   const cacheUnusableState = cacheUnusableStateFrom(options);
-  const session = openVcdSession(sessionConfigFrom(baseUrl(options.url), options, context, slips), context);
-  if (options.discovery) return runDiscovery(command, discoveryConfigFrom(options), session);
-  if (!target) throw new UsageError('missing --vm');
-  if (options.vapp !== undefined && target.kind === 'id') context.notes.add('--vapp is ignored: --vm gives the id');
+  return { cacheUnusableState, access: vmAccessFrom(baseUrl(options.url), target, options, context, slips) };
+}
+
+/** One hygiene check: session, the VM (by id or name) and its record, the service's result. */
+export async function runHygieneCheck(command: string, service: HygieneService, run: HygieneCheckRun, context: RunContext): Promise<Result> {
+  const { selection } = run.access;
+  const session = openVcdSession(run.access.session, context);
+  if (selection.kind === 'discovery') return runDiscovery(command, selection.discovery, session);
   context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
-  const select = { target, vapp: options.vapp, resolveTtlMs: resolveTtlFrom(options) };
-  const result = await withVm(session, select, async ({ vm, get }) => {
+  const result = await withVm(session, selection.select, async ({ vm, get }) => {
     const record = await readHygieneRecord(get, vm.id, session.scope.provider ? 'adminVM' : 'vm');
     noteSession(session, context);
     const label = vm.name === undefined ? vm.id : `${vm.name} (${vm.id})`;
@@ -83,7 +90,7 @@ export async function runHygieneCheck(
     const item = { name: 'vm', state: State.OK, text: `VM ${vm.name} = ${vm.id} in vApp ${vm.vapp ?? '?'}${vm.org !== undefined ? ` of org ${vm.org}` : ''}` };
     return { ...judged, items: [item, ...(judged.items ?? [])] };
   });
-  return withCacheState(result, session.cache, cacheUnusableState);
+  return withCacheState(result, session.cache, run.cacheUnusableState);
 }
 
 function noteSession(session: OpenedSession, context: RunContext): void {

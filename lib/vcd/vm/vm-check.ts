@@ -4,15 +4,13 @@ import type { Result } from '../../plugin/result';
 import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { formatDuration } from '../../plugin/duration';
-import { discoveryConfigFrom, resolveTtlFrom, runDiscovery, writesInventory } from '../fleet/fleet-options';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../api/session-request';
-import { sessionConfigFrom } from '../session-options';
-import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from './vm-config';
+import { runDiscovery, writesInventory } from '../fleet/fleet-options';
+import { openVcdSession, withCacheState, type OpenedSession } from '../api/session-request';
+import type { VmCheckConfig, VmCheckRun } from './vm-config';
 import { judge } from './vm-judge';
 import type { VmCheckProfile } from './profile';
 import { readMetrics } from './vm-metrics';
-import { withVm } from './vm-session';
-import type { VmCheckOptions, VmSessionOptions } from './vm-options';
+import { withVm, type VmSelector } from './vm-session';
 
 /** Everything of a VM check's plugin definition but its options and run, which its folder adds with the profile's own options. */
 export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinition, 'options' | 'run'> {
@@ -34,20 +32,11 @@ export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinitio
   };
 }
 
-/** The session a VM check works in: connection, login, session cache and fleet cache. */
-export function openVmSession(cfg: VmCheckConfig, options: VmSessionOptions, context: RunContext, sockets?: number) {
-  return openVcdSession(sessionConfigFrom(cfg.base, options, context, [cfg.thresholds.slip], sockets), context);
-}
-
-type VmSession = ReturnType<typeof openVmSession>;
-
-/** One VM check: options, login, metrics, measurements, the profile's result. */
-export async function runVmCheck(profile: VmCheckProfile, options: VmCheckOptions, choice: ProfileChoice, context: RunContext): Promise<Result> {
-  const cfg = configureVmCheck(profile, options, choice);
-  const cacheUnusableState = cacheUnusableStateFrom(options);
-  const session = openVmSession(cfg, options, context);
-  if (options.vapp !== undefined && !options.discovery && cfg.target.kind === 'id') context.notes.add('--vapp is ignored: --vm gives the id');
-  if (options.discovery) return runDiscovery(profile.command, discoveryConfigFrom(options), session);
+/** One VM check: login, metrics, measurements, the profile's result. */
+export async function runVmCheck(profile: VmCheckProfile, run: VmCheckRun, context: RunContext): Promise<Result> {
+  const { check: cfg, access } = run;
+  const session = openVcdSession(access.session, context);
+  if (access.selection.kind === 'discovery') return runDiscovery(profile.command, access.selection.discovery, session);
   const { creds, cache } = session;
   const mode = cfg.window === undefined ? 'current' : `${cfg.aggregate} ${formatDuration(cfg.window)}`;
   context.log(
@@ -55,15 +44,14 @@ export async function runVmCheck(profile: VmCheckProfile, options: VmCheckOption
     `url=${cfg.base.origin} vm=${cfg.target.kind === 'id' ? cfg.target.id : JSON.stringify(cfg.target.name)} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`,
   );
   context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
-  const result = withCacheState(await fetchAndJudge(profile, cfg, options, context, session), cache, cacheUnusableState);
+  const result = withCacheState(await fetchAndJudge(profile, cfg, access.selection.select, context, session), cache, run.cacheUnusableState);
   for (const n of context.notes.all) context.log(2, n);
   return result;
 }
 
 /** Reads the VM's metrics in the session (the per-VM seam) and judges them; the run's notes get what was noticed on the way. */
-async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, options: VmCheckOptions, context: RunContext, session: VmSession): Promise<Result> {
+async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, select: VmSelector, context: RunContext, session: OpenedSession): Promise<Result> {
   const { cache, facts } = session;
-  const select = { target: cfg.target, vapp: options.vapp, resolveTtlMs: resolveTtlFrom(options) };
   return withVm(session, select, async ({ vm, get }) => {
     const response = await readMetrics(session, vm, get, cfg.window === undefined ? 'current' : 'historic');
     for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);

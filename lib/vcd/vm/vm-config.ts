@@ -1,6 +1,9 @@
 import { UsageError } from '../../plugin/errors';
 import { ScalarContext } from '../../plugin/scalar-context';
 import { parseState, type State } from '../../plugin/state';
+import type { RunContext } from '../../plugin/context';
+import { cacheUnusableStateFrom } from '../api/session-request';
+import { vmAccessFrom, type VmAccessConfig } from './vm-access';
 import { parseDuration } from '../../plugin/duration';
 import type { VmCheckProfile } from './profile';
 import { parseVmTarget, type VmTarget } from './vm-id';
@@ -99,4 +102,22 @@ export function configureVmCheck(profile: VmCheckProfile, options: VmJudgeOption
     vmLabel: target.kind === 'id' ? target.id : target.name,
     base: baseUrl(options.url),
   };
+}
+
+/** Everything a VM check's run needs, parsed at its plugin's edge (see vmCheckRunFrom). */
+export interface VmCheckRun {
+  check: VmCheckConfig;
+  access: VmAccessConfig;
+  cacheUnusableState: State;
+}
+
+/**
+ * A VM check's options as its run's config, each group by its own parser in the order their
+ * errors and notes have always come: the check's own, the cache's state, the session, the VM.
+ */
+export function vmCheckRunFrom(profile: VmCheckProfile, options: VmCheckOptions, choice: ProfileChoice, context: RunContext): VmCheckRun {
+  const check = configureVmCheck(profile, options, choice);
+  const cacheUnusableState = cacheUnusableStateFrom(options);
+  const access = vmAccessFrom(check.base, check.target, options, context, [check.thresholds.slip]);
+  return { check, access, cacheUnusableState };
 }
