@@ -15,6 +15,7 @@ import { readFleet } from '../../plugins/check_vm_fleet/read';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { scenarioVms } from '../../sim/vcd/vms';
+import { runSingle as single } from '../support/single-checks';
 import { runExecutable } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -38,21 +39,6 @@ afterAll(async () => {
 
 const env = { PATH: process.env.PATH, HOME: process.env.HOME };
 
-/** Runs a single check with -t 60; at most four at a time, so that a loaded host does not make them time out. */
-let running = 0;
-const waiting: Array<() => void> = [];
-async function single(exe: string, argv: string[]): Promise<string> {
-  if (running >= 4) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    const r = await runExecutable(join(DIST, exe), [...argv, '-t', '60'], { env, killAfterMs: 70_000 });
-    expect(r.stderr).toBe('');
-    return r.stdout;
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
 const count = (s: Simulator, name: string) => s.apis.vcd.stats.counts[name] ?? 0;
 const connection = (s: Simulator, cache = mkdtempSync(join(tmpdir(), 'cc-vmfleet-'))) => [
   '-u',

@@ -4,8 +4,7 @@
 // Nagios command pipe); what they cost (tools no request per VM, snapshot one per VM listed with
 // a snapshot, lease at most one per vApp); hostile answers hit the VM they were for, within -t.
 // Run `node build.mjs dist` first.
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,9 @@ import { HOSTILE_NAMES, INJECTION_MARKER, scenarioFleet } from '../../sim/vcd/fl
 import { simHygieneOf, simVappId } from '../../sim/vcd/hygiene';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
+import { commandPipe } from '../support/command-pipe';
 import { simVcdArgs } from '../support/sim-vcd-args';
+import { runSingle as single } from '../support/single-checks';
 import { runExecutable } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -45,45 +46,20 @@ afterAll(async () => {
 const args = (s: Simulator, cache: string) => [...simVcdArgs(s), '--cache-dir', cache];
 const count = (s: Simulator, name: string) => s.apis.vcd.stats.counts[name] ?? 0;
 
-/** Runs a single check with -t 60, at most four at a time (a loaded host must not make them time out). */
-let running = 0;
-const waiting: Array<() => void> = [];
-async function single(exe: string, argv: string[]): Promise<string> {
-  if (running >= 4) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    const r = await runExecutable(join(DIST, exe), [...argv, '-t', '60'], { env, killAfterMs: 70_000 });
-    expect(r.stderr).toBe('');
-    return r.stdout;
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
 /** The fleet run with its results written to a Nagios command pipe: its stdout (json) and the lines submitted. */
 async function fleetSubmitting(s: Simulator, cache: string, more: string[]): Promise<{ json: string; lines: string[] }> {
-  const fifo = join(mkdtempSync(join(dir, 'pipe-')), 'nagios.cmd');
-  execFileSync('mkfifo', ['-m', '0600', fifo]);
-  const present = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-  let text = '';
-  const reading = new Promise<void>((done) =>
-    createReadStream(fifo, { encoding: 'utf8' })
-      .on('data', (d) => (text += d))
-      .on('end', () => done()),
-  );
+  const pipe = commandPipe(join(mkdtempSync(join(dir, 'pipe-')), 'nagios.cmd'));
   const r = await runExecutable(
     join(DIST, 'check_vm_fleet'),
-    [...args(s, cache), ...more, '--submit', 'nagios', '--nagios-command-file', fifo, '--output', 'json', '-t', '60'],
+    [...args(s, cache), ...more, '--submit', 'nagios', '--nagios-command-file', pipe.path, '--output', 'json', '-t', '60'],
     {
       env,
       killAfterMs: 70_000,
     },
   );
-  await reading;
-  closeSync(present);
+  const lines = await pipe.written();
   expect(r.stderr).toBe('');
-  return { json: r.stdout, lines: text.split('\n').filter(Boolean) };
+  return { json: r.stdout, lines };
 }
 
 /**
