@@ -25,7 +25,10 @@ export type FleetAnswer = MetricsResponse | CheckError;
 
 export interface FleetRequest<T> extends SessionRequest {
   selection: DiscoverySelection;
-  which: MetricsKind;
+  /** The metrics each VM is read for; undefined when no service selected needs them (then a VM costs no request of its own). */
+  which?: MetricsKind;
+  /** Keep the hygiene attributes of the query records (the hygiene services judge them). */
+  hygiene?: boolean;
   /** What the judgements read (the spec posted, see requestMetrics); without it, each VM's whole document by GET. */
   ask?: MetricsAsk;
   /** Requests under way at most (and connections kept open). */
@@ -39,7 +42,7 @@ export interface FleetRequest<T> extends SessionRequest {
    */
   inFlightBytes: number;
   /** Judges one VM from its answer as soon as it comes (the document is not kept); `vm` reads more of it with the session. */
-  judge(vm: VmRecord, answer: FleetAnswer, inSession: VmInSession): Promise<T>;
+  judge(vm: VmRecord, answer: FleetAnswer | undefined, inSession: VmInSession): Promise<T>;
   /**
    * Takes one VM's judgement as soon as it is made (`index`: its place in the list); the
    * collection keeps none. Reading waits while it does: a slow taker slows the reads, never
@@ -72,7 +75,7 @@ export interface FleetCollection {
  */
 export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection> {
   return withVcdSession(req, async (get, session) => {
-    const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp });
+    const { records, pages } = await queryVmList(req, get, { vapp: req.selection.vapp, withHygiene: req.hygiene });
     const vms = selectVms(records, req.selection);
     req.log(`${records.length} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
     const read = await session.until(req.cutoff, (cut) => withDocumentBound(req, () => new FleetReader(req, session, cut).readAll(vms)));
@@ -217,6 +220,7 @@ class FleetReader<T> {
     const { req } = this;
     const { vm } = job;
     job.attempts++;
+    if (req.which === undefined) return this.judgeOne(job, undefined);
     let res: HttpResponse;
     try {
       res = await requestMetrics(req, this.session, vm.id, req.which, req.ask, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
@@ -243,11 +247,11 @@ class FleetReader<T> {
   }
 
   /** Judges one VM's answer, in the per-VM seam: its record, read for a refusal, is read once for every judgement. */
-  private async judgeOne({ vm, index }: Job, res: HttpResponse): Promise<void> {
+  private async judgeOne({ vm, index }: Job, res: HttpResponse | undefined): Promise<void> {
     const { req } = this;
-    let answer: FleetAnswer;
+    let answer: FleetAnswer | undefined;
     try {
-      answer = metricsAnswer(req, { id: vm.id, status: vm.status }, req.which, res);
+      answer = res === undefined || req.which === undefined ? undefined : metricsAnswer(req, { id: vm.id, status: vm.status }, req.which, res);
     } catch (error) {
       answer = error instanceof CheckError ? error : new CheckError(String(error));
     }

@@ -43,6 +43,8 @@ export interface VmFilter {
   vapp?: string;
   /** Any of these VMs (by id or name): several looked up in one query. */
   any?: readonly VmAlternative[];
+  /** Keep the records' hygiene attributes (Tools, snapshots, leases) for the hygiene checks. */
+  withHygiene?: boolean;
 }
 
 /** How the listing reads: the session's GET, the page counter, the record bound. */
@@ -63,7 +65,7 @@ export interface ListingRequest {
 export async function listScopedVms(req: ListingRequest, filter: VmFilter): Promise<VmRecord[]> {
   const { conn, creds, get, scope } = req;
   if (!scope.provider) {
-    const records = await queryAllVms(conn, get, queryPath(filter, 'vm'), req.onPage, req.maxVms);
+    const records = await queryAllVms(conn, get, queryPath(filter, 'vm'), req.onPage, req.maxVms, undefined, filter.withHygiene);
     for (const r of records) r.org = creds.org;
     return records;
   }
@@ -71,7 +73,7 @@ export async function listScopedVms(req: ListingRequest, filter: VmFilter): Prom
   const names = new Map(orgs.map((o) => [o.id, o.name]));
   const only = scope.tenantOrg === undefined ? undefined : pickOrg(orgs, scope.tenantOrg, conn.base.origin);
   const orgHref = only && `${conn.base.origin}/api/org/${only.id}`;
-  const records = await queryAllVms(conn, get, queryPath({ ...filter, orgHref }, 'adminVM'), req.onPage, req.maxVms, ADMIN_VM_REFUSED);
+  const records = await queryAllVms(conn, get, queryPath({ ...filter, orgHref }, 'adminVM'), req.onPage, req.maxVms, ADMIN_VM_REFUSED, filter.withHygiene);
   const listed: VmRecord[] = [];
   for (const r of records) {
     // A server that ignored the filter does not widen the listing.
@@ -87,10 +89,17 @@ export async function listScopedVms(req: ListingRequest, filter: VmFilter): Prom
  * organisation, read with an open session: a tenant's own organisation, a provider's every one
  * (or --tenant-org's) through the admin queries.
  */
-export async function queryVmList(req: SessionRequest, get: SessionReader, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+export async function queryVmList(
+  req: SessionRequest,
+  get: SessionReader,
+  filter: { vapp?: string; withHygiene?: boolean },
+): Promise<{ records: VmRecord[]; pages: number }> {
   let pages = 0;
   const scope = req.scope ?? vmScope(req.creds, undefined);
-  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n) => (pages = n) }, { vapp: filter.vapp });
+  const records = await listScopedVms(
+    { conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n) => (pages = n) },
+    { vapp: filter.vapp, withHygiene: filter.withHygiene },
+  );
   return { records, pages };
 }
 

@@ -151,7 +151,7 @@ export const VM_LIST_REFUSED = "the account needs the right to view its organisa
 
 /**
  * Every VM record of a query, following `nextPage` links (queryAllPages), within `maxVms`
- * records.
+ * records; `withHygiene` keeps the hygiene attributes of each.
  */
 export function queryAllVms(
   conn: VcdConnection,
@@ -160,9 +160,10 @@ export function queryAllVms(
   onPage?: (n: number) => void,
   maxVms = DEFAULT_MAX_VMS,
   refused = VM_LIST_REFUSED,
+  withHygiene = false,
 ): Promise<VmRecord[]> {
   return queryAllPages(conn, get, firstPath, {
-    parse: parseVmRecords,
+    parse: (text, what) => parseVmRecords(text, what, withHygiene),
     max: maxVms,
     noun: 'VMs',
     list: 'the VM list',
