@@ -28,13 +28,16 @@ lists:
 
 # Type-checks, lints (eslint.config.mjs) and checks the formatting (.prettierrc.json);
 # `make format` rewrites the files prettier would change.
+# Prettier takes the files git knows (or, outside a checkout, the tree): walking the tree would
+# enter .cache/, where make test mounts /proc into the Debian 13 root while lint runs.
+PRETTIER_FILES = { git ls-files -z 2>/dev/null || printf '.\0'; }
 lint: deps
 	npx tsc --noEmit -p tsconfig.json
 	npx eslint --max-warnings 0 --cache --cache-location .cache/eslint/ .
-	npx prettier --check --log-level warn .
+	$(PRETTIER_FILES) | xargs -0 npx prettier --check --log-level warn --ignore-unknown
 
 format: deps
-	npx prettier --write --log-level warn .
+	$(PRETTIER_FILES) | xargs -0 npx prettier --write --log-level warn --ignore-unknown
 
 # dist/ is committed so that users can copy it; it must be what the sources build.
 check-dist: deps

@@ -65,7 +65,7 @@ async function gone(pids: number[]): Promise<number[]> {
 }
 
 describe('make demo', () => {
-  it('runs every plugin against healthy, sick, off and updating simulators, exits 0, leaves no process', async () => {
+  it('runs every plugin against healthy, sick, off, updating and nodes-on-vcd simulators, exits 0, leaves no process', async () => {
     const r = await run('make', ['-s', 'demo']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -121,8 +121,9 @@ describe('make demo', () => {
     expect((r.stdout.match(/^\(exit [0-3]\)$/gm) ?? []).length).toBe(commands.length);
     expect(r.stdout).not.toMatch(/Sim-vcd-Passw0rd/);
     expect(r.stdout).not.toMatch(/--token /);
+    // healthy, sick, off, updating, and nodes-on-vcd (check_nodes --vcd-*).
     const pids = simulatorPids(r.stdout);
-    expect(pids).toHaveLength(4);
+    expect(pids).toHaveLength(5);
     expect(await gone(pids)).toEqual([]);
   }, 120_000);
 

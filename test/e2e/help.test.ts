@@ -28,7 +28,7 @@ describe('--help', () => {
   });
 
   it('cloudchecks-sim --help lists the --cert kinds', async () => {
-    expect((await help('cloudchecks-sim')).replace(/\s+/g, ' ')).toMatch(/--cert KIND .*One of: valid, expired, wrong-host\. \(default: valid\)/);
+    expect((await help('cloudchecks-sim')).replace(/\s+/g, ' ')).toMatch(/--cert KIND .*One of: valid, expired, wrong-host, near-expiry\. \(default: valid\)/);
   });
 
   it('check_nodes examples select workers as the docs do (role labels have an empty value)', async () => {

@@ -387,7 +387,7 @@ export const CASES: FaultCase[] = [
     only: 'vm',
     cause: { nodes: /never/, vm: /not XML/ },
   },
-  { id: 'body over --max-bytes', extraArgs: ['--max-bytes', '1000'], cause: both(/larger than --max-bytes 1000/) },
+  { id: 'body over --max-bytes', extraArgs: ['--max-bytes', '200'], cause: both(/larger than --max-bytes 200/) },
   {
     // The spec of --window posted, and a server that answers it with far more than a window:
     // the answer is bounded as the GET's is, chunked without a length or not.

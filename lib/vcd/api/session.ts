@@ -190,18 +190,27 @@ class VcdSessionRunner {
   }
 
   /**
-   * POST `body` with the session at the current version: one new login on 401. A 406 is
-   * returned as it is: a server may refuse what is posted, and the caller decides (the GET
-   * beside it negotiates).
+   * POST `body` with the session at the current version: one new login on 401. A 406 to a
+   * version remembered from an earlier run is first taken for that version's refusal (the
+   * server was upgraded): asked again, and posted again when the answer changes the version.
+   * Otherwise the 406 is returned as it is: a server may refuse what is posted, and the caller
+   * decides.
    */
   async post(path: string, body: string, contentType: string): Promise<HttpResponse> {
     const { req } = this;
     const send = () => vcdRequest(req.conn, 'POST', path, { ...sessionHeaders(this.session!), accept: xmlAccept(req.conn), 'content-type': contentType }, body);
     const used = this.session!.token;
-    const res = await send();
-    if (res.status !== 401 || !req.cache) return res;
-    await this.renew(used);
-    return send();
+    let res = await send();
+    if (res.status === 401 && req.cache) {
+      await this.renew(used);
+      res = await send();
+    }
+    if (res.status === 406 && !this.negotiatedNow && req.forcedVersion === undefined) {
+      const before = req.conn.apiVersion;
+      await this.versionRefused(describeResponse(res));
+      if (req.conn.apiVersion !== before) res = await send();
+    }
+    return res;
   }
 
   /** A new session in place of `rejected`: requests refused together (a fleet's) share one login. */

@@ -21,7 +21,9 @@ import {
 } from './metrics-spec';
 import type { VmCheckProfile } from './profile';
 import type { VmCheckConfig } from './vm-config';
-import { FAILED_VM_STATES, readVmRecord, type SessionGet } from './vm-record';
+import { FAILED_VM_STATES, readVmRecord, type SessionGet, type SessionPost } from './vm-record';
+
+export type { SessionPost };
 import type { VmIdentity } from './vm-session';
 import { windowShortfall } from './window';
 
@@ -29,9 +31,6 @@ export type MetricsKind = 'current' | 'historic';
 
 /** A metrics document as received, or the server's refusal (HTTP 400) of current metrics. */
 export type MetricsResponse = { kind: 'document'; body: string; serverTime?: number } | { kind: 'refused'; detail: string };
-
-/** POSTs a document with the check's session; the phase names it if the timeout expires. */
-export type SessionPost = (path: string, body: string, contentType: string, phase: string) => Promise<HttpResponse>;
 
 /** What a check asks of a VM's metrics: current values or a window, the metrics it reads and those it judges. */
 export interface MetricsAsk {

@@ -43,6 +43,9 @@ export interface VmRecord {
 /** Fetches a document with the check's session; the phase names it if the timeout expires. */
 export type SessionGet = (path: string, phase: string) => Promise<HttpResponse>;
 
+/** POSTs a document with the check's session; the phase names it if the timeout expires. */
+export type SessionPost = (path: string, body: string, contentType: string, phase: string) => Promise<HttpResponse>;
+
 /** Parses a `Vm` document (vCD API reference, VmType); throws a CheckError for anything else. */
 export function parseVmRecord(text: string, what = 'VM record'): VmRecord {
   const root = parseXml(text);

@@ -9,8 +9,7 @@ import { withVcdSession, type OpenSession, type SessionRequest } from '../api/se
 import { listScopedVms } from '../inventory/vm-listing';
 import { pickVmByName } from '../inventory/vm-name';
 import type { VmTarget } from './vm-id';
-import type { SessionPost } from './vm-metrics';
-import { readVmRecord, type SessionGet, type VmRecord } from './vm-record';
+import { readVmRecord, type SessionGet, type SessionPost, type VmRecord } from './vm-record';
 
 /** The VM a check reads: its id, and its name and vApp when it was given by name. */
 export interface VmIdentity {
