@@ -78,13 +78,14 @@ export function vmState(vm: FleetVmResult): State {
  * the one section the record does not answer for through `get`.
  */
 async function judgeService(j: FleetJudging, judged: FleetJudge, vm: VmRecord, answer: FleetAnswer | undefined, get: SessionGet): Promise<Result> {
-  if ('hygiene' in judged) return judged.hygiene.judge({ id: vm.id, hygiene: vm.hygiene, status: vm.status, label: vm.id }, get, Date.now());
+  // The VM's own powered-off state from the inventory, as its host in the engine has it (Tools and the metrics services take it).
+  const off = j.poweredOff?.get(vm.id);
+  if ('hygiene' in judged) return judged.hygiene.judge({ id: vm.id, hygiene: vm.hygiene, status: vm.status, label: vm.id, poweredOff: off }, get, Date.now());
   if (answer === undefined) throw new Error(`no metrics read for the ${judged.service} service`);
   if (answer instanceof Error) throw answer;
   // The single check's own context, quiet: its notes show only at -v, which its text here does not have.
   const context: RunContext = { ...j.context, verbose: 0, notes: new Notes(), log: () => undefined };
   const { profile } = judged;
-  const off = j.poweredOff?.get(vm.id);
   const cfg = off === undefined ? judged.cfg : { ...judged.cfg, poweredOff: off, poweredOffGiven: true };
   return judge(profile, { ...cfg, vm: vm.id, vmLabel: vm.id }, context, answer, get, `${j.origin}/api/vApp/${vm.id}/metrics/current`);
 }

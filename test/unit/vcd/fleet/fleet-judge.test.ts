@@ -130,6 +130,24 @@ describe('--services', () => {
     expect(vmState(vm)).toBe(State.CRITICAL);
   });
 
+  it("Tools of a powered-off VM take its own inventory host's state where it has one, the others --powered-off-state; snapshots and leases are judged whatever the power", async () => {
+    const j = {
+      ...judging(['--services', 'snapshot,tools,lease', '--powered-off-state', 'OK']),
+      poweredOff: new Map([[VM.id, State.CRITICAL]]),
+    };
+    const off = { ...VM, status: 'POWERED_OFF', hygiene: HYGIENE };
+    const own = await judgeFleetVm(j, off, undefined, noRead);
+    expect(own.services.tools!.text).toMatch(new RegExp(`^VM_TOOLS CRITICAL - ${VM.id} is powered off: VMware Tools do not run`));
+    expect(own.services.snapshot!.code).toBe(State.OK);
+    expect(own.services.lease!.code).toBe(State.CRITICAL);
+    const other = await judgeFleetVm(j, { ...off, id: 'vm-00000000-0000-4000-8000-000000000001' }, undefined, noRead);
+    expect(other.services.tools!.code).toBe(State.OK);
+    expect(other.services.lease!.code).toBe(State.CRITICAL);
+    // A running VM's Tools are judged as they are, whatever its inventory host says of it powered off.
+    const on = await judgeFleetVm(j, { ...VM, hygiene: HYGIENE }, undefined, noRead);
+    expect(on.services.tools!.text).toMatch(/^VM_TOOLS WARNING - VMware Tools running but out of date/);
+  });
+
   it('a section that cannot be read makes that service UNKNOWN, the others judged', async () => {
     const failing = async () => ({ status: 500, headers: {}, body: Buffer.from('no'), url: new URL('https://vcd.example.com/') });
     const vm = await judgeFleetVm(judging(['--services', 'snapshot,tools']), { ...VM, hygiene: { ...HYGIENE, snapshot: true } }, undefined, failing);
