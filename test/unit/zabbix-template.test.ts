@@ -182,8 +182,16 @@ describe('the fleet templates: one root cause, one problem', () => {
 
   it('every VM trigger depends on both, so that a failed run or a silent runner is the one problem', () => {
     for (const t of fleets) {
-      const prototypes = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? []);
-      expect(prototypes.length).toBe(6);
+      const items = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []);
+      // cpu, mem and disk: cannot be checked, above the threshold; snapshot, tools and lease: cannot be checked, problem, warning.
+      const counts = Object.fromEntries(items.filter((i) => i.trigger_prototypes?.length).map((i) => [i.key, i.trigger_prototypes!.length]));
+      expect(counts).toEqual({
+        ...Object.fromEntries(
+          ['cpu.code', 'cpu.usage', 'mem.code', 'mem.usage', 'disk.code', 'disk.used_pct'].map((k) => [`cloudchecks.fleet.vm.${k}[{#VM.ID}]`, 1]),
+        ),
+        ...Object.fromEntries(['snapshot', 'tools', 'lease'].map((k) => [`cloudchecks.fleet.vm.${k}.code[{#VM.ID}]`, 3])),
+      });
+      const prototypes = items.flatMap((i) => i.trigger_prototypes ?? []);
       for (const tr of prototypes as Array<Trigger & { dependencies?: Array<{ expression: string }> }>)
         expect((tr.dependencies ?? []).map((d) => d.expression).sort(), `${t.template}: ${tr.name}`).toEqual([
           `last(/${t.template}/cloudchecks.fleet.code)=3`,
@@ -224,25 +232,48 @@ describe("the fleet templates: each VM's own powered-off choice", () => {
     }
     return value;
   }
-  /** The --compact document of a run with --powered-off-state `given` (the trapper's runner: none, so UNKNOWN). */
+  /** The --compact document of a run with --powered-off-state `given` (the trapper's runner: none, so UNKNOWN), with every service. */
   const document = (given: number) => {
-    const vm = (status: string, code: number) => ({ status, cpu: { code }, mem: { code }, disk: { code } });
+    const vm = (status: string, code: number) => ({
+      status,
+      cpu: { code },
+      mem: { code },
+      disk: { code },
+      snapshot: { code },
+      tools: { code },
+      lease: { code },
+    });
     return { vms: { [OFF]: vm('POWERED_OFF', given), [OTHER_OFF]: vm('SUSPENDED', given), [ON]: vm('POWERED_ON', given) } };
   };
+  const stateItems = (template: string) =>
+    templates
+      .find((x) => x.template === template)!
+      .discovery_rules!.flatMap((r) => r.item_prototypes ?? [])
+      .filter((i) => /^cloudchecks\.fleet\.vm\.\w+\.code\[/.test(i.key));
+  /** The services that follow the powered-off policy; snapshots and leases are judged whatever the power state. */
+  const FOLLOWS_POWER = ['cpu', 'mem', 'disk', 'tools'];
 
   for (const [template, given] of [
     ['cloudchecks Cloud Director VM fleet', 0],
     ['cloudchecks Cloud Director VM fleet trapper', 3],
   ] as const) {
     it(`${template}: the VM's own {$CLOUDCHECKS.VM.POWERED_OFF_STATE:"<its id>"} decides, the host's for the others; a running VM keeps its code`, () => {
-      const t = templates.find((x) => x.template === template)!;
-      const states = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).filter((i) => /^cloudchecks\.fleet\.vm\.\w+\.code\[/.test(i.key));
-      expect(states).toHaveLength(3);
+      const states = stateItems(template).filter((i) => FOLLOWS_POWER.some((s) => i.key.startsWith(`cloudchecks.fleet.vm.${s}.code[`)));
+      expect(states).toHaveLength(FOLLOWS_POWER.length);
       for (const item of states) {
         expect(JSON.stringify(item.preprocessing)).toContain('{$CLOUDCHECKS.VM.POWERED_OFF_STATE:\\"{#VM.ID}\\"}');
         expect(stateOf(item, document(given), OFF), item.key).toBe(2);
         expect(stateOf(item, document(given), OTHER_OFF), item.key).toBe(0);
         expect(stateOf(item, document(given), ON), item.key).toBe(given);
+      }
+    });
+
+    it(`${template}: snapshots and leases keep the run's code whatever the VM's power state or its own powered-off choice`, () => {
+      const states = stateItems(template).filter((i) => /^cloudchecks\.fleet\.vm\.(snapshot|lease)\.code\[/.test(i.key));
+      expect(states).toHaveLength(2);
+      for (const item of states) {
+        expect(JSON.stringify(item.preprocessing), item.key).not.toContain('POWERED_OFF_STATE');
+        for (const id of [OFF, OTHER_OFF, ON]) expect(stateOf(item, document(given), id), `${item.key} ${id}`).toBe(given);
       }
     });
   }
