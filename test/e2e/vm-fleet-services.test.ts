@@ -175,6 +175,45 @@ describe('each fleet service is its single check', () => {
     expect(doc.vms[db03]).not.toHaveProperty('cpu');
   }, 60_000);
 
+  it("tools takes each VM's powered-off state from --inventory, as check_vm_tools given that state judges it; snapshot and lease whatever the power", async () => {
+    const cache = mkdtempSync(join(dir, 'cache-'));
+    const old04 = 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e'; // powered off, discovered with --powered-off-state CRITICAL
+    const paused14 = 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b'; // suspended, not in the inventory
+    const inventory = join(mkdtempSync(join(dir, 'inventory-')), 'old.conf');
+    const discovered = await runExecutable(
+      join(DIST, 'check_vm_cpu'),
+      [
+        ...args(quirks, cache),
+        '--discovery',
+        '--discovery-format',
+        'icinga2',
+        '--include',
+        '^old-04$',
+        '--powered-off-state',
+        'CRITICAL',
+        '--discovery-file',
+        inventory,
+      ],
+      { env },
+    );
+    expect(discovered.code, discovered.stdout + discovered.stderr).toBe(0);
+    const r = await runExecutable(
+      join(DIST, 'check_vm_fleet'),
+      [...args(quirks, cache), '--services', 'snapshot,tools,lease', '--inventory', inventory, '--powered-off-state', 'OK', '--output', 'json', '-t', '60'],
+      { env, killAfterMs: 70_000 },
+    );
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { vms: Record<string, Record<Hygiene, { code: number; summary: string }>> };
+    const tools = async (id: string, state: string) =>
+      JSON.parse(await single('check_vm_tools', [...args(quirks, cache), '--vm', id, '--powered-off-state', state, '--output', 'json'])) as unknown;
+    expect(doc.vms[old04].tools).toEqual(await tools(old04, 'CRITICAL'));
+    expect(doc.vms[old04].tools).toMatchObject({ code: 2, summary: expect.stringMatching(/is powered off: VMware Tools do not run/) });
+    expect(doc.vms[paused14].tools).toEqual(await tools(paused14, 'OK'));
+    // old-04's snapshot 20 days old is CRITICAL whatever its inventory host says of it powered off.
+    expect(doc.vms[old04].snapshot.code).toBe(2);
+    expect(doc.vms[paused14].snapshot.code).toBe(0);
+  }, 120_000);
+
   it('refuses a service it does not know, naming the ones it does', async () => {
     const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...args(quirks, mkdtempSync(join(dir, 'cache-'))), '--services', 'cpu,snapshots'], { env });
     expect(r.code).toBe(3);
