@@ -211,6 +211,17 @@ describe('the fleet templates: one root cause, one problem', () => {
   });
 });
 
+describe('preprocessing Zabbix 6.0 imports', () => {
+  it('no JavaScript step has an error handler: 6.0 refuses one ("Incorrect value for field error_handler")', () => {
+    const steps = templates.flatMap((t) =>
+      (t.items ?? [])
+        .concat((t.discovery_rules ?? []).flatMap((r) => r.item_prototypes ?? []))
+        .flatMap((i) => (i.preprocessing ?? []).map((p) => ({ key: i.key, ...p }))),
+    );
+    expect(steps.filter((p) => p.type === 'JAVASCRIPT' && 'error_handler' in p).map((p) => p.key)).toEqual([]);
+  });
+});
+
 describe("the fleet templates: each VM's own powered-off choice", () => {
   const OFF = 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e';
   const OTHER_OFF = 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b';
@@ -228,6 +239,9 @@ describe("the fleet templates: each VM's own powered-off choice", () => {
         const found = /^\$\.vms\['([^']+)'\](?:\.(\w+)\.code)?$/.exec(parameter)!;
         const vm = (JSON.parse(String(value)) as { vms: Record<string, Record<string, { code: number }>> }).vms[found[1]];
         value = found[2] ? vm[found[2]].code : JSON.stringify(vm);
+      } else if (step.type === 'MATCHES_REGEX') {
+        // What does not match is discarded (each such step has DISCARD_VALUE): no value.
+        if (!new RegExp(parameter).test(String(value))) return undefined;
       } else value = new Function('value', parameter)(String(value)) as unknown;
     }
     return value;
@@ -266,6 +280,13 @@ describe("the fleet templates: each VM's own powered-off choice", () => {
         expect(stateOf(item, document(given), OTHER_OFF), item.key).toBe(0);
         expect(stateOf(item, document(given), ON), item.key).toBe(given);
       }
+    });
+
+    it(`${template}: without the tools service in the run, the tools state item has no value (discarded, not unsupported)`, () => {
+      const [tools] = stateItems(template).filter((i) => i.key.startsWith('cloudchecks.fleet.vm.tools.code['));
+      const { vms } = document(given);
+      const without = { vms: Object.fromEntries(Object.entries(vms).map(([id, { tools: _t, ...rest }]) => [id, rest])) };
+      for (const id of [OFF, OTHER_OFF, ON]) expect(stateOf(tools, without, id), id).toBeUndefined();
     });
 
     it(`${template}: snapshots and leases keep the run's code whatever the VM's power state or its own powered-off choice`, () => {
