@@ -3,11 +3,12 @@
 // A run that left no results (vitest crashed, Node.js not fetched) counts as one failure.
 import { readFileSync } from 'node:fs';
 
-/** What a run's name says: host, host-unit, debian13, v18.20.8, v18.20.8-unit. */
+/** What a run's name says: host, host-unit, host-engines, debian13, v18.20.8, v18.20.8-unit. */
 function label(run) {
   const unit = run.endsWith('-unit');
   const name = unit ? run.slice(0, -'-unit'.length) : run;
   if (name === 'debian13') return 'Debian 13 (trixie root) engines';
+  if (name === 'host-engines') return `host Node.js ${process.version}, engine integration tests`;
   const where = name === 'host' ? `host Node.js ${process.version}` : `Node.js ${name}`;
   return `${where}, ${unit ? 'unit tests' : 'other tests'}`;
 }

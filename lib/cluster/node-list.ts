@@ -48,7 +48,9 @@ export async function listNodes(target: ClusterTarget, options: ListOptions, sin
   const headers = requestHeaders(target);
   // Two page buffers, used in turn: one holds the page being scanned while the next page
   // arrives in the other. Reusing them keeps memory flat over a list of many 5 MB pages.
-  const buffers: Buffer[] = [Buffer.allocUnsafe(1 << 20), Buffer.allocUnsafe(1 << 20)];
+  // They start small (a small cluster's page fits) and grow to the first large page with
+  // room to spare (httpRequest): one that is replaced stays garbage until a full collection.
+  const buffers: Buffer[] = [Buffer.allocUnsafe(1 << 16), Buffer.allocUnsafe(1 << 16)];
   let fetches = 0;
   const fetchPage = (continueToken?: string): Promise<HttpResponse> => {
     const url = nodesUrl(target.url, { selector: options.selector, limit: options.limit ?? PAGE_LIMIT, continueToken });

@@ -43,7 +43,18 @@ export function judgeSkew(server: KubeVersion, nodes: ReadonlyArray<{ name: stri
       };
     const minor = minorOf(version);
     byMinor.set(minor, [...(byMinor.get(minor) ?? []), name]);
-    const behind = version.major === server.major ? server.minor - version.minor : (server.major - version.major) * 1000;
+    // Minors count within a major only: a kubelet of another major (v0.19.3 against v1.27) is
+    // outside the policy altogether, older or newer, and has no number of minors behind.
+    if (version.major !== server.major) {
+      const newer = version.major > server.major;
+      return {
+        node: name,
+        version,
+        state: newer ? State.CRITICAL : State.WARNING,
+        text: `${name}: kubelet ${version.text} is of ${newer ? 'a newer' : 'an older'} major version than the API server ${server.text}`,
+      };
+    }
+    const behind = server.minor - version.minor;
     if (behind < 0)
       return { node: name, version, behind, state: State.CRITICAL, text: `${name}: kubelet ${version.text} is newer than the API server ${server.text}` };
     if (behind > maxSkew)

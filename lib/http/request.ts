@@ -7,6 +7,7 @@ import { runRedactor } from '../plugin/redact';
 import { describeNetworkError } from './network-errors';
 import type { TlsSettings } from './tls-settings';
 import { proxyAuthorization, proxyFor } from './proxy';
+import { bodyBytesRead } from './young-collector';
 
 export type { TlsSettings };
 
@@ -259,7 +260,9 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
     return;
   }
   let into = req.into;
-  if (into && Number.isFinite(declared) && declared > into.length) into = Buffer.allocUnsafe(declared);
+  // Grown with an eighth to spare: the next page, a little larger, still fits. A buffer
+  // replaced is garbage that only a full collection frees (it lived long enough to be old).
+  if (into && Number.isFinite(declared) && declared > into.length) into = Buffer.allocUnsafe(Math.min(maxBytes, declared + (declared >> 3)));
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > maxBytes) {
@@ -278,6 +281,7 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
       }
       chunk.copy(into, size - chunk.length);
     }
+    bodyBytesRead(chunk.length, size);
   });
   res.once('end', () => {
     req.trace?.(`< HTTP ${res.statusCode} (${size} bytes in ${Date.now() - started} ms)`);

@@ -80,7 +80,7 @@ export const NODES_OPTIONS = defineOptions([
     long: 'version-skew',
     type: 'boolean',
     description:
-      "Also compare each checked node's kubelet version with the API server's (/version): a newer kubelet is CRITICAL, one more than --max-skew minors older WARNING; nodes on other minors are named. A patch difference is no skew.",
+      "Also compare each checked node's kubelet version with the API server's (/version): a newer kubelet is CRITICAL, one more than --max-skew minors older WARNING, one of another major version (v0.x against v1.x) CRITICAL when newer and WARNING when older; nodes on other minors are named. A patch difference is no skew.",
   },
   {
     long: 'max-skew',

@@ -83,7 +83,7 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     expect((await run(args(sick, ['--list-all']))).stdout).toContain('\n[OK] infra-1.prod-eu1.example.com: healthy\n');
   });
 
-  it('large (5000 nodes, 10 pages): CRITICAL, within 32 MiB of what Node itself needs to receive the list', async () => {
+  it('large (5000 nodes, 10 pages): CRITICAL, within 20 MiB of what Node itself needs to receive the list', async () => {
     const time = existsSync('/usr/bin/time');
     const r = time ? await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', PLUGIN, ...args(large, ['-v'])], { env: ENV }) : await run(args(large, ['-v']));
     expect(r.code).toBe(2);
@@ -104,13 +104,16 @@ describe('scenarios over HTTPS with --ca-file: exit code, first line, strict per
     if (time) {
       // Node's own floor differs by version (77-88 MiB for a client that keeps no byte, Node 18 to
       // 24; parsing every page whole added about 65 MiB): measured on the same Node, same list.
+      // The check frees the socket's chunks as it reads (young collections) and reuses its two
+      // page buffers: it peaked 12 MiB over the floor on Node 24 and at it on Node 20 (it was
+      // 16-25 MiB over before that).
       const bare = join(__dirname, '../support/bare-node-list-client.cjs');
       const floor = await runExecutable('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, bare, api(large).httpsUrl, large.caFile, token(large)], {
         env: ENV,
       });
       const maxrss = (x: RunResult) => Number(/maxrss=(\d+)/.exec(x.stderr)?.[1]) / 1024;
       expect(floor.code).toBe(0);
-      expect(maxrss(r)).toBeLessThan(maxrss(floor) + 32);
+      expect(maxrss(r)).toBeLessThan(maxrss(floor) + 20);
     }
   });
 

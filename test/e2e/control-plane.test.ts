@@ -7,10 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { parsePluginOutput } from '../support/perfdata-parse';
-import { runExecutable, type RunResult } from '../support/spawn';
+import { clusterArgs, expectClean, firstLine, runPlugin } from '../support/control-plane-run';
 
 const DIST = resolve(__dirname, '../../dist');
-const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
 let healthy: Simulator;
 let sick: Simulator;
 let flood: Simulator;
@@ -31,29 +30,9 @@ afterEach(() => {
   for (const s of [healthy, sick, flood]) s.apis.cluster.faults.set([]);
 });
 
-const args = (sim: Simulator, extra: string[] = []) => [
-  '--url',
-  sim.apis.cluster.httpsUrl,
-  '--ca-file',
-  sim.caFile,
-  '--token-file',
-  sim.apis.cluster.info.tokenFile,
-  ...extra,
-];
-const run = (plugin: string, argv: string[]): Promise<RunResult> => runExecutable(resolve(DIST, plugin), argv, { env: ENV });
-const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
-
-/** One clean line: the state, no stack trace, nothing on stderr. */
-function expectClean(r: RunResult, code: number, pattern: RegExp): void {
-  expect(r.code, r.stdout + r.stderr).toBe(code);
-  expect(firstLine(r)).toMatch(pattern);
-  expect(r.stdout).not.toMatch(/\n\s+at |TypeError|RangeError/);
-  expect(r.stderr).toBe('');
-}
-
 describe('check_apiserver', () => {
   it('healthy: OK with the version, every check counted, both times in perfdata with -w/-c', async () => {
-    const r = await run('check_apiserver', args(healthy, ['-w', '5', '-c', '9']));
+    const r = await runPlugin('check_apiserver', clusterArgs(healthy, ['-w', '5', '-c', '9']));
     expectClean(
       r,
       0,
@@ -63,7 +42,7 @@ describe('check_apiserver', () => {
   });
 
   it('etcd failing: CRITICAL naming the failed checks of both endpoints', async () => {
-    const r = await run('check_apiserver', args(sick));
+    const r = await runPlugin('check_apiserver', clusterArgs(sick));
     expectClean(
       r,
       2,
@@ -74,7 +53,7 @@ describe('check_apiserver', () => {
 
   it('slower than -w: WARNING saying how long', async () => {
     healthy.apis.cluster.faults.set([{ path: '^/livez', kind: 'delay', ms: 300 }]);
-    const r = await run('check_apiserver', args(healthy, ['-w', '0.2', '-c', '5']));
+    const r = await runPlugin('check_apiserver', clusterArgs(healthy, ['-w', '0.2', '-c', '5']));
     expectClean(r, 1, /^APISERVER WARNING - .*livez took 0\.\d+ s/);
   });
 
@@ -82,7 +61,7 @@ describe('check_apiserver', () => {
     const body = `${'[+]ping ok\n'.repeat(400_000)}[-]etcd failed: reason withheld\n${'x'.repeat(3_000_000)}\nreadyz check failed\n`;
     healthy.apis.cluster.faults.set([{ path: '^/readyz', kind: 'status', status: 500, body, contentType: 'text/plain; charset=utf-8' }]);
     const started = Date.now();
-    const r = await run('check_apiserver', args(healthy, ['-t', '8']));
+    const r = await runPlugin('check_apiserver', clusterArgs(healthy, ['-t', '8']));
     // On a loaded machine the transfer alone may outlast -t: then the timeout's one line.
     expect([2, 3]).toContain(r.code);
     expectClean(r, r.code!, /^APISERVER (CRITICAL - API server v1\.27\.10\+28ed2d7: readyz failed: etcd \(reason withheld\)|UNKNOWN - timed out after 8s)/);
@@ -92,18 +71,18 @@ describe('check_apiserver', () => {
   it('a 200 answer that is JSON, or empty: one UNKNOWN naming what came', async () => {
     healthy.apis.cluster.faults.set([{ path: '^/readyz', kind: 'body', contentType: 'application/json', body: '{"kind":"Status"}' }]);
     expectClean(
-      await run('check_apiserver', args(healthy)),
+      await runPlugin('check_apiserver', clusterArgs(healthy)),
       3,
       /^APISERVER UNKNOWN - .*\/readyz answered JSON \(application\/json\), not the text list of checks/,
     );
     healthy.apis.cluster.faults.set([{ path: '^/livez', kind: 'body', contentType: 'text/plain', body: '' }]);
-    expectClean(await run('check_apiserver', args(healthy)), 3, /^APISERVER UNKNOWN - .*\/livez answered 200 with an empty body/);
+    expectClean(await runPlugin('check_apiserver', clusterArgs(healthy)), 3, /^APISERVER UNKNOWN - .*\/livez answered 200 with an empty body/);
   });
 
   it('403: UNKNOWN naming the permission and where docs/tokens.md says who has it', async () => {
     healthy.apis.cluster.faults.set([{ path: '^/readyz', kind: 'status', status: 403, body: '', contentType: 'text/plain' }]);
     expectClean(
-      await run('check_apiserver', args(healthy)),
+      await runPlugin('check_apiserver', clusterArgs(healthy)),
       3,
       /^APISERVER UNKNOWN - HTTP 403 .*may not get \/readyz.*system:public-info-viewer.*docs\/tokens\.md/,
     );
@@ -112,7 +91,7 @@ describe('check_apiserver', () => {
 
 describe('check_cluster_certs', () => {
   it('healthy: OK, the nearest expiry named by CN, days left and CSRs in perfdata', async () => {
-    const r = await run('check_cluster_certs', args(healthy));
+    const r = await runPlugin('check_cluster_certs', clusterArgs(healthy));
     expectClean(
       r,
       0,
@@ -121,12 +100,12 @@ describe('check_cluster_certs', () => {
   });
 
   it('a certificate near expiry by -w: WARNING naming it and the CA that signed it', async () => {
-    const r = await run('check_cluster_certs', args(healthy, ['-w', '36600d', '-c', '7d']));
+    const r = await runPlugin('check_cluster_certs', clusterArgs(healthy, ['-w', '36600d', '-c', '7d']));
     expectClean(r, 1, /^CERTS WARNING - API server certificate localhost expires in \d+d \(2126-10-29\), root CA cloudchecks simulator CA expires in/);
   });
 
   it('kubelet CSRs pending for 3h: WARNING naming them; the one pending for minutes is not', async () => {
-    const r = await run('check_cluster_certs', args(sick));
+    const r = await runPlugin('check_cluster_certs', clusterArgs(sick));
     expectClean(
       r,
       1,
@@ -139,12 +118,12 @@ describe('check_cluster_certs', () => {
   it('a serving certificate that really expires in 5 days (made at the simulator start): CRITICAL by default, WARNING under -c 3d', async () => {
     const near = await startSimulatorFromArgs(['--cert', 'near-expiry'], [CLUSTER_MODULE]);
     try {
-      const r = await run('check_cluster_certs', args(near, ['--skip-csrs']));
+      const r = await runPlugin('check_cluster_certs', clusterArgs(near, ['--skip-csrs']));
       expectClean(r, 2, /^CERTS CRITICAL - API server certificate localhost expires in (4|5)d \(\d{4}-\d\d-\d\d\)/);
       const days = parsePluginOutput(r.stdout).perfdata.find((m) => m.label === 'cert_days_left')?.value ?? NaN;
       expect(days).toBeGreaterThan(4.9);
       expect(days).toBeLessThanOrEqual(5);
-      const warn = await run('check_cluster_certs', args(near, ['--skip-csrs', '-c', '3d']));
+      const warn = await runPlugin('check_cluster_certs', clusterArgs(near, ['--skip-csrs', '-c', '3d']));
       expectClean(warn, 1, /^CERTS WARNING - API server certificate localhost expires in (4|5)d \(\d{4}-\d\d-\d\d\) \| cert_days_left=[\d.]+;30:;3:$/);
       expect(warn.stdout).toContain('cloudchecks simulator short-lived CA');
     } finally {
@@ -155,7 +134,7 @@ describe('check_cluster_certs', () => {
   it('an expired serving certificate: CRITICAL (its finding), not a TLS error', async () => {
     const expired = await startSimulatorFromArgs(['--cert', 'expired'], [CLUSTER_MODULE]);
     try {
-      const r = await run('check_cluster_certs', args(expired, ['--skip-csrs']));
+      const r = await runPlugin('check_cluster_certs', clusterArgs(expired, ['--skip-csrs']));
       expectClean(r, 2, /^CERTS CRITICAL - API server certificate localhost expired \d+d ago \(2020-01-02\)/);
     } finally {
       await expired.close();
@@ -165,7 +144,11 @@ describe('check_cluster_certs', () => {
   it('a certificate for another host is still refused: UNKNOWN', async () => {
     const wrong = await startSimulatorFromArgs(['--cert', 'wrong-host'], [CLUSTER_MODULE]);
     try {
-      expectClean(await run('check_cluster_certs', args(wrong, ['--skip-csrs'])), 3, /^CERTS UNKNOWN - .*(wrong\.example|does not match|not valid for)/);
+      expectClean(
+        await runPlugin('check_cluster_certs', clusterArgs(wrong, ['--skip-csrs'])),
+        3,
+        /^CERTS UNKNOWN - .*(wrong\.example|does not match|not valid for)/,
+      );
     } finally {
       await wrong.close();
     }
@@ -173,7 +156,7 @@ describe('check_cluster_certs', () => {
 
   it('100,000 CSRs: one clean result within -t (the whole list, or the timeout on a loaded machine)', async () => {
     const started = Date.now();
-    const r = await run('check_cluster_certs', args(flood, ['-t', '15']));
+    const r = await runPlugin('check_cluster_certs', clusterArgs(flood, ['-t', '15']));
     expect([1, 3]).toContain(r.code);
     expect(firstLine(r)).toMatch(/^CERTS (WARNING - .*kubelet CSRs pending over 1h|UNKNOWN - .*timed out after 15s)/);
     expect(r.stderr).toBe('');
@@ -183,7 +166,7 @@ describe('check_cluster_certs', () => {
 
   it('--max-csrs below the list: UNKNOWN naming the bound', async () => {
     expectClean(
-      await run('check_cluster_certs', args(flood, ['--max-csrs', '1000'])),
+      await runPlugin('check_cluster_certs', clusterArgs(flood, ['--max-csrs', '1000'])),
       3,
       /^CERTS UNKNOWN - .*listed more than 1000 items[;,] raise --max-csrs/,
     );
@@ -193,13 +176,13 @@ describe('check_cluster_certs', () => {
     healthy.apis.cluster.faults.set([
       { path: 'certificatesigningrequests', kind: 'body', contentType: 'application/json', body: '{"kind":"PodList","items":[]}' },
     ]);
-    expectClean(await run('check_cluster_certs', args(healthy)), 3, /^CERTS UNKNOWN - .*kind is "PodList", not CertificateSigningRequestList/);
+    expectClean(await runPlugin('check_cluster_certs', clusterArgs(healthy)), 3, /^CERTS UNKNOWN - .*kind is "PodList", not CertificateSigningRequestList/);
   });
 });
 
 describe('check_nodes --pods and --version-skew', () => {
   it('--pods: the full node CRITICAL, the nearly full WARNING, with count and limit', async () => {
-    const r = await run('check_nodes', args(sick, ['--pods', '-c', '10']));
+    const r = await runPlugin('check_nodes', clusterArgs(sick, ['--pods', '-c', '10']));
     expectClean(
       r,
       2,
@@ -210,8 +193,8 @@ describe('check_nodes --pods and --version-skew', () => {
   });
 
   it('--pods on a healthy cluster: OK, and --pods-warning/--pods-critical move the line', async () => {
-    expectClean(await run('check_nodes', args(healthy, ['--pods'])), 0, /^NODES OK - .*pods_max_pct=[\d.]+%;90;95;0;100/);
-    expectClean(await run('check_nodes', args(healthy, ['--pods', '--pods-warning', '5', '--pods-critical', '90'])), 1, /near the pod limit/);
+    expectClean(await runPlugin('check_nodes', clusterArgs(healthy, ['--pods'])), 0, /^NODES OK - .*pods_max_pct=[\d.]+%;90;95;0;100/);
+    expectClean(await runPlugin('check_nodes', clusterArgs(healthy, ['--pods', '--pods-warning', '5', '--pods-critical', '90'])), 1, /near the pod limit/);
   });
 
   it('a pod Table without its Node column: one UNKNOWN naming it', async () => {
@@ -223,7 +206,7 @@ describe('check_nodes --pods and --version-skew', () => {
       rows: [{ cells: ['p'] }],
     };
     healthy.apis.cluster.faults.set([{ path: '^/api/v1/pods', kind: 'body', contentType: 'application/json', body: JSON.stringify(table) }]);
-    expectClean(await run('check_nodes', args(healthy, ['--pods'])), 3, /^NODES UNKNOWN - the pod Table has no Node column/);
+    expectClean(await runPlugin('check_nodes', clusterArgs(healthy, ['--pods'])), 3, /^NODES UNKNOWN - the pod Table has no Node column/);
   });
 
   it('a pod Table whose rows lack cells: one UNKNOWN', async () => {
@@ -235,16 +218,16 @@ describe('check_nodes --pods and --version-skew', () => {
       rows: [{ cells: ['p', '1/1'] }],
     };
     healthy.apis.cluster.faults.set([{ path: '^/api/v1/pods', kind: 'body', contentType: 'application/json', body: JSON.stringify(table) }]);
-    expectClean(await run('check_nodes', args(healthy, ['--pods'])), 3, /^NODES UNKNOWN - a row of the pod Table has no cell 7 \(Node\)/);
+    expectClean(await runPlugin('check_nodes', clusterArgs(healthy, ['--pods'])), 3, /^NODES UNKNOWN - a row of the pod Table has no cell 7 \(Node\)/);
   });
 
   it('--version-skew: a kubelet three minors behind a 1.27 API server is WARNING, fine with --max-skew 3', async () => {
     expectClean(
-      await run('check_nodes', args(sick, ['--version-skew', '-c', '10', '-w', '10'])),
+      await runPlugin('check_nodes', clusterArgs(sick, ['--version-skew', '-c', '10', '-w', '10'])),
       1,
       /worker-1\.prod-eu1\.example\.com: kubelet v1\.24\.17\+3f4e5a8 is 3 minors behind the API server v1\.27\.10\+28ed2d7 \(at most 2\)/,
     );
-    const r = await run('check_nodes', args(sick, ['--version-skew', '--max-skew', '3', '-c', '10', '-w', '10']));
+    const r = await runPlugin('check_nodes', clusterArgs(sick, ['--version-skew', '--max-skew', '3', '-c', '10', '-w', '10']));
     expectClean(r, 0, /kubelets off the API server's v1\.27: v1\.24 on worker-1\.prod-eu1\.example\.com/);
   });
 
@@ -252,10 +235,14 @@ describe('check_nodes --pods and --version-skew', () => {
     healthy.apis.cluster.faults.set([
       { path: '^/version', kind: 'body', contentType: 'application/json', body: JSON.stringify({ major: '1', minor: '26', gitVersion: 'v1.26.15' }) },
     ]);
-    expectClean(await run('check_nodes', args(healthy, ['--version-skew'])), 2, /kubelet v1\.27\.10\+28ed2d7 is newer than the API server v1\.26\.15/);
+    expectClean(
+      await runPlugin('check_nodes', clusterArgs(healthy, ['--version-skew'])),
+      2,
+      /kubelet v1\.27\.10\+28ed2d7 is newer than the API server v1\.26\.15/,
+    );
   });
 
   it('--max-skew without --version-skew is a usage error', async () => {
-    expectClean(await run('check_nodes', args(healthy, ['--max-skew', '2'])), 3, /--max-skew goes with --version-skew/);
+    expectClean(await runPlugin('check_nodes', clusterArgs(healthy, ['--max-skew', '2'])), 3, /--max-skew goes with --version-skew/);
   });
 });

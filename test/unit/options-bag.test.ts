@@ -17,7 +17,7 @@ const PARSERS: Record<string, readonly string[]> = {
   'lib/vcd/api/connection-options.ts': ['forcedVersionFrom'],
   'lib/vcd/api/credentials.ts': ['credentialsFrom'],
   'lib/vcd/api/session-request.ts': ['cacheUnusableStateFrom'],
-  'lib/vcd/session-options.ts': ['sessionConfigFrom'],
+  'lib/vcd/session-options.ts': ['sessionConfigFrom', 'connectionUnder'],
   'lib/vcd/fleet/fleet-options.ts': ['maxVmsFrom', 'resolveTtlFrom', 'selectionFrom', 'inventoryOutputFrom', 'discoveryFilesFrom', 'discoveryConfigFrom'],
   'lib/vcd/hygiene/hygiene-options.ts': ['configureSnapshots', 'configureTools', 'configureLeases'],
   'lib/vcd/hygiene/hygiene-check.ts': ['hygieneCheckRunFrom'],

@@ -175,18 +175,13 @@ class VcdSessionRunner {
   /** GET with the session at the current version: one new login on 401, one new negotiation on 406. */
   async get(path: string, accept: () => string = () => xmlAccept(this.req.conn)): Promise<HttpResponse> {
     const { req } = this;
-    const send = () => vcdRequest(req.conn, 'GET', path, { ...sessionHeaders(this.session!), accept: accept() });
-    const used = this.session!.token;
-    let res = await send();
-    if (res.status === 401 && req.cache) {
-      await this.renew(used);
-      res = await send();
-    }
-    if (res.status === 406) {
-      await this.versionRefused(describeResponse(res));
-      res = await send();
-    }
-    return res;
+    return this.send(
+      () => vcdRequest(req.conn, 'GET', path, { ...sessionHeaders(this.session!), accept: accept() }),
+      async (refused) => {
+        await this.versionRefused(describeResponse(refused));
+        return true;
+      },
+    );
   }
 
   /**
@@ -198,18 +193,30 @@ class VcdSessionRunner {
    */
   async post(path: string, body: string, contentType: string): Promise<HttpResponse> {
     const { req } = this;
-    const send = () => vcdRequest(req.conn, 'POST', path, { ...sessionHeaders(this.session!), accept: xmlAccept(req.conn), 'content-type': contentType }, body);
+    return this.send(
+      () => vcdRequest(req.conn, 'POST', path, { ...sessionHeaders(this.session!), accept: xmlAccept(req.conn), 'content-type': contentType }, body),
+      async (refused) => {
+        if (this.negotiatedNow || req.forcedVersion !== undefined) return false;
+        const before = req.conn.apiVersion;
+        await this.versionRefused(describeResponse(refused));
+        return req.conn.apiVersion !== before;
+      },
+    );
+  }
+
+  /**
+   * Sends `request` (built anew each time, with the session and version of the moment): again
+   * after one new login on 401 (shared by the requests it refused), and again on 406 when
+   * `on406`, having dealt with the refusal, says so; else the answer is returned as it is.
+   */
+  private async send(request: () => Promise<HttpResponse>, on406: (refused: HttpResponse) => Promise<boolean>): Promise<HttpResponse> {
     const used = this.session!.token;
-    let res = await send();
-    if (res.status === 401 && req.cache) {
+    let res = await request();
+    if (res.status === 401 && this.req.cache) {
       await this.renew(used);
-      res = await send();
+      res = await request();
     }
-    if (res.status === 406 && !this.negotiatedNow && req.forcedVersion === undefined) {
-      const before = req.conn.apiVersion;
-      await this.versionRefused(describeResponse(res));
-      if (req.conn.apiVersion !== before) res = await send();
-    }
+    if (res.status === 406 && (await on406(res))) res = await request();
     return res;
   }
 

@@ -27,6 +27,22 @@ describe('parseHealthChecks on published /readyz?verbose answers', () => {
     expect(r.verdict).toBe('ready check failed');
   });
 
+  it('MicroShift starting up (HTTP 500): 40 checks, the 7 failed named in order, the closing line', () => {
+    const r = parseHealthChecks(fixture('readyz-microshift-failed.txt'));
+    expect(r.checks).toHaveLength(40);
+    expect(r.failed.map((c) => c.name)).toEqual([
+      'api-openshift-apiserver-available',
+      'api-openshift-oauth-apiserver-available',
+      'informer-sync',
+      'poststarthook/start-apiextensions-controllers',
+      'poststarthook/crd-informer-synced',
+      'poststarthook/rbac/bootstrap-roles',
+      'poststarthook/scheduling/bootstrap-system-priority-classes',
+    ]);
+    expect(new Set(r.failed.map((c) => c.reason))).toEqual(new Set(['reason withheld']));
+    expect(r.verdict).toBe('readyz check failed');
+  });
+
   it('a warning line among the checks is no check', () => {
     const r = parseHealthChecks(fixture('readyz-verbose-exclude-unknown.txt'));
     expect(r.checks.map((c) => c.name)).toEqual(['ping']);

@@ -47,6 +47,14 @@ describe('judgeSkew: the version skew policy', () => {
     expect(judgeSkew(server, nodes('v1.26.1'), 0).kubelets[0].state).toBe(State.WARNING);
   });
 
+  it('another major is outside the policy: older WARNING, newer CRITICAL, neither counted in minors', () => {
+    const v = judgeSkew(server, nodes('v0.19.3', 'v2.0.1'));
+    expect(v.kubelets.map((k) => [k.state, k.behind, k.text])).toEqual([
+      [State.WARNING, undefined, 'n0: kubelet v0.19.3 is of an older major version than the API server v1.27.10+28ed2d7'],
+      [State.CRITICAL, undefined, 'n1: kubelet v2.0.1 is of a newer major version than the API server v1.27.10+28ed2d7'],
+    ]);
+  });
+
   it('a version a node does not report, or reports unreadably, costs that figure only', () => {
     const v = judgeSkew(server, nodes(undefined, 'garbage\u0000'));
     expect(v.kubelets.map((k) => k.state)).toEqual([State.OK, State.OK]);
