@@ -385,6 +385,11 @@ async function main() {
     await fleetDemo(sick);
     process.stdout.write(`\n${bold('=== check_vm_fleet: every VM in one process, each judged as the single checks do ===')}\n`);
     await runPlugin('Every VM the account sees: the collection, and the VMs that are not OK', 'check_vm_fleet', vcdArgs(sick, 'unused').slice(0, -2));
+    await runPlugin(
+      'With the hygiene services: snapshots, Tools and leases judged as the single checks do (one request per VM with a snapshot, per vApp for leases)',
+      'check_vm_fleet',
+      [...vcdArgs(sick, 'unused').slice(0, -2), '--services', 'cpu,mem,disk,snapshot,tools,lease'],
+    );
     await vdcDemo(healthy, sick);
     await providerDemo(healthy, sick);
   } else {

@@ -5,7 +5,7 @@ import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import { oneLine, type Result } from '../../lib/plugin/result';
 import { State, stateName } from '../../lib/plugin/state';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
-import type { FleetVmResult, JsonResult } from '../../lib/vcd/fleet/fleet-result';
+import { servicesOf, type FleetVmResult, type JsonResult } from '../../lib/vcd/fleet/fleet-result';
 
 /** The document's opening, before the first VM. */
 export const DOCUMENT_HEAD = '{"vms":{';
@@ -26,7 +26,7 @@ function compactService(json: JsonResult): CompactService {
   return json.code === State.OK ? { code: json.code, metrics } : { code: json.code, summary: json.summary, metrics };
 }
 
-/** One VM's member of `vms`: its record's names (inert), whether it was read, its state and its three single-check objects (--compact: their judged parts). */
+/** One VM's member of `vms`: its record's names (inert), whether it was read, its state and its selected services' single-check objects (--compact: their judged parts). */
 export function vmMember(vm: FleetVmResult, compact: boolean): string {
   const service = (json: JsonResult) => (compact ? compactService(json) : json);
   const entry = {
@@ -36,9 +36,7 @@ export function vmMember(vm: FleetVmResult, compact: boolean): string {
     status: blankControlCharacters(vm.status),
     read: vm.read,
     state: stateName(vmState(vm)),
-    cpu: service(vm.services.cpu.json),
-    mem: service(vm.services.mem.json),
-    disk: service(vm.services.disk.json),
+    ...Object.fromEntries(servicesOf(vm).map(([s, r]) => [s, service(r.json)])),
   };
   return `${JSON.stringify(vm.id)}:${JSON.stringify(entry)}`;
 }

@@ -10,6 +10,8 @@ import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { CPU_OPTIONS, CPU_PROFILE } from '../check_vm_cpu/profile';
 import { DISK_OPTIONS, DISK_PROFILE } from '../check_vm_disk/profile';
 import { MEM_PROFILE } from '../check_vm_mem/profile';
+import { LEASE_OPTIONS, SNAPSHOT_OPTIONS, TOOLS_OPTIONS } from '../../lib/vcd/hygiene/hygiene-options';
+import { FLEET_SERVICES, METRIC_SERVICES } from '../../lib/vcd/fleet/fleet-result';
 
 /** Requests under way at once by default: see docs/scaling.md for the measurement behind it. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -26,6 +28,10 @@ const describedAs = (profile: VmCheckProfile, prefix: string) => (spec: OptionSp
   `${profile.command}'s --${spec.long}: ${spec.description
     .replace(/--(metric|per-disk|alarm-fully-allocated)\b/g, `--${prefix}-$1`)
     .replace(/-w\/-c\b/g, `--${prefix}-warning/--${prefix}-critical`)}`;
+
+/** A hygiene check's option as this plugin takes it: `--lease-warning` says it is check_vm_lease's -w/--warning. */
+const hygieneDescribedAs = (command: string, prefix: string) => (spec: OptionSpec) =>
+  `With --services ${prefix}: ${command}'s ${spec.short ? `-${spec.short}/` : ''}--${spec.long}: ${spec.description}`;
 
 /** The shared vCD options but --vm: the fleet is every VM of the selection. */
 const SESSION_OPTIONS = vcdOptions(true).filter((o): o is Exclude<typeof o, { long: 'vm' }> => o.long !== 'vm');
@@ -77,9 +83,19 @@ export const FLEET_CHECK_OPTIONS = defineOptions([
     description:
       "With --output json (and --submit zabbix): each VM's three results as their code, the metrics they judge (label and value) and, when not OK, their summary, at about a sixth of the size (docs/zabbix.md: Zabbix's output limit). The fields kept are where the full form has them.",
   },
+  {
+    long: 'services',
+    type: 'string',
+    arg: 'LIST',
+    default: METRIC_SERVICES.join(','),
+    description: `The services judged for each VM, comma-separated, from ${FLEET_SERVICES.join(', ')} (default ${METRIC_SERVICES.join(',')}). Each is what its single check (check_vm_cpu … check_vm_lease) prints for the VM. snapshot, tools and lease read the VM list's records: tools costs no request per VM, snapshot one for a VM listed with a snapshot, lease one per vApp whose records lack the dates; a run with none of cpu, mem and disk reads no metrics.`,
+  },
   ...prefixOptions('cpu', profileOptions(CPU_PROFILE, CPU_OPTIONS), describedAs(CPU_PROFILE, 'cpu')),
   ...prefixOptions('mem', profileOptions(MEM_PROFILE, []), describedAs(MEM_PROFILE, 'mem')),
   ...prefixOptions('disk', profileOptions(DISK_PROFILE, DISK_OPTIONS), describedAs(DISK_PROFILE, 'disk')),
+  ...prefixOptions('snapshot', SNAPSHOT_OPTIONS, hygieneDescribedAs('check_vm_snapshot', 'snapshot')),
+  ...prefixOptions('tools', TOOLS_OPTIONS, hygieneDescribedAs('check_vm_tools', 'tools')),
+  ...prefixOptions('lease', LEASE_OPTIONS, hygieneDescribedAs('check_vm_lease', 'lease')),
   ...HTTP_OPTIONS,
   ...SUBMIT_OPTIONS,
 ]);

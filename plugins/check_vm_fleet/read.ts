@@ -18,11 +18,11 @@ function cutoffOf(deadline: number, handOver: boolean): number {
   return deadline - (handOver ? Math.max(2500, left / 3) : Math.min(2500, left / 3 + 200));
 }
 
-/** Why a VM was not read, in its services' words. */
-function unreadWords(why: string, context: RunContext): string {
+/** Why a VM was not read, in its services' words (`what`: its metrics, or with no metrics service, the VM). */
+function unreadWords(why: string, context: RunContext, what: string): string {
   if (why === NOT_REACHED)
-    return `metrics not read within -t ${context.timeoutSeconds}s by check_vm_fleet (raise -t or --concurrency, or split the fleet with --vapp)`;
-  return `metrics not read by check_vm_fleet: ${why}`;
+    return `${what} not read within -t ${context.timeoutSeconds}s by check_vm_fleet (raise -t or --concurrency, or split the fleet with --vapp)`;
+  return `${what} not read by check_vm_fleet: ${why}`;
 }
 
 /** What one run read: the config, and how the collection went. */
@@ -46,11 +46,15 @@ export interface FleetDelivery {
  */
 export async function readFleet(options: FleetCheckOptions, context: RunContext, delivery: FleetDelivery, handOver = false): Promise<FleetRead> {
   const cfg = configureFleet(options);
-  // The session's notes say the first service's threshold slip, as a single check's would.
-  const { base, thresholds } = cfg.judges[0].cfg;
-  const session = openVcdSession(sessionConfigFrom(base, options, context, [thresholds.slip], cfg.concurrency), context);
+  // The session's notes say the first service's threshold slip, as a single check's would, and the hygiene services' slips.
+  const { base, thresholds } = cfg.session;
+  const session = openVcdSession(sessionConfigFrom(base, options, context, [thresholds.slip, ...cfg.slips], cfg.concurrency), context);
   const { origin } = base;
-  context.log(2, `url=${origin} concurrency=${cfg.concurrency} metrics=${cfg.which}${options.window ? ` window=${options.window}` : ''}`);
+  const services = cfg.judges.map((j) => j.service).join(',');
+  context.log(
+    2,
+    `url=${origin} concurrency=${cfg.concurrency} services=${services} metrics=${cfg.which ?? 'none'}${options.window ? ` window=${options.window}` : ''}`,
+  );
   context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
   const judging: FleetJudging = {
     judges: cfg.judges,
@@ -64,11 +68,12 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     selection: cfg.selection,
     which: cfg.which,
     ask: cfg.ask,
+    hygiene: cfg.hygiene,
     concurrency: cfg.concurrency,
     cutoff: cutoffOf(context.deadline, handOver),
     inFlightBytes: cfg.inFlightBytes,
     judge: (vm, answer, { get }) => judgeFleetVm(judging, vm, answer, get),
-    unread: (vm, why) => unreadFleetVm(judging, vm, unreadWords(why, context)),
+    unread: (vm, why) => unreadFleetVm(judging, vm, unreadWords(why, context, cfg.which ? 'metrics' : 'VM')),
     deliver: (result, _vm, index) => delivery.deliver(result, index),
     collected: delivery.collected,
   });

@@ -7,7 +7,7 @@ import { MAX_ITEMS, oneLine, type Item, type Result } from '../../lib/plugin/res
 import { severity, State, stateName } from '../../lib/plugin/state';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
-import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
+import { servicesOf, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -112,15 +112,15 @@ function firstInList(list: Problem[]): Problem[] {
 
 /** Why a VM was not read, in its services' words without its id. */
 function unreadWhy(vm: FleetVmResult): string {
-  return vm.services.cpu.json.summary.replace(/^vm-[0-9a-f-]+: /, '');
+  return (servicesOf(vm)[0]?.[1].json.summary ?? '').replace(/^vm-[0-9a-f-]+: /, '');
 }
 
 /** One long-output line for a VM that is not OK: its name (inert), id, vApp, organisation (when listed) and the summaries of its services that are not OK. */
 function problemItem(vm: FleetVmResult, state: State): Item {
   // The states of the services that are not OK, and the words of the worst (the first of equals).
-  const bad = FLEET_SERVICES.filter((s) => vm.services[s].code !== State.OK);
-  const worst = bad.find((s) => vm.services[s].code === state) ?? bad[0];
-  const text = vm.read ? `${bad.map((s) => `${s} ${stateName(vm.services[s].code)}`).join(', ')}: ${vm.services[worst].json.summary}` : unreadWhy(vm);
+  const bad = servicesOf(vm).filter(([, r]) => r.code !== State.OK);
+  const worst = bad.find(([, r]) => r.code === state) ?? bad[0];
+  const text = vm.read ? `${bad.map(([s, r]) => `${s} ${stateName(r.code)}`).join(', ')}: ${worst[1].json.summary}` : unreadWhy(vm);
   const org = vm.org === undefined ? '' : `, org ${oneLine(vm.org, 128)}`;
   return { name: vm.id, state, text: `${oneLine(vm.name, 128)} (${vm.id}, vApp ${oneLine(vm.vapp, 128)}${org}): ${text}` };
 }

@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Notes } from '../../lib/plugin/notes';
 import { parsePluginOptions } from '../../lib/plugin/options';
 import type { RunContext } from '../../lib/plugin/context';
-import { FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
+import { METRIC_SERVICES as FLEET_SERVICES, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 import { FLEET_CHECK_OPTIONS } from '../../plugins/check_vm_fleet/options';
 import { readFleet } from '../../plugins/check_vm_fleet/read';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { scenarioVms } from '../../sim/vcd/vms';
+import { runSingle as single } from '../support/single-checks';
 import { runExecutable } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -40,21 +41,6 @@ afterAll(async () => {
 
 const env = { PATH: process.env.PATH, HOME: process.env.HOME };
 
-/** Runs a single check with -t 60; at most four at a time, so that a loaded host does not make them time out. */
-let running = 0;
-const waiting: Array<() => void> = [];
-async function single(exe: string, argv: string[]): Promise<string> {
-  if (running >= 4) await new Promise<void>((go) => waiting.push(go));
-  running++;
-  try {
-    const r = await runExecutable(join(DIST, exe), [...argv, '-t', '60'], { env, killAfterMs: 70_000 });
-    expect(r.stderr).toBe('');
-    return r.stdout;
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
 const count = (s: Simulator, name: string) => s.apis.vcd.stats.counts[name] ?? 0;
 const connection = (s: Simulator, cache = mkdtempSync(join(tmpdir(), 'cc-vmfleet-'))) => [
   '-u',
@@ -123,7 +109,7 @@ async function differential(s: Simulator, vms: readonly string[], fleetArgs: str
     mismatches = [];
     for (const vm of vms) {
       for (const service of FLEET_SERVICES) {
-        const text = byId.get(vm)?.services[service].text;
+        const text = byId.get(vm)?.services[service]?.text;
         if (text !== single.get(`${vm} ${service} nagios`)) mismatches.push(`${vm} ${service} text:\n${text}\n${single.get(`${vm} ${service} nagios`)}`);
         const fromFleet = JSON.stringify(doc.vms[vm]?.[service]) + '\n';
         if (fromFleet !== single.get(`${vm} ${service} json`)) mismatches.push(`${vm} ${service} json:\n${fromFleet}${single.get(`${vm} ${service} json`)}`);
@@ -190,9 +176,9 @@ describe('each VM as the single checks say it', () => {
       const windowArgs = [...connection(quirks, cache), '--window', '1h', '--aggregate', 'max'];
       const outs = await Promise.all(
         vms.flatMap((vm) => [
-          single('check_vm_disk', [...windowArgs, '--vm', vm, '--per-disk', '-w', '40', '-c', '60']).then((out) => [byId.get(vm)?.services.disk.text, out]),
-          single('check_vm_cpu', [...windowArgs, '--vm', vm, '--metric', 'maximum', '-w', '20']).then((out) => [byId.get(vm)?.services.cpu.text, out]),
-          single('check_vm_mem', [...windowArgs, '--vm', vm, '-c', '50']).then((out) => [byId.get(vm)?.services.mem.text, out]),
+          single('check_vm_disk', [...windowArgs, '--vm', vm, '--per-disk', '-w', '40', '-c', '60']).then((out) => [byId.get(vm)?.services.disk?.text, out]),
+          single('check_vm_cpu', [...windowArgs, '--vm', vm, '--metric', 'maximum', '-w', '20']).then((out) => [byId.get(vm)?.services.cpu?.text, out]),
+          single('check_vm_mem', [...windowArgs, '--vm', vm, '-c', '50']).then((out) => [byId.get(vm)?.services.mem?.text, out]),
         ]),
       );
       mismatches = outs.filter(([a, b]) => a !== b).map(([a, b]) => `${a}\n${b}`);

@@ -101,6 +101,8 @@ describe('make demo', () => {
       // Fleets: a VM by name, and discovery.
       /^VM_DISK CRITICAL - disk used .* on db-03 \(vm-[0-9a-f-]{36}\) \[/m,
       /^\[\{"\{#VM\.ID\}":"vm-[0-9a-f-]{36}","\{#VM\.NAME\}":"/m,
+      // The fleet with the hygiene services: the snapshot 10 days old beside the full disk.
+      /^\[CRITICAL\] db-03 \(vm-[0-9a-f-]{36}, vApp shop, org acme\): disk CRITICAL, snapshot CRITICAL: /m,
       /^object Host "vm-[0-9a-f-]{36}" \{$/m,
       // One provider account over every organisation.
       /"\{#VM\.NAME\}":"web-01","\{#VM\.VAPP\}":"portal","\{#VM\.STATUS\}":"POWERED_ON","\{#VM\.ORG\}":"globex"/m,

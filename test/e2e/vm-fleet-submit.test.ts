@@ -1,8 +1,7 @@
 // check_vm_fleet --submit as built (dist/), against the simulator: what reaches a Nagios
 // command pipe and a Zabbix trapper, and the failures that must end UNKNOWN within -t with
 // the cause: a pipe nobody reads, a trapper that never answers, an Icinga 2 API that is down.
-import { execFileSync } from 'node:child_process';
-import { closeSync, constants, createReadStream, existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { simVcdArgs } from '../support/sim-vcd-args';
+import { commandPipe } from '../support/command-pipe';
 import { runExecutable } from '../support/spawn';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_vm_fleet');
@@ -28,19 +28,9 @@ const fleet = (...more: string[]) =>
 
 describe('check_vm_fleet --submit nagios', () => {
   it('writes three PROCESS_SERVICE_CHECK_RESULT lines per VM read and says how many', async () => {
-    const fifo = join(dir, 'nagios.cmd');
-    execFileSync('mkfifo', ['-m', '0600', fifo]);
-    const present = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    let text = '';
-    const reading = new Promise<void>((done) =>
-      createReadStream(fifo, { encoding: 'utf8' })
-        .on('data', (d) => (text += d))
-        .on('end', () => done()),
-    );
+    const { path: fifo, written } = commandPipe(join(dir, 'nagios.cmd'));
     const r = await fleet('--submit', 'nagios', '--nagios-command-file', fifo);
-    await reading;
-    closeSync(present);
-    const lines = text.split('\n').filter(Boolean);
+    const lines = await written();
     expect(r.stdout).toMatch(new RegExp(`^VM_FLEET OK - 15 VMs read .*, ${lines.length} results submitted to Nagios \\|.* submitted=${lines.length};;;0\\n`));
     expect(lines).toHaveLength(45);
     expect(lines.find((l) => l.includes(`;${BUSY};vm-cpu;`))).toMatch(

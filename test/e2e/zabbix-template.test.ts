@@ -68,7 +68,8 @@ beforeAll(async () => {
     ['check_vm_snapshot', vm],
     ['check_vm_tools', vm],
     ['check_vm_lease', vm],
-    ['check_vm_fleet', [...vmArgs, '--compact']],
+    // With the hygiene services, as the templates' snapshot, tools and lease items need (services= in the ini section).
+    ['check_vm_fleet', [...vmArgs, '--compact', '--services', 'cpu,mem,disk,snapshot,tools,lease']],
   ] as const) {
     const r = await runExecutable(join(REPO, 'dist', plugin), [...args, '--output', 'json']);
     outputs[plugin] = JSON.parse(r.stdout) as Record<string, unknown>;

@@ -97,7 +97,7 @@ object ApiUser "cloudchecks-readonly" {
  * The runner host of the docs, on the simulator's organisation, submitting to the API of the
  * daemon that runs it; a password file and session cache of its own when the test breaks the password.
  */
-function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: string }): string {
+function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: string }, services?: string): string {
   const api = sim.ready.apis.vcd;
   const passwordFile = own?.passwordFile;
   const cache = `\n  vars.cloudchecks_vcd_cache_dir = ${JSON.stringify(own?.cacheDir ?? join(work, 'cache'))}`;
@@ -113,7 +113,12 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
   vars.cloudchecks_icinga_password_file = ${JSON.stringify(apiPasswordFile)}
   vars.cloudchecks_icinga_ca_file = ${JSON.stringify(caFile)}
   /* The test's daemons listen on ports of their own. */
-  vars.cloudchecks_icinga_url = {{ "https://127.0.0.1:" + get_object(ApiListener, "api").bind_port }}
+  vars.cloudchecks_icinga_url = {{ "https://127.0.0.1:" + get_object(ApiListener, "api").bind_port }}${
+    services
+      ? `
+  vars.cloudchecks_vm_fleet_services = ${JSON.stringify(services)}`
+      : ''
+  }
 }`;
 }
 
@@ -229,7 +234,9 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
       // No VM host yet (discovery makes them): the apply rules match nothing, which Icinga says.
       const warnings = validation.output.split('\n').filter((l) => /warning\/|critical\//.test(l));
       expect(
-        warnings.every((l) => /Apply rule '(vm-cpu|vm-memory|vm-disk|vm-fleet|vm-fleet-runner:)' .* does not match anywhere/.test(l)),
+        warnings.every((l) =>
+          /Apply rule '(vm-cpu|vm-memory|vm-disk|vm-snapshot|vm-tools|vm-lease|vm-fleet|vm-fleet-runner:)' .* does not match anywhere/.test(l),
+        ),
         warnings.join('\n'),
       ).toBe(true);
       expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload icinga2');
@@ -599,3 +606,125 @@ apply Notification "page" to Service {
     }, 180_000);
   },
 );
+
+/** The simulator's VM db-03: a snapshot 10 days old (docs/vm-hygiene.md: CRITICAL beyond 7d by default). */
+const DB_03 = 'vm-c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f';
+const ALL_SERVICES = 'cpu,mem,disk,snapshot,tools,lease';
+const SNAPSHOT_10D = /^VM_SNAPSHOT CRITICAL - 1 snapshot on vm-c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f, oldest 10d( \d+h)? old /;
+
+(icinga2 ? describe : describe.skip)('Icinga 2: the fleet with the hygiene services raises the snapshot 10 days old', () => {
+  let icinga: PrivateIcinga;
+
+  beforeAll(async () => {
+    const hosts = await discover('icinga2');
+    icinga = new PrivateIcinga({
+      icinga2: icinga2!,
+      pluginDir: DIST,
+      objects: [`include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`, fleetConf('1m'), hosts, RESTRICTED_USER, '__RUNNER__'].join('\n'),
+    });
+    (icinga as unknown as { options: { objects: string } }).options.objects = (icinga as unknown as { options: { objects: string } }).options.objects.replace(
+      '__RUNNER__',
+      runnerHost(join(icinga.root, 'data', 'certs', 'ca.crt'), undefined, ALL_SERVICES),
+    );
+    await icinga.start();
+  }, 90_000);
+  afterAll(() => icinga?.stop());
+
+  it('vm-snapshot of db-03 CRITICAL through the runner, vm-tools and vm-lease beside it, as vm-fleet.conf applies them', async () => {
+    const runner = await icinga.check('vcd-acme-fleet', 'vm-fleet', 60_000);
+    expect(runner.output, runner.output).toMatch(/^VM_FLEET (OK|WARNING) - \d+ VMs? read in .*, \d+ results submitted to Icinga 2/);
+    const result = async (service: string) => {
+      const r = (await icinga.api(
+        'GET',
+        `/v1/objects/services?attrs=last_check_result&filter=${encodeURIComponent(`host.name==${JSON.stringify(DB_03)} && service.name==${JSON.stringify(service)}`)}`,
+      )) as { results: Array<{ attrs: { last_check_result: (CheckResult & { active: boolean }) | null } }> };
+      return r.results[0]?.attrs.last_check_result ?? null;
+    };
+    const snapshot = await until(
+      'vm-snapshot of db-03',
+      () => result('vm-snapshot'),
+      (x) => x !== null && !x.active,
+    );
+    expect(snapshot!.state, snapshot!.output).toBe(2);
+    expect(snapshot!.output).toMatch(SNAPSHOT_10D);
+    expect(snapshot!.performance_data).toContain('snapshots=1;;;0');
+    const tools = await until(
+      'vm-tools of db-03',
+      () => result('vm-tools'),
+      (x) => x !== null && !x.active,
+    );
+    expect(tools!.output).toMatch(/^VM_TOOLS OK - VMware Tools running and current/);
+    const lease = await until(
+      'vm-lease of db-03',
+      () => result('vm-lease'),
+      (x) => x !== null && !x.active,
+    );
+    expect(lease!.output).toMatch(/^VM_LEASE OK - no expiry on vm-c3d4e5f6/);
+  }, 90_000);
+});
+
+(nagios4 && hasStockNagiosConfig() ? describe : describe.skip)('Nagios 4: the fleet with the hygiene services raises the snapshot 10 days old', () => {
+  let nagios: PrivateNagios;
+
+  beforeAll(async () => {
+    const stock = new StockNagios(nagios4!, join(work, 'nagios-hygiene'), { skipPluginConfig: /^cloudchecks/ });
+    const plugins = join(work, 'plugins-hygiene');
+    mkdirSync(plugins);
+    symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
+    symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
+    stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+    // The hygiene services enabled as vm-fleet.cfg says, for the runner's VMs.
+    const enable = ['snapshot', 'tools', 'lease']
+      .map((s) => `define service {\n    use                     cloudchecks-vm-fleet-${s}\n    hostgroup_name          cloudchecks-vcd-vms\n}\n`)
+      .join('');
+    writeFileSync(join(stock.etc, 'conf.d', 'cloudchecks-vm-fleet.cfg'), readFileSync(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'utf8') + enable);
+    writeFileSync(join(stock.etc, 'conf.d', 'vcd-acme-vms.cfg'), await discover('nagios'));
+    const api = sim.ready.apis.vcd;
+    writeFileSync(
+      join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'),
+      `define host {
+    use                     generic-host
+    host_name               vcd-acme-fleet
+    check_command           return-ok
+    contact_groups          admins
+    max_check_attempts      3
+}
+define service {
+    use                     generic-service
+    host_name               vcd-acme-fleet
+    service_description     vm-fleet
+    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30 --services ${ALL_SERVICES}
+    check_interval          60
+    active_checks_enabled   0
+}
+define servicedependency {
+    host_name                       vcd-acme-fleet
+    service_description             vm-fleet
+    dependent_hostgroup_name        cloudchecks-vcd-vms
+    dependent_service_description   vm-cpu,vm-memory,vm-disk,vm-snapshot,vm-tools,vm-lease
+    notification_failure_criteria   u,c
+    execution_failure_criteria      n
+}
+`,
+    );
+    nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+    await nagios.start();
+  }, 60_000);
+  afterAll(() => nagios?.stop());
+
+  it('vm-snapshot of db-03 CRITICAL through $COMMANDFILE$, with vm-tools and vm-lease', async () => {
+    const started = Math.floor(Date.now() / 1000);
+    const runner = (await nagios.checkHost('vcd-acme-fleet', ['vm-fleet'])).get('vcd-acme-fleet!vm-fleet')!;
+    expect(runner.output).toMatch(/, \d+ results submitted to Nagios/);
+    const fresh = await until(
+      'the hygiene results of db-03 in status.dat',
+      async () => ['vm-snapshot', 'vm-tools', 'vm-lease'].map((s) => nagios.services().get(`${DB_03}!${s}`)),
+      (all) => all.every((r) => r !== undefined && r.lastCheck >= started && /^VM_/.test(r.output)),
+    );
+    const [snapshot, tools, lease] = fresh;
+    expect(snapshot!.state, snapshot!.output).toBe(2);
+    expect(snapshot!.output).toMatch(SNAPSHOT_10D);
+    expect(tools!.output).toMatch(/^VM_TOOLS OK - /);
+    expect(lease!.output).toMatch(/^VM_LEASE OK - no expiry/);
+  }, 90_000);
+});

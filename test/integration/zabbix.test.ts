@@ -72,6 +72,8 @@ interface ZTrigger {
 }
 
 const EXTERNAL = '10';
+/** The fleet's services in its ini section: the three of the metrics and the three hygiene ones. */
+const ALL_SERVICES = 'cpu,mem,disk,snapshot,tools,lease';
 /** The simulator's VDCs of the default scenario, by role. */
 const VDC = {
   prod: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f',
@@ -120,14 +122,14 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
    * it takes a reloaded configuration in a moment of its own.
    */
   async function submitFleet(): Promise<void> {
-    const argv = ['--extra-opts', `vcd@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
+    const argv = ['--extra-opts', `vcd-fleet@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
     argv.push('--zabbix-port', String(zabbix.serverPort), '--zabbix-host', 'vcd-acme-fleet-trapper');
     const deadline = Date.now() + 30_000;
     for (;;) {
       // As the timer's User=zabbix, who owns the ini file.
       const r = spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
       if (r.status === 0) {
-        expect(r.stdout).toMatch(/^VM_FLEET OK - 15 VMs read .*, 45 results submitted to Zabbix/);
+        expect(r.stdout).toMatch(/^VM_FLEET OK - 15 VMs read .*, 90 results submitted to Zabbix/);
         return;
       }
       if (Date.now() > deadline) throw new Error(`check_vm_fleet --submit zabbix: ${r.stdout}${r.stderr}`);
@@ -190,6 +192,19 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     const blocker = join(dir, 'not-a-directory');
     writeFileSync(blocker, '');
     const ini = join(dir, 'cloudchecks.ini');
+    /** A Cloud Director section: the connection, a cache directory, and what else it says. */
+    const vcdSection = (name: string, cache: string, ...more: string[]) => [
+      `[${name}]`,
+      `url=${vcd.httpsUrl}`,
+      `user=${vcd.user}`,
+      `org=${vcd.org}`,
+      `password-file=${files.password}`,
+      `ca-file=${files.ca}`,
+      `cache-dir=${cache}`,
+      'timeout=8',
+      ...more,
+      '',
+    ];
     writeFileSync(
       ini,
       [
@@ -199,25 +214,11 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         `ca-file=${files.ca}`,
         'timeout=8',
         '',
-        '[vcd]',
-        `url=${vcd.httpsUrl}`,
-        `user=${vcd.user}`,
-        `org=${vcd.org}`,
-        `password-file=${files.password}`,
-        `ca-file=${files.ca}`,
-        `cache-dir=${cacheDir}`,
-        'timeout=8',
-        '',
+        ...vcdSection('vcd', cacheDir),
+        // The fleet's section: every service, as docs/zabbix.md says to add the hygiene ones.
+        ...vcdSection('vcd-fleet', cacheDir, `services=${ALL_SERVICES}`),
         // The mistake the issue found: a cache directory the checks cannot write.
-        '[vcd-nocache]',
-        `url=${vcd.httpsUrl}`,
-        `user=${vcd.user}`,
-        `org=${vcd.org}`,
-        `password-file=${files.password}`,
-        `ca-file=${files.ca}`,
-        `cache-dir=${join(blocker, 'cache')}`,
-        'timeout=8',
-        '',
+        ...vcdSection('vcd-nocache', join(blocker, 'cache')),
       ].join('\n'),
       { mode: 0o640 },
     );
@@ -299,7 +300,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     // where both templates are linked.
     const SERVICE = 'cloudchecks Cloud Director service';
     await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
-    await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd-fleet' });
     await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper', SERVICE], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
     await host('vm-full-disk', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms['full-disk'] });
@@ -399,6 +400,36 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         );
     }
   });
+
+  it("the fleet's hygiene services: db-03's snapshot 10 days old is CRITICAL through both fleet templates and raises the documented trigger, each state the single check's", async () => {
+    const db03 = vms['full-disk'];
+    for (const host of ['vcd-acme-fleet', 'vcd-acme-fleet-trapper']) {
+      expect(item(host, `cloudchecks.fleet.vm.snapshot.code[${db03}]`).lastvalue, host).toBe('2');
+      expect(Number(item(host, `cloudchecks.fleet.vm.snapshot.age[${db03}]`).lastvalue), host).toBeGreaterThanOrEqual(10 * 86400);
+      // The same states as check_vm_snapshot, check_vm_tools and check_vm_lease on the hosts of "cloudchecks Cloud Director VM".
+      expect(item(host, `cloudchecks.fleet.vm.snapshot.code[${db03}]`).lastvalue, host).toBe(item('vm-full-disk', 'cloudchecks.vm.snapshot.code').lastvalue);
+      for (const c of ['snapshot', 'tools', 'lease'])
+        expect(item(host, `cloudchecks.fleet.vm.${c}.code[${vms.busy}]`).lastvalue, `${host} ${c}`).toBe(item('vm-busy', `cloudchecks.vm.${c}.code`).lastvalue);
+      // A powered-off VM's snapshots and lease are judged whatever its power; its Tools by the powered-off policy (OK here).
+      expect(item(host, `cloudchecks.fleet.vm.tools.code[${vms['powered-off']}]`).lastvalue, host).toBe('0');
+    }
+    const problem = `VM db-03: snapshot problem`;
+    const deadline = Date.now() + 60_000;
+    let fired: string[] = [];
+    for (;;) {
+      const triggers = await api<Array<{ description: string; hosts: Array<{ host: string }> }>>('trigger.get', {
+        hostids: [hostIds['vcd-acme-fleet'], hostIds['vcd-acme-fleet-trapper']],
+        filter: { value: 1 },
+        output: ['description'],
+        selectHosts: ['host'],
+        expandDescription: true,
+      });
+      fired = triggers.filter((t) => t.description === problem).map((t) => t.hosts[0].host);
+      if (fired.length === 2 || Date.now() > deadline) break;
+      await sleep(1000);
+    }
+    expect(fired.sort(), `"${problem}" fired on`).toEqual(['vcd-acme-fleet', 'vcd-acme-fleet-trapper']);
+  }, 90_000);
 
   it('discovers every node, with each node state from the one cluster check', () => {
     const states = Object.fromEntries(
@@ -591,7 +622,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'task.create',
       beneath.filter((i) => !i.key_.startsWith('check_vcd[')).map((i) => ({ type: 6, request: { itemid: i.itemid } })),
     );
-    const argv = ['--extra-opts', `vcd@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
+    const argv = ['--extra-opts', `vcd-fleet@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
     argv.push('--zabbix-port', String(zabbix.serverPort), '--zabbix-host', 'vcd-acme-fleet-trapper');
     const runner = spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
     expect(runner.status).toBe(3);

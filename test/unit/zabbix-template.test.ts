@@ -182,8 +182,16 @@ describe('the fleet templates: one root cause, one problem', () => {
 
   it('every VM trigger depends on both, so that a failed run or a silent runner is the one problem', () => {
     for (const t of fleets) {
-      const prototypes = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? []);
-      expect(prototypes.length).toBe(6);
+      const items = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []);
+      // cpu, mem and disk: cannot be checked, above the threshold; snapshot, tools and lease: cannot be checked, problem, warning.
+      const counts = Object.fromEntries(items.filter((i) => i.trigger_prototypes?.length).map((i) => [i.key, i.trigger_prototypes!.length]));
+      expect(counts).toEqual({
+        ...Object.fromEntries(
+          ['cpu.code', 'cpu.usage', 'mem.code', 'mem.usage', 'disk.code', 'disk.used_pct'].map((k) => [`cloudchecks.fleet.vm.${k}[{#VM.ID}]`, 1]),
+        ),
+        ...Object.fromEntries(['snapshot', 'tools', 'lease'].map((k) => [`cloudchecks.fleet.vm.${k}.code[{#VM.ID}]`, 3])),
+      });
+      const prototypes = items.flatMap((i) => i.trigger_prototypes ?? []);
       for (const tr of prototypes as Array<Trigger & { dependencies?: Array<{ expression: string }> }>)
         expect((tr.dependencies ?? []).map((d) => d.expression).sort(), `${t.template}: ${tr.name}`).toEqual([
           `last(/${t.template}/cloudchecks.fleet.code)=3`,
@@ -200,6 +208,17 @@ describe('the fleet templates: one root cause, one problem', () => {
       ).toMatchObject({ value: 'OK' });
       expect(JSON.stringify(t.items!.concat(t.discovery_rules!.flatMap((r) => r.item_prototypes ?? [])))).toMatch(/\{\$CLOUDCHECKS\.VM\.POWERED_OFF_STATE[}:]/);
     }
+  });
+});
+
+describe('preprocessing Zabbix 6.0 imports', () => {
+  it('no JavaScript step has an error handler: 6.0 refuses one ("Incorrect value for field error_handler")', () => {
+    const steps = templates.flatMap((t) =>
+      (t.items ?? [])
+        .concat((t.discovery_rules ?? []).flatMap((r) => r.item_prototypes ?? []))
+        .flatMap((i) => (i.preprocessing ?? []).map((p) => ({ key: i.key, ...p }))),
+    );
+    expect(steps.filter((p) => p.type === 'JAVASCRIPT' && 'error_handler' in p).map((p) => p.key)).toEqual([]);
   });
 });
 
@@ -220,29 +239,62 @@ describe("the fleet templates: each VM's own powered-off choice", () => {
         const found = /^\$\.vms\['([^']+)'\](?:\.(\w+)\.code)?$/.exec(parameter)!;
         const vm = (JSON.parse(String(value)) as { vms: Record<string, Record<string, { code: number }>> }).vms[found[1]];
         value = found[2] ? vm[found[2]].code : JSON.stringify(vm);
+      } else if (step.type === 'MATCHES_REGEX') {
+        // What does not match is discarded (each such step has DISCARD_VALUE): no value.
+        if (!new RegExp(parameter).test(String(value))) return undefined;
       } else value = new Function('value', parameter)(String(value)) as unknown;
     }
     return value;
   }
-  /** The --compact document of a run with --powered-off-state `given` (the trapper's runner: none, so UNKNOWN). */
+  /** The --compact document of a run with --powered-off-state `given` (the trapper's runner: none, so UNKNOWN), with every service. */
   const document = (given: number) => {
-    const vm = (status: string, code: number) => ({ status, cpu: { code }, mem: { code }, disk: { code } });
+    const vm = (status: string, code: number) => ({
+      status,
+      cpu: { code },
+      mem: { code },
+      disk: { code },
+      snapshot: { code },
+      tools: { code },
+      lease: { code },
+    });
     return { vms: { [OFF]: vm('POWERED_OFF', given), [OTHER_OFF]: vm('SUSPENDED', given), [ON]: vm('POWERED_ON', given) } };
   };
+  const stateItems = (template: string) =>
+    templates
+      .find((x) => x.template === template)!
+      .discovery_rules!.flatMap((r) => r.item_prototypes ?? [])
+      .filter((i) => /^cloudchecks\.fleet\.vm\.\w+\.code\[/.test(i.key));
+  /** The services that follow the powered-off policy; snapshots and leases are judged whatever the power state. */
+  const FOLLOWS_POWER = ['cpu', 'mem', 'disk', 'tools'];
 
   for (const [template, given] of [
     ['cloudchecks Cloud Director VM fleet', 0],
     ['cloudchecks Cloud Director VM fleet trapper', 3],
   ] as const) {
     it(`${template}: the VM's own {$CLOUDCHECKS.VM.POWERED_OFF_STATE:"<its id>"} decides, the host's for the others; a running VM keeps its code`, () => {
-      const t = templates.find((x) => x.template === template)!;
-      const states = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).filter((i) => /^cloudchecks\.fleet\.vm\.\w+\.code\[/.test(i.key));
-      expect(states).toHaveLength(3);
+      const states = stateItems(template).filter((i) => FOLLOWS_POWER.some((s) => i.key.startsWith(`cloudchecks.fleet.vm.${s}.code[`)));
+      expect(states).toHaveLength(FOLLOWS_POWER.length);
       for (const item of states) {
         expect(JSON.stringify(item.preprocessing)).toContain('{$CLOUDCHECKS.VM.POWERED_OFF_STATE:\\"{#VM.ID}\\"}');
         expect(stateOf(item, document(given), OFF), item.key).toBe(2);
         expect(stateOf(item, document(given), OTHER_OFF), item.key).toBe(0);
         expect(stateOf(item, document(given), ON), item.key).toBe(given);
+      }
+    });
+
+    it(`${template}: without the tools service in the run, the tools state item has no value (discarded, not unsupported)`, () => {
+      const [tools] = stateItems(template).filter((i) => i.key.startsWith('cloudchecks.fleet.vm.tools.code['));
+      const { vms } = document(given);
+      const without = { vms: Object.fromEntries(Object.entries(vms).map(([id, { tools: _t, ...rest }]) => [id, rest])) };
+      for (const id of [OFF, OTHER_OFF, ON]) expect(stateOf(tools, without, id), id).toBeUndefined();
+    });
+
+    it(`${template}: snapshots and leases keep the run's code whatever the VM's power state or its own powered-off choice`, () => {
+      const states = stateItems(template).filter((i) => /^cloudchecks\.fleet\.vm\.(snapshot|lease)\.code\[/.test(i.key));
+      expect(states).toHaveLength(2);
+      for (const item of states) {
+        expect(JSON.stringify(item.preprocessing), item.key).not.toContain('POWERED_OFF_STATE');
+        for (const id of [OFF, OTHER_OFF, ON]) expect(stateOf(item, document(given), id), `${item.key} ${id}`).toBe(given);
       }
     });
   }

@@ -26,7 +26,10 @@ export type FleetAnswer = MetricsResponse | CheckError;
 
 export interface FleetRequest<T> extends SessionRequest {
   selection: DiscoverySelection;
-  which: MetricsKind;
+  /** The metrics each VM is read for; undefined when no service selected needs them (then a VM costs no request of its own). */
+  which?: MetricsKind;
+  /** Keep the hygiene attributes of the query records (the hygiene services judge them). */
+  hygiene?: boolean;
   /** What the judgements read (the spec posted, see requestMetrics); without it, each VM's whole document by GET. */
   ask?: MetricsAsk;
   /** Requests under way at most (and connections kept open). */
@@ -40,7 +43,7 @@ export interface FleetRequest<T> extends SessionRequest {
    */
   inFlightBytes: number;
   /** Judges one VM from its answer as soon as it comes (the document is not kept); `vm` reads more of it with the session. */
-  judge(vm: VmRecord, answer: FleetAnswer, inSession: VmInSession): Promise<T>;
+  judge(vm: VmRecord, answer: FleetAnswer | undefined, inSession: VmInSession): Promise<T>;
   /**
    * Takes one VM's judgement as soon as it is made (`index`: its place in the list); the
    * collection keeps none. Reading waits while it does: a slow taker slows the reads, never
@@ -75,7 +78,7 @@ export function collectFleet<T>(req: FleetRequest<T>): Promise<FleetCollection> 
   return withVcdSession(req, async (get, session) => {
     // Each record taken as its page comes, kept compactly (fleet-list.ts): the list is held for the whole run.
     const vms = new FleetList(req.selection);
-    const { records, pages } = await eachListedVm(req, get, { vapp: req.selection.vapp }, (r) => vms.add(r));
+    const { records, pages } = await eachListedVm(req, get, { vapp: req.selection.vapp, withHygiene: req.hygiene }, (r) => vms.add(r));
     req.log(`${records} VM records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
     const read = await session.until(req.cutoff, (cut) => withDocumentBound(req, () => new FleetReader(req, session, cut, vms).readAll()));
     const collection = {
@@ -241,6 +244,7 @@ class FleetReader<T> {
     // The VM's record, made for the time it is read and judged.
     const vm = this.vms.vm(job.index);
     job.attempts++;
+    if (req.which === undefined) return this.judgeOne(vm, job.index, undefined);
     let res: HttpResponse;
     try {
       res = await requestMetrics(req, this.session, vm.id, req.which, req.ask, `reading ${req.which} metrics of ${vm.id} (and ${this.active - 1} more)`);
@@ -267,11 +271,11 @@ class FleetReader<T> {
   }
 
   /** Judges one VM's answer, in the per-VM seam: its record, read for a refusal, is read once for every judgement. */
-  private async judgeOne(vm: VmRecord, index: number, res: HttpResponse): Promise<void> {
+  private async judgeOne(vm: VmRecord, index: number, res: HttpResponse | undefined): Promise<void> {
     const { req } = this;
-    let answer: FleetAnswer;
+    let answer: FleetAnswer | undefined;
     try {
-      answer = metricsAnswer(req, { id: vm.id, status: vm.status }, req.which, res);
+      answer = res === undefined || req.which === undefined ? undefined : metricsAnswer(req, { id: vm.id, status: vm.status }, req.which, res);
     } catch (error) {
       answer = error instanceof CheckError ? error : new CheckError(String(error));
     }

@@ -4,6 +4,7 @@
 // distinct ones a fleet has (about 70 bytes a VM where a record with its strings took 300).
 // Records are taken as the query pages come, so the pages and their records are never all held.
 import type { DiscoverySelection } from '../inventory/discovery';
+import type { VmHygiene } from '../hygiene/hygiene-record';
 import type { VmRecord } from '../inventory/vm-query';
 
 /** The ids vm-query.ts makes: `vm-` and a GUID in lower case. */
@@ -61,6 +62,8 @@ export class FleetList {
   private readonly vappText = new Interned();
   private readonly statusText = new Interned();
   private readonly orgText = new Interned();
+  /** What the records say for the hygiene services, kept only when they are asked for (vm-query.ts reads it only then). */
+  private readonly hygiene = new Map<number, VmHygiene>();
   /** Whether the listing said each VM's organisation (it always does: vm-listing.ts names it). */
   private withOrg = true;
   private order: Uint32Array | undefined;
@@ -89,6 +92,7 @@ export class FleetList {
     this.statuses[n] = this.statusText.of(r.status);
     this.orgs[n] = this.orgText.of(r.org ?? '');
     if (r.org === undefined) this.withOrg = false;
+    if (r.hygiene !== undefined) this.hygiene.set(n, r.hygiene);
   }
 
   /** The VMs selected, once the listing is over. */
@@ -107,6 +111,8 @@ export class FleetList {
       template: false,
     };
     if (this.withOrg) record.org = this.orgText.values[this.orgs[n]];
+    const hygiene = this.hygiene.get(n);
+    if (hygiene !== undefined) record.hygiene = hygiene;
     return record;
   }
 

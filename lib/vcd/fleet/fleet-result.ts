@@ -1,12 +1,17 @@
-// What check_vm_fleet makes of one VM: for each of its three services the exit code and the
-// very text the single check (check_vm_cpu, check_vm_mem, check_vm_disk) prints for it, so
-// that whatever hands the results on (the fleet's own output, a submission to an engine)
-// sends what the single check would have said.
+// What check_vm_fleet makes of one VM: for each of its services the exit code and the very
+// text the single check (check_vm_cpu, check_vm_mem, check_vm_disk, check_vm_snapshot,
+// check_vm_tools, check_vm_lease) prints for it, so that whatever hands the results on (the
+// fleet's own output, a submission to an engine) sends what the single check would have said.
 import type { NagiosParts } from '../../plugin/result';
 import type { State } from '../../plugin/state';
+import { HYGIENE_SERVICES } from '../hygiene/hygiene-service';
 
-/** The services judged for each VM, in the order results are given. */
-export const FLEET_SERVICES = ['cpu', 'mem', 'disk'] as const;
+/** The services judged from each VM's metrics document: the default of --services. */
+export const METRIC_SERVICES = ['cpu', 'mem', 'disk'] as const;
+export type MetricService = (typeof METRIC_SERVICES)[number];
+
+/** Every service --services may name, in the order results are given. */
+export const FLEET_SERVICES = [...METRIC_SERVICES, ...HYGIENE_SERVICES] as const;
 export type FleetService = (typeof FLEET_SERVICES)[number];
 
 /** The object a single check prints with `--output json`. */
@@ -40,7 +45,7 @@ export interface ServiceResult {
   json: JsonResult;
 }
 
-/** One VM of the fleet and its three results. */
+/** One VM of the fleet and its results, one per service --services selects. */
 export interface FleetVmResult {
   /** `vm-<guid>`. */
   id: string;
@@ -53,5 +58,14 @@ export interface FleetVmResult {
   status: string;
   /** False when its metrics were not read (the deadline came first, or the connection failed): its services are UNKNOWN saying why. */
   read: boolean;
-  services: Record<FleetService, ServiceResult>;
+  /** The selected services' results (the others are absent). */
+  services: Partial<Record<FleetService, ServiceResult>>;
+}
+
+/** A VM's results of the services selected, in the order of FLEET_SERVICES. */
+export function servicesOf(vm: Pick<FleetVmResult, 'services'>): Array<[FleetService, ServiceResult]> {
+  return FLEET_SERVICES.flatMap((s): Array<[FleetService, ServiceResult]> => {
+    const result = vm.services[s];
+    return result ? [[s, result]] : [];
+  });
 }

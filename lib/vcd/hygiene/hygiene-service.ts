@@ -3,6 +3,7 @@
 // one for their VM; check_vm_fleet runs them for every VM, so that each of its services is
 // exactly what the single check prints.
 import type { Result } from '../../plugin/result';
+import type { State } from '../../plugin/state';
 import { readLeases, readSnapshots, type HygieneSubject, type LeaseSectionCache, type SessionGet } from './hygiene-probe';
 import { judgeLeases, type LeaseThresholds } from './lease-judge';
 import { judgeSnapshots, type SnapshotThresholds } from './snapshot-judge';
@@ -16,6 +17,11 @@ export type HygieneServiceName = (typeof HYGIENE_SERVICES)[number];
 export interface HygieneVm extends HygieneSubject {
   status: string;
   label: string;
+  /**
+   * This VM's own powered-off state (the fleet's --inventory host), over the policy's
+   * --powered-off-state. Only Tools take it: snapshots and leases are judged whatever the power state.
+   */
+  poweredOff?: State;
 }
 
 /** One hygiene service, its options already made into thresholds. */
@@ -36,9 +42,13 @@ export function snapshotService(thresholds: SnapshotThresholds): HygieneService 
   };
 }
 
-/** Tools: from the record alone. */
+/** Tools: from the record alone, a powered-off VM in its own powered-off state where it has one. */
 export function toolsService(policy: ToolsPolicy): HygieneService {
-  return { name: 'tools', label: 'VM_TOOLS', judge: async (vm) => judgeTools(vm.status, vm.hygiene, policy, vm.label) };
+  return {
+    name: 'tools',
+    label: 'VM_TOOLS',
+    judge: async (vm) => judgeTools(vm.status, vm.hygiene, vm.poweredOff === undefined ? policy : { ...policy, poweredOff: vm.poweredOff }, vm.label),
+  };
 }
 
 /** Leases: from the record's dates, else the vApp's LeaseSettingsSection, read once per vApp through `cache`. */

@@ -43,6 +43,8 @@ export interface VmFilter {
   vapp?: string;
   /** Any of these VMs (by id or name): several looked up in one query. */
   any?: readonly VmAlternative[];
+  /** Keep the records' hygiene attributes (Tools, snapshots, leases) for the hygiene checks. */
+  withHygiene?: boolean;
 }
 
 /** How the listing reads: the session's GET, the page counter, the record bound. */
@@ -87,6 +89,8 @@ export async function eachScopedVm(req: ListingRequest, filter: VmFilter, take: 
       },
       req.onPage,
       req.maxVms,
+      undefined,
+      filter.withHygiene,
     );
     return count;
   }
@@ -103,7 +107,7 @@ export async function eachScopedVm(req: ListingRequest, filter: VmFilter, take: 
       count++;
     }
   };
-  await queryEachVmPage(conn, get, queryPath({ ...filter, orgHref }, 'adminVM'), take1, req.onPage, req.maxVms, ADMIN_VM_REFUSED);
+  await queryEachVmPage(conn, get, queryPath({ ...filter, orgHref }, 'adminVM'), take1, req.onPage, req.maxVms, ADMIN_VM_REFUSED, filter.withHygiene);
   return count;
 }
 
@@ -112,7 +116,11 @@ export async function eachScopedVm(req: ListingRequest, filter: VmFilter, take: 
  * organisation, read with an open session: a tenant's own organisation, a provider's every one
  * (or --tenant-org's) through the admin queries.
  */
-export async function queryVmList(req: SessionRequest, get: SessionReader, filter: { vapp?: string }): Promise<{ records: VmRecord[]; pages: number }> {
+export async function queryVmList(
+  req: SessionRequest,
+  get: SessionReader,
+  filter: { vapp?: string; withHygiene?: boolean },
+): Promise<{ records: VmRecord[]; pages: number }> {
   const records: VmRecord[] = [];
   const { pages } = await eachListedVm(req, get, filter, (r) => records.push(r));
   return { records, pages };
@@ -122,13 +130,13 @@ export async function queryVmList(req: SessionRequest, get: SessionReader, filte
 export async function eachListedVm(
   req: SessionRequest,
   get: SessionReader,
-  filter: { vapp?: string },
+  filter: { vapp?: string; withHygiene?: boolean },
   take: (record: VmRecord) => void,
 ): Promise<{ records: number; pages: number }> {
   let pages = 0;
   const scope = req.scope ?? vmScope(req.creds, undefined);
   const listing = { conn: req.conn, creds: req.creds, get, scope, maxVms: req.maxVms, onPage: (n: number) => (pages = n) };
-  const records = await eachScopedVm(listing, { vapp: filter.vapp }, take);
+  const records = await eachScopedVm(listing, { vapp: filter.vapp, withHygiene: filter.withHygiene }, take);
   return { records, pages };
 }
 

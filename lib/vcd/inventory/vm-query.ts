@@ -152,9 +152,9 @@ export const ORG_QUERY_PATH = `/api/query?type=organization&format=records&pageS
 export const VM_LIST_REFUSED = "the account needs the right to view its organisation's vApps (e.g. the vApp Author role)";
 
 /** The VM query's paging, bounds and words (queryAllPages). */
-function vmQuery(onPage: ((n: number) => void) | undefined, maxVms: number, refused: string): PagedQuery<VmRecord> {
+function vmQuery(onPage: ((n: number) => void) | undefined, maxVms: number, refused: string, withHygiene: boolean): PagedQuery<VmRecord> {
   return {
-    parse: parseVmRecords,
+    parse: (text, what) => parseVmRecords(text, what, withHygiene),
     max: maxVms,
     noun: 'VMs',
     list: 'the VM list',
@@ -166,7 +166,7 @@ function vmQuery(onPage: ((n: number) => void) | undefined, maxVms: number, refu
 
 /**
  * Every VM record of a query, following `nextPage` links (queryAllPages), within `maxVms`
- * records.
+ * records; `withHygiene` keeps the hygiene attributes of each.
  */
 export function queryAllVms(
   conn: VcdConnection,
@@ -175,8 +175,9 @@ export function queryAllVms(
   onPage?: (n: number) => void,
   maxVms = DEFAULT_MAX_VMS,
   refused = VM_LIST_REFUSED,
+  withHygiene = false,
 ): Promise<VmRecord[]> {
-  return queryAllPages(conn, get, firstPath, vmQuery(onPage, maxVms, refused));
+  return queryAllPages(conn, get, firstPath, vmQuery(onPage, maxVms, refused, withHygiene));
 }
 
 /** Each page's VM records handed to `take` as it is read (queryEachPage); returns how many there were. */
@@ -188,6 +189,7 @@ export function queryEachVmPage(
   onPage?: (n: number) => void,
   maxVms = DEFAULT_MAX_VMS,
   refused = VM_LIST_REFUSED,
+  withHygiene = false,
 ): Promise<number> {
-  return queryEachPage(conn, get, firstPath, vmQuery(onPage, maxVms, refused), take);
+  return queryEachPage(conn, get, firstPath, vmQuery(onPage, maxVms, refused, withHygiene), take);
 }

@@ -136,7 +136,7 @@ describe('collectFleet', () => {
       .get(`/api/vApp/${id(1)}/metrics/current`)
       .times(MAX_ATTEMPTS)
       .reply(400, LIMITS);
-    const answers: FleetAnswer[] = [];
+    const answers: Array<FleetAnswer | undefined> = [];
     const result = await collect(request({ judge: async (_vm, answer) => (answers.push(answer), 'judged') }));
     expect(result.judged.get(id(1))).toBe('judged');
     expect(result.limited).toBe(MAX_ATTEMPTS - 1);

@@ -225,7 +225,7 @@ describe('the fleet and a server that refuses the spec', () => {
       ask: CPU_15M,
       concurrency: 4,
       inFlightBytes: 64 * 1024 * 1024,
-      judge: async (vm, answer) => `${vm.name}:${answer instanceof Error ? answer.message : answer.kind}`,
+      judge: async (vm, answer) => `${vm.name}:${answer instanceof Error ? answer.message : answer?.kind}`,
       deliver: (j) => void judged.push(j),
       unread: (vm, why) => `${vm.name}:unread ${why}`,
     });
