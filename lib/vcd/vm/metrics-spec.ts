@@ -59,7 +59,8 @@ export function currentUsageSpec(patterns: readonly string[]): string {
 /**
  * Answers to the POST that say the server does not take the spec (an older or stricter server,
  * a proxy that passes only GET): 400 bad request, 404/405 no such operation, 406/415 media type
- * refused, 501 not implemented. Not 401/403 (the account's rights, the same for a GET) nor 5xx
- * (the cells' trouble). A GET then tells which it was: see requestMetrics.
+ * refused, 501 not implemented. 401 and 403 say the account's rights (the same for a GET), and
+ * a server error (500-599) the cells' trouble: neither is a refusal of the spec. A GET then
+ * tells which it was: see requestMetrics.
  */
 export const SPEC_REFUSALS: ReadonlySet<number> = new Set([400, 404, 405, 406, 415, 501]);
