@@ -13,6 +13,7 @@ import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { parsePluginOutput } from '../support/perfdata-parse';
 import { runExecutable, type RunResult } from '../support/spawn';
+import { clusterArgs } from '../support/control-plane-run';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_nodes');
 const FIXTURES = resolve(__dirname, '../fixtures');
@@ -77,15 +78,7 @@ beforeEach(() => {
   vcd.requests.length = 0;
 });
 
-const cluster = (extra: string[] = []) => [
-  '--url',
-  sim.apis.cluster.httpsUrl,
-  '--ca-file',
-  sim.caFile,
-  '--token-file',
-  sim.apis.cluster.info.tokenFile,
-  ...extra,
-];
+const cluster = (extra: string[] = []) => clusterArgs(sim, extra);
 const withVcd = (extra: string[] = [], url = vcd.url, passwordFile = join(work, 'password')) =>
   cluster(['--vcd-url', url, '--allow-http', '--vcd-user', 'monitor', '--vcd-org', 'acme', '--vcd-password-file', passwordFile, '--no-cache', ...extra]);
 const run = (argv: string[]): Promise<RunResult> => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH }, killAfterMs: 30_000 });

@@ -10,6 +10,7 @@ import { SIM_MODULES } from '../../sim/modules';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { parsePluginOutput } from '../support/perfdata-parse';
 import { runExecutable, type RunResult } from '../support/spawn';
+import { clusterArgs } from '../support/control-plane-run';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_nodes');
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -28,15 +29,7 @@ afterEach(() => {
 });
 
 const vcdInfo = () => sim.apis.vcd.info;
-const cluster = (extra: string[] = []) => [
-  '--url',
-  sim.apis.cluster.httpsUrl,
-  '--ca-file',
-  sim.caFile,
-  '--token-file',
-  sim.apis.cluster.info.tokenFile,
-  ...extra,
-];
+const cluster = (extra: string[] = []) => clusterArgs(sim, extra);
 /** The cluster's options and the vCD connection's, a cache directory of the test's own by default. */
 const withVcd = (extra: string[] = [], cacheDir = join(work, 'cache'), passwordFile = vcdInfo().passwordFile) =>
   cluster([
