@@ -10,7 +10,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedSteps, runDocumentedScript, sbinShimDir, shimCalls } from './support/documented-steps';
+import { documentedSteps, runDocumentedScript, RUNUSER_SHIM, sbinShimDir, shimCalls } from './support/documented-steps';
 import { announceSkip, findExecutable } from './support/engines';
 import { hasStockIcingaConfig, StockIcinga } from './support/icinga2';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
@@ -37,7 +37,7 @@ if (!icinga2 || !hasStockIcingaConfig()) announceSkip('icinga2', 'icinga2-bin ic
           .replaceAll('/usr/sbin', sbinShimDir(sandbox)),
       shims: { chown: ':' },
       // Cron's environment: icinga2 and runuser only where the recipe's PATH line looks (/usr/sbin).
-      cron: { sbinShims: { icinga2: icinga.shim(), runuser: '[ "$1" = -u ] && shift 2; [ "$1" = -- ] && shift; exec "$@"' } },
+      cron: { sbinShims: { icinga2: icinga.shim(), runuser: RUNUSER_SHIM } },
       env: { NODE_EXTRA_CA_CERTS: sim.ready.caFile, HOME: join(root, 'home') },
     });
   /** Sets the simulator's faults (PUT <api>/_sim/faults). */

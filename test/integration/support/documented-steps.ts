@@ -46,7 +46,12 @@ export interface SandboxOptions {
    * finds (localize maps /usr/sbin there).
    */
   cron?: { sbinShims: Record<string, string> };
+  /** How long one command (or script) may take; 60 s by default. */
+  timeoutMs?: number;
 }
+
+/** `runuser -u USER -- COMMAND...` run as the test's own user (the sandbox is not the engine user's to read). */
+export const RUNUSER_SHIM = '[ "$1" = -u ] && shift 2; [ "$1" = -- ] && shift; exec "$@"';
 
 /** Where the sbin shims of a cron-like run are: the sandbox's stand-in for /usr/sbin. */
 export function sbinShimDir(dir: string): string {
@@ -80,7 +85,7 @@ export function runDocumentedSteps(lines: string[], options: SandboxOptions): St
       const output = execFileSync('/bin/sh', ['-c', `${command} 2>&1`], {
         cwd: options.cwd,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: options.timeoutMs ?? 60_000,
         env,
       });
       runs.push({ line, command, code: 0, output });

@@ -322,7 +322,12 @@ export class StockIcinga {
 
   /** The options that point `icinga2 daemon` at the copy. */
   args(): string[] {
-    return ['-c', join(this.etc, 'icinga2.conf'), `-DIncludeConfDir=${this.include}`, ...directoryConstants(this.root)];
+    return ['-c', join(this.etc, 'icinga2.conf'), ...this.defines()];
+  }
+
+  /** The global -D options that point any `icinga2` CLI command (node setup, pki, object list, daemon) at the copy. */
+  defines(): string[] {
+    return [`-DIncludeConfDir=${this.include}`, `-DZonesDir=${join(this.etc, 'zones.d')}`, ...directoryConstants(this.root)];
   }
 
   /** A stock path (or a documented command holding one) moved into the copy. */
