@@ -2,10 +2,10 @@
 // have it: a private Icinga 2 runs the vm-fleet service of contrib/icinga2/vm-fleet.conf,
 // whose check_vm_fleet --submit icinga2 posts every VM's results to the same daemon's API as
 // an ApiUser with only the permissions the docs name; the passive VM services take them, and
-// turn UNKNOWN when results stop. A master and a satellite show the distributed layout: the
-// satellite runs the fleet and submits to its own API, the master's VM services get the
-// results. A private Nagios runs cloudchecks_vm_fleet of contrib/nagios/commands.cfg, which
-// writes to its command file; the passive services of vm-fleet.cfg take them and go stale.
+// turn UNKNOWN when results stop (a master and a satellite: icinga2-satellite.test.ts runs
+// docs/scaling.md's walk-through). A private Nagios runs cloudchecks_vm_fleet of
+// contrib/nagios/commands.cfg, which writes to its command file; the passive services of
+// vm-fleet.cfg take them and go stale.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +14,9 @@ import { runExecutable } from '../support/spawn';
 import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } from './support/icinga2';
 import { documentedSteps, shimCalls } from './support/documented-steps';
-import { IcingaCluster, SATELLITE_ZONE } from './support/icinga2-cluster';
 import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+import { fleetStates } from './support/vm-fleet';
 
 const icinga2 = findExecutable('icinga2');
 const nagios4 = findExecutable('nagios4');
@@ -51,24 +51,9 @@ async function discover(format: 'icinga2' | 'nagios'): Promise<string> {
   return r.stdout;
 }
 
-/** What a fleet run says of each VM service, read from --output json: host!service -> state (powered-off VMs OK, as the contrib runners and VM hosts have them). */
-async function expectedStates(): Promise<Map<string, number>> {
-  const r = await runExecutable(
-    join(DIST, 'check_vm_fleet'),
-    [...sim.vcdArgs(), '--cache-dir', join(work, 'cache'), '--powered-off-state', 'OK', '--output', 'json', '-t', '30'],
-    {
-      env: { PATH: process.env.PATH, HOME: work },
-    },
-  );
-  const doc = JSON.parse(r.stdout) as { vms: Record<string, { read: boolean; cpu: { code: number }; mem: { code: number }; disk: { code: number } }> };
-  const out = new Map<string, number>();
-  for (const [id, vm] of Object.entries(doc.vms)) {
-    if (!vm.read) continue;
-    out.set(`${id}!vm-cpu`, vm.cpu.code);
-    out.set(`${id}!vm-memory`, vm.mem.code);
-    out.set(`${id}!vm-disk`, vm.disk.code);
-  }
-  return out;
+/** What a fleet run says of each VM service, read from --output json: host!service -> state. */
+function expectedStates(): Promise<Map<string, number>> {
+  return fleetStates(sim.vcdArgs(), join(work, 'cache'), work);
 }
 
 /** contrib/icinga2/vm-fleet.conf with its interval made seconds, and the runner run only when the test asks. */
@@ -242,56 +227,6 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
       ).toBe(true);
       expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload icinga2');
     }, 60_000);
-  },
-);
-
-(icinga2 && findExecutable('openssl') ? describe : describe.skip)(
-  'Icinga 2 master and satellite: the satellite runs the fleet, the master gets the results',
-  () => {
-    let cluster: IcingaCluster;
-
-    beforeAll(async () => {
-      const hosts = await discover('icinga2');
-      cluster = new IcingaCluster({
-        icinga2: icinga2!,
-        pluginDir: DIST,
-        global: `include ${JSON.stringify(join(REPO, 'contrib/icinga2/commands.conf'))}`,
-        zoneObjects: '',
-        satelliteLocal: RESTRICTED_USER,
-      });
-      // The zone's objects as the docs place them (zones.d/<zone>/ on the master), the same on the satellite.
-      (cluster as unknown as { options: { zoneObjects: string } }).options.zoneObjects = [fleetConf('1h'), hosts, runnerHost(cluster.satellite.caFile)].join(
-        '\n',
-      );
-      await cluster.start();
-    }, 120_000);
-    afterAll(() => cluster?.stop());
-
-    it(`check_vm_fleet on the satellite (zone ${SATELLITE_ZONE}) submits to its own API; the master's VM services show the results`, async () => {
-      const expected = await expectedStates();
-      await cluster.satellite.api('POST', '/v1/actions/reschedule-check', {
-        type: 'Service',
-        filter: 'host.name=="vcd-acme-fleet" && service.name=="vm-fleet"',
-        force: true,
-      });
-      const runner = await until(
-        'the runner result on the master',
-        () => cluster.master.lastResult('vcd-acme-fleet', 'vm-fleet'),
-        (r) => r !== undefined,
-        60_000,
-      );
-      expect(runner!.output).toMatch(new RegExp(`, ${expected.size} results submitted to Icinga 2`));
-      for (const [name, state] of expected) {
-        const [host, service] = name.split('!');
-        const r = await until(
-          `${name} on the master`,
-          () => cluster.master.lastResult(host, service),
-          // Passive, or the dummy repeating a fresh one (Icinga rechecks a recovered runner's problem children).
-          (x) => x !== undefined && /^VM_/.test(x.output),
-        );
-        expect(r!.state, `${name}: ${r!.output}`).toBe(state);
-      }
-    }, 120_000);
   },
 );
 

@@ -1,0 +1,229 @@
+// The master + satellite walk-through of docs/scaling.md, run as written, for two Icinga 2
+// daemons on 127.0.0.1: the master block on one private copy of the stock configuration,
+// the satellite block on another, each with its own directories and API port. Nothing is set
+// up around the doc but what a Debian host with the package has (the CheckCommands, the
+// plugins as PluginDir) and the sandbox: the stock paths, the documented port 5665 and the
+// master's name are moved to each node's copy, its port and 127.0.0.1; `icinga2` and
+// `systemctl restart icinga2` act on that node. Then the cluster the doc made must do what
+// the doc says: the satellite gets the zone's objects from the master by config sync, its
+// runner runs check_vm_fleet (dist/) against the simulator and submits to the satellite's own
+// API as the ApiUser of its local conf.d, and the master's VM services carry the results,
+// checked by the satellite.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentedSteps, runDocumentedScript, RUNUSER_SHIM, shimCalls, type StepRun } from './support/documented-steps';
+import { announceSkip, findExecutable, until } from './support/engines';
+import { ClusterNode } from './support/icinga2-cluster';
+import { freePort, hasStockIcingaConfig } from './support/icinga2';
+import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+import { fleetStates } from './support/vm-fleet';
+
+const icinga2 = findExecutable('icinga2');
+if (!icinga2 || !hasStockIcingaConfig()) announceSkip('icinga2', 'icinga2-bin icinga2-common (its stock /etc/icinga2)');
+
+const DOC = 'docs/scaling.md';
+const MASTER = 'icinga-master.example.com';
+const SATELLITE = 'icinga-eu1.example.com';
+const RUNNER = 'vcd-eu1-acme-fleet';
+/** The example ticket the doc's satellite block shows in place of the one the master prints. */
+const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
+
+(icinga2 && hasStockIcingaConfig() ? describe : describe.skip)('docs/scaling.md: a master and a satellite, step by step, as written', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cc-satellite-'));
+  const sim = new BuiltSimulator(['--vcd-user', 'monitoring']);
+  let master: ClusterNode;
+  let satellite: ClusterNode;
+  let ticket = '';
+  /** user:password of the master's root ApiUser (node setup writes it) and of the satellite's fleet ApiUser (the doc makes it). */
+  let masterAuth = '';
+  let fleetAuth = '';
+
+  /** Where a node's documented commands run: its shims, its cwd (with the vCD files the doc expects there), its cache. */
+  const sandbox = (node: ClusterNode) => join(node.root, 'sandbox');
+
+  /** The master's commands: its copy, its port; config written into a zone (zones.d heredocs) holds the satellite's paths and port. */
+  const onMaster = (script: string) =>
+    script
+      .split(/(^cat > \S*\/zones\.d\/\S+ <<'EOF'\n)([\s\S]*?)(\nEOF$)/m)
+      .map((part, i) => (i % 4 === 2 ? onSatellite(part) : master.localize(part)))
+      .join('')
+      .replaceAll('--listen 0.0.0.0,5665', `--listen 127.0.0.1,${master.apiPort}`)
+      .replaceAll('/usr/share/cloudchecks/icinga2/', `${REPO}/contrib/icinga2/`)
+      .replaceAll('/usr/lib/nagios/plugins/', `${DIST}/`)
+      .replaceAll('https://vcd.eu1.example.com', sim.ready.apis.vcd.httpsUrl)
+      .replaceAll('@localhost:5665/', `@127.0.0.1:${master.apiPort}/`);
+  /** The satellite's commands: its copy, its port, the master at 127.0.0.1 and its port, the ticket the master printed. */
+  const onSatellite = (script: string) =>
+    satellite
+      .localize(script)
+      .replaceAll('127.0.0.1,5665', `127.0.0.1,${satellite.apiPort}`)
+      .replaceAll('https://127.0.0.1:5665', `https://127.0.0.1:${satellite.apiPort}`)
+      .replaceAll(`--host ${MASTER} --port 5665`, `--host 127.0.0.1 --port ${master.apiPort}`)
+      .replaceAll(`${MASTER},5665`, `127.0.0.1,${master.apiPort}`)
+      .replaceAll('https://vcd.eu1.example.com', sim.ready.apis.vcd.httpsUrl)
+      .replaceAll(EXAMPLE_TICKET, ticket);
+
+  /** Runs a marked block on a node as one script that stops at the first failing command. */
+  const run = (node: ClusterNode, id: string, localize: (s: string) => string): StepRun => {
+    const lines = ['set -e', ...documentedSteps(DOC, id)];
+    const script = localize(lines.join('\n'));
+    // Nothing of this host's own Icinga may be touched: every stock path and port is moved.
+    expect(script, script).not.toMatch(/(^|[\s'"=])\/(etc|var\/lib)\/icinga2\b|[:,]5665\b|https:\/\/vcd\.eu1/m);
+    return runDocumentedScript(lines, {
+      cwd: sandbox(node),
+      dir: sandbox(node),
+      localize,
+      shims: { ...node.shims(join(sandbox(node), 'shims.log')), runuser: RUNUSER_SHIM },
+      // The checks' session cache: the user's own, in the sandbox.
+      env: { XDG_CACHE_HOME: join(sandbox(node), 'cache') },
+      timeoutMs: 120_000,
+    });
+  };
+
+  /** user:password of the first ApiUser of a conf.d/api-users.conf. */
+  const apiUser = (node: ClusterNode, user: string) => {
+    const text = readFileSync(join(node.etc, 'conf.d', 'api-users.conf'), 'utf8');
+    const m = new RegExp(`object ApiUser "${user}" \\{\\s*password = "([^"]+)"`).exec(text);
+    if (!m) throw new Error(`no ApiUser ${user} in ${node.name}'s conf.d/api-users.conf:\n${text}`);
+    return `${user}:${m[1]}`;
+  };
+
+  beforeAll(async () => {
+    assertBuilt();
+    await sim.start();
+    master = new ClusterNode(MASTER, icinga2!, join(root, 'master'));
+    satellite = new ClusterNode(SATELLITE, icinga2!, join(root, 'satellite'));
+    for (const node of [master, satellite]) {
+      node.apiPort = await freePort();
+      mkdirSync(join(sandbox(node), 'cache'), { recursive: true, mode: 0o700 });
+      // The files the doc has the admin bring along in the current directory.
+      writeFileSync(join(sandbox(node), 'vcd-eu1-acme.password'), readFileSync(sim.ready.apis.vcd.passwordFile));
+      writeFileSync(join(sandbox(node), 'vcd-eu1-ca.pem'), readFileSync(sim.ready.caFile));
+    }
+    // A test sends no mail: the master's stock notifications stay off (the satellite's node setup disables its own).
+    rmSync(join(master.etc, 'features-enabled', 'notification.conf'));
+  }, 30_000);
+  afterAll(async () => {
+    await Promise.all([master?.stop(), satellite?.stop()]);
+    await sim.stop();
+    rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+
+  it('on the master: node setup --master, the zone eu1 with its VM hosts and runner, a restart, a ticket for the satellite', async () => {
+    const r = run(master, 'satellite-master', onMaster);
+    expect(r.code, `${r.output}\n${master.logTail()}`).toBe(0);
+    ticket = /^([0-9a-f]{40})$/m.exec(r.output)?.[1] ?? '';
+    expect(ticket, r.output).not.toBe('');
+    expect(shimCalls(sandbox(master))).toEqual(['systemctl restart icinga2']);
+    const zone = join(master.etc, 'zones.d', 'eu1');
+    expect(readdirSync(zone).sort()).toEqual(['cloudchecks-vm-fleet.conf', 'vcd-eu1-acme-fleet.conf', 'vcd-eu1-acme-vms.conf']);
+    expect(readFileSync(join(zone, 'vcd-eu1-acme-vms.conf'), 'utf8')).toMatch(/^object Host "vm-[0-9a-f-]{36}" \{/m);
+    masterAuth = apiUser(master, 'root');
+    await until(
+      "the master's API",
+      () => master.api<{ results: unknown[] }>(masterAuth, 'GET', '/v1/status/IcingaApplication').catch((e: Error) => e.message),
+      (x) => typeof x !== 'string',
+      30_000,
+    );
+  }, 150_000);
+
+  it('on the satellite: the ApiUser in its local conf.d, node setup with the ticket, a restart; it joins and takes the zone by config sync', async () => {
+    expect(ticket, 'the master block ran').not.toBe('');
+    const r = run(satellite, 'satellite-node', onSatellite);
+    expect(r.code, `${r.output}\n${satellite.logTail()}\n${master.logTail()}`).toBe(0);
+    expect(shimCalls(sandbox(satellite))).toEqual(['systemctl restart icinga2']);
+    // Signed by the master's CA through the ticket, not self-made.
+    expect(readFileSync(satellite.caFile, 'utf8')).toBe(readFileSync(master.caFile, 'utf8'));
+    fleetAuth = apiUser(satellite, 'cloudchecks-fleet');
+    const password = fleetAuth.split(':')[1];
+    expect(readFileSync(join(satellite.etc, 'secrets', 'api-cloudchecks-fleet.password'), 'utf8')).toBe(`${password}\n`);
+
+    const connected = await until(
+      'the satellite connected to the master',
+      () =>
+        master
+          .api<{ results: Array<{ attrs: { connected: boolean } }> }>(
+            masterAuth,
+            'GET',
+            `/v1/objects/endpoints?attrs=connected&filter=${encodeURIComponent(`endpoint.name==${JSON.stringify(SATELLITE)}`)}`,
+          )
+          .then((x) => x.results[0]?.attrs.connected === true),
+      (x) => x,
+      60_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}\n${satellite.logTail()}\n${master.logTail()}`);
+    });
+    expect(connected).toBe(true);
+    // The zone's objects reach the satellite only by config sync (it has no zones.d of its own),
+    // and it restarts with them.
+    const synced = await until(
+      "the runner host on the satellite, in the zone's synced config",
+      () =>
+        satellite
+          .api<{ results: Array<{ attrs: { zone: string } }> }>(
+            fleetAuth,
+            'GET',
+            `/v1/objects/hosts?attrs=zone&filter=${encodeURIComponent(`host.name==${JSON.stringify(RUNNER)}`)}`,
+          )
+          .then((x) => x.results[0]?.attrs.zone ?? '')
+          .catch(() => ''),
+      (zone) => zone === 'eu1',
+      90_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}\n${satellite.logTail()}`);
+    });
+    expect(synced).toBe('eu1');
+    expect(readdirSync(join(satellite.etc, 'zones.d')).filter((f) => f !== 'README')).toEqual([]);
+
+    const check = run(satellite, 'satellite-check-sync', onSatellite);
+    expect(check.code, check.output).toBe(0);
+    expect(check.output).toContain(`declared in '${join(satellite.dataDir, 'api', 'zones', 'eu1', '_etc', 'vcd-eu1-acme-fleet.conf')}'`);
+    // The ApiUser's password stays on the satellite.
+    const grep = spawnSync('grep', ['-rlF', password, master.root], { encoding: 'utf8' });
+    expect(grep.status, `the master's files that hold it: ${grep.stdout}`).toBe(1);
+  }, 240_000);
+
+  it("the satellite's runner submits every VM to its own API; the master's VM services carry the results, checked by the satellite", async () => {
+    expect(fleetAuth, 'the satellite block ran').not.toBe('');
+    const expected = await fleetStates(sim.vcdArgs(), join(root, 'cache'), root);
+    expect(expected.size).toBeGreaterThan(0);
+    // "Check now" on the master: the satellite, whose zone the runner is in, runs it.
+    await master.api(masterAuth, 'POST', '/v1/actions/reschedule-check', {
+      type: 'Service',
+      filter: `host.name==${JSON.stringify(RUNNER)} && service.name=="vm-fleet"`,
+      force: true,
+    });
+    const runner = await until(
+      'the runner result on the master',
+      () => master.lastResult(masterAuth, RUNNER, 'vm-fleet'),
+      (x) => x !== undefined,
+      90_000,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}\n${satellite.logTail()}`);
+    });
+    expect(runner!.check_source).toBe(SATELLITE);
+    expect(runner!.output, runner!.output).toMatch(new RegExp(`^VM_FLEET (OK|WARNING) - \\d+ VMs? read in .*, ${expected.size} results submitted to Icinga 2`));
+    for (const [name, state] of expected) {
+      const [host, service] = name.split('!');
+      const r = await until(
+        `${name} on the master`,
+        () => master.lastResult(masterAuth, host, service),
+        (x) => x !== undefined && /^VM_/.test(x.output),
+      );
+      expect(r!.state, `${name}: ${r!.output}`).toBe(state);
+      // Passive, from check_vm_fleet on the satellite's machine (it names its host).
+      expect(r!.active).toBe(false);
+      expect(r!.check_source).toBe(hostname());
+    }
+
+    const shown = run(master, 'satellite-check-results', onMaster);
+    expect(shown.code, shown.output).toBe(0);
+    const [said, source, count] = JSON.parse(shown.output.trim().split('\n').pop()!) as [string, string, number];
+    expect(said).toBe(runner!.output.split('\n')[0].trim());
+    expect(source).toBe(SATELLITE);
+    expect(count).toBe(expected.size);
+  }, 180_000);
+});
