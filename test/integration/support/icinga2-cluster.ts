@@ -93,15 +93,15 @@ export class ClusterNode {
     return callIcingaApi(connect, method, path, body) as Promise<T>;
   }
 
-  /** The last check result of host!service (with where it came from), or undefined. */
-  async lastResult(auth: string, host: string, service: string): Promise<(CheckResult & { active: boolean; check_source: string }) | undefined> {
+  /** The last check result of host!service (with where it came from), or null. */
+  async lastResult(auth: string, host: string, service: string): Promise<(CheckResult & { active: boolean; check_source: string }) | null> {
     const filter = `host.name==${JSON.stringify(host)} && service.name==${JSON.stringify(service)}`;
     const r = await this.api<{ results: Array<{ attrs: { last_check_result: (CheckResult & { active: boolean; check_source: string }) | null } }> }>(
       auth,
       'GET',
       `/v1/objects/services?attrs=last_check_result&filter=${encodeURIComponent(filter)}`,
     );
-    return r.results[0]?.attrs.last_check_result ?? undefined;
+    return r.results[0]?.attrs.last_check_result ?? null;
   }
 
   /** Stops the daemon the shims started, by the pid in its pid file: SIGTERM, then SIGKILL after 15 s. */
