@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
 import { parsePerfdataStrict } from '../support/perfdata-parse';
+import { simVcdArgs } from '../support/sim-vcd-args';
 import { runExecutable, type RunResult } from '../support/spawn';
 
 const DIST = resolve(__dirname, '../../dist');
@@ -39,23 +40,7 @@ afterAll(async () => {
 
 const vcd = () => sim.apis.vcd;
 function run(plugin: 'cpu' | 'disk' | 'mem', vm: string, extra: string[] = []): Promise<RunResult> {
-  const argv = [
-    '-u',
-    vcd().httpsUrl,
-    '--ca-file',
-    sim.caFile,
-    '-U',
-    'monitor',
-    '-o',
-    'acme',
-    '--password-file',
-    vcd().info.passwordFile,
-    '--vm',
-    vm,
-    '--cache-dir',
-    cache,
-    ...extra,
-  ];
+  const argv = [...simVcdArgs(sim), '--vm', vm, '--cache-dir', cache, ...extra];
   return runExecutable(join(DIST, `check_vm_${plugin}`), argv, { env: { PATH: process.env.PATH, HOME: process.env.HOME } });
 }
 function firstLine(r: RunResult) {
