@@ -1,5 +1,6 @@
 // Usage: node scripts/test-summary.mjs RUN...  (after scripts/run-tests)
-// One line per run, then the plain total "N passed, N failed, N skipped" over every run.
+// One line per run, then each failed test (file, name, the first line of why: a log's tail
+// then says what failed), then the plain total "N passed, N failed, N skipped" over every run.
 // A run that left no results (vitest crashed, Node.js not fetched) counts as one failure.
 import { readFileSync } from 'node:fs';
 
@@ -14,7 +15,14 @@ function label(run) {
 }
 
 const total = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 let broken = false;
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim() !== '') ?? '';
+const clip = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 for (const run of process.argv.slice(2)) {
   let r;
   try {
@@ -31,6 +39,15 @@ for (const run of process.argv.slice(2)) {
   total.failed += r.numFailedTests;
   total.skipped += skipped;
   if (!r.success) broken = true;
+  for (const file of r.testResults ?? []) {
+    const where = String(file.name ?? '').replace(/^.*?\/(test\/)/, '$1');
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) failures.push(`${run}: ${where} > ${clip(a.fullName ?? a.title ?? '', 160)}: ${clip(firstLine(a.failureMessages?.[0]), 200)}`);
+    if (failed.length === 0 && file.status === 'failed') failures.push(`${run}: ${where}: ${clip(firstLine(file.message), 200)}`);
+  }
 }
+const SHOWN = 30;
+for (const line of failures.slice(0, SHOWN)) console.log(`FAILED ${line}`);
+if (failures.length > SHOWN) console.log(`FAILED … and ${failures.length - SHOWN} more (the JSON reports in .cache/ name them)`);
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exitCode = broken || total.failed > 0 ? 1 : 0;

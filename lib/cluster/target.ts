@@ -467,6 +467,22 @@ export async function withCredentialRenewal<T>(target: ClusterTarget, attempt: (
   }
 }
 
+/**
+ * A check's read of the cluster: says where it goes (-vv) and what it reads (`reading`, the
+ * phase a timeout names: "<reading> from <origin>"), then runs `attempt` as
+ * withCredentialRenewal does.
+ */
+export function readCluster<T>(
+  target: ClusterTarget,
+  context: Pick<RunContext, 'log' | 'setPhase'>,
+  reading: string,
+  attempt: (target: ClusterTarget) => Promise<T>,
+): Promise<T> {
+  context.log(2, describeTarget(target));
+  context.setPhase(`${reading} from ${target.url.origin}`);
+  return withCredentialRenewal(target, attempt);
+}
+
 /** One -vv line: where the cluster is, what authenticates, whom TLS trusts. */
 export function describeTarget(target: ClusterTarget): string {
   const tls = target.tls;

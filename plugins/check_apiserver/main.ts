@@ -1,7 +1,7 @@
 // check_apiserver: the API server's own health (/readyz and /livez, each check by name) and version.
 import { probeApiServer } from '../../lib/cluster/apiserver-probe';
 import { evaluateApiServer } from '../../lib/cluster/apiserver-report';
-import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, readCluster, TOKEN_ENV } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { configureApiServer } from './config';
@@ -28,9 +28,7 @@ void runPlugin({
   ],
   async run(options, context) {
     const config = await configureApiServer(options, context);
-    context.log(2, describeTarget(config.target));
-    context.setPhase(`reading /readyz, /livez and /version from ${config.target.url.origin}`);
-    const probe = await withCredentialRenewal(config.target, (t) => probeApiServer(t, config.get));
+    const probe = await readCluster(config.target, context, 'reading /readyz, /livez and /version', (t) => probeApiServer(t, config.get));
     return evaluateApiServer(probe, config.time);
   },
 });

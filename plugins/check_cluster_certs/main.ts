@@ -2,7 +2,7 @@
 // certificate, and kubelet CSRs that wait for approval.
 import { probeCertificates } from '../../lib/cluster/certs-probe';
 import { evaluateCertificates } from '../../lib/cluster/certs-report';
-import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, readCluster, TOKEN_ENV } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { configureCerts } from './config';
@@ -31,9 +31,7 @@ void runPlugin({
   ],
   async run(options, context) {
     const config = await configureCerts(options, context);
-    context.log(2, describeTarget(config.target));
-    context.setPhase(`reading the certificates and CSRs of ${config.target.url.origin}`);
-    const probe = await withCredentialRenewal(config.target, (t) => probeCertificates(t, config.get));
+    const probe = await readCluster(config.target, context, 'reading the certificates and CSRs', (t) => probeCertificates(t, config.get));
     return evaluateCertificates(probe, { ...config.rules, now: Date.now() });
   },
 });

@@ -1,7 +1,7 @@
 // check_cluster_monitoring: the cluster's own monitoring stack.
 import { listPods, probeClusterOperator, probeMonitoringConfig } from '../../lib/cluster/monitoring-probe';
 import { evaluateMonitoring } from '../../lib/cluster/monitoring-report';
-import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, readCluster, TOKEN_ENV } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
 import { runPlugin } from '../../lib/plugin/run';
@@ -57,10 +57,8 @@ void runPlugin({
 /** Independent reads go out together; the workload pods only once the ConfigMap says "on". */
 async function probeMonitoring(config: MonitoringCheckConfig, context: RunContext) {
   const { target, platformNamespace, userWorkloadNamespace, get } = config;
-  context.log(2, describeTarget(target));
   context.log(2, `namespaces: platform ${platformNamespace}, workload ${userWorkloadNamespace}`);
-  context.setPhase(`reading the monitoring stack from ${target.url.origin}`);
-  return withCredentialRenewal(target, async (t) => {
+  return readCluster(target, context, 'reading the monitoring stack', async (t) => {
     const [operator, monitoring, platform] = await Promise.all([
       probeClusterOperator(t, get),
       probeMonitoringConfig(t, platformNamespace, get),

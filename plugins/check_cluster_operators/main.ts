@@ -1,7 +1,7 @@
 // check_cluster_operators: every ClusterOperator and the ClusterVersion of an OpenShift 4 cluster.
 import { evaluateOperators, operatorDiscovery } from '../../lib/cluster/operators-report';
 import { probeOperators } from '../../lib/cluster/operators-probe';
-import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, readCluster, TOKEN_ENV } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
@@ -31,9 +31,7 @@ void runPlugin({
   ],
   async run(options, context) {
     const config = await configureOperators(options, context);
-    context.log(2, describeTarget(config.target));
-    context.setPhase(`reading cluster operators from ${config.target.url.origin}`);
-    const { operators, version } = await withCredentialRenewal(config.target, (t) => probeOperators(t, config.get));
+    const { operators, version } = await readCluster(config.target, context, 'reading cluster operators', (t) => probeOperators(t, config.get));
     if (config.discovery) return { state: State.OK, summary: '', raw: operatorDiscovery(operators) };
     const listed = `${operators.length} operators listed${version === undefined ? ', no ClusterVersion (404)' : ''}`;
     return { ...evaluateOperators(operators, version, { ...config.rules, now: Date.now() }), notes: [listed] };

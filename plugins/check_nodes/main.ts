@@ -4,7 +4,7 @@ import { discoveryJson, evaluateNodes } from '../../lib/cluster/node-report';
 import { NodeTally } from '../../lib/cluster/node-tally';
 import { NodeFacts, teeSinks } from '../../lib/cluster/node-facts';
 import { joinParts } from '../../lib/cluster/node-extras-report';
-import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, describeTarget, TOKEN_ENV, withCredentialRenewal } from '../../lib/cluster/target';
+import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, readCluster, TOKEN_ENV } from '../../lib/cluster/target';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
 import type { Result } from '../../lib/plugin/result';
@@ -59,8 +59,6 @@ async function addVmFacts(result: Result, vm: NonNullable<NodesConfig['vm']>, ta
 /** Lists the nodes into a tally (again from the start when a renewed credential retries). */
 async function probeNodes(config: NodesConfig, context: RunContext, facts: NodeFacts): Promise<{ tally: NodeTally; stats: ListStats }> {
   const tally = new NodeTally(config.rule, config.selection);
-  context.log(2, describeTarget(config.target));
-  context.setPhase(`listing nodes from ${config.target.url.origin}`);
   const listOptions = {
     selector: config.selector,
     maxBytes: config.maxBytes,
@@ -69,7 +67,7 @@ async function probeNodes(config: NodesConfig, context: RunContext, facts: NodeF
     trace: (l: string) => context.log(3, l),
   };
   const sink = config.pods || config.skew || config.vm ? teeSinks(tally, facts) : tally;
-  const stats = await withCredentialRenewal(config.target, (t) => (sink.reset(), listNodes(t, listOptions, sink)));
+  const stats = await readCluster(config.target, context, 'listing nodes', (t) => (sink.reset(), listNodes(t, listOptions, sink)));
   return { tally, stats };
 }
 

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
 import { VCD_MODULE } from '../../sim/vcd/module';
+import { simVcdArgs } from '../support/sim-vcd-args';
 import { runExecutable } from '../support/spawn';
 
 const PLUGIN = resolve(__dirname, '../../dist/check_vm_cpu');
@@ -27,24 +28,7 @@ describe('concurrent checks with a cold cache', () => {
     api.stats.counts = {};
     const runs = Array.from({ length: 50 }, (_, i) => {
       const vm = i % 2 === 0 ? BUSY : HEALTHY;
-      const argv = [
-        '-u',
-        api.httpsUrl,
-        '--ca-file',
-        sim.caFile,
-        '-U',
-        'monitor',
-        '-o',
-        'acme',
-        '--password-file',
-        api.info.passwordFile,
-        '--vm',
-        vm,
-        '--cache-dir',
-        cacheDir,
-        '-t',
-        '15',
-      ];
+      const argv = [...simVcdArgs(sim), '--vm', vm, '--cache-dir', cacheDir, '-t', '15'];
       return runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } }).then((r) => ({ ...r, vm }));
     });
     const results = await Promise.all(runs);
@@ -82,7 +66,6 @@ describe('concurrent checks with a cold cache', () => {
     ['read-only', 'ro,size=64k'],
     ['full', 'size=8k'],
   ])('with a %s cache filesystem, 10 concurrent checks are all correct', async (_kind, mountOptions) => {
-    const api = sim.apis.vcd;
     const mnt = mkdtempSync(join(tmpdir(), 'cc-mnt-'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', mountOptions, 'tmpfs', mnt]);
     try {
@@ -94,24 +77,7 @@ describe('concurrent checks with a cold cache', () => {
           // full now, as intended
         }
       }
-      const argv = [
-        '-u',
-        api.httpsUrl,
-        '--ca-file',
-        sim.caFile,
-        '-U',
-        'monitor',
-        '-o',
-        'acme',
-        '--password-file',
-        api.info.passwordFile,
-        '--vm',
-        BUSY,
-        '--cache-dir',
-        join(mnt, 'cache'),
-        '-t',
-        '15',
-      ];
+      const argv = [...simVcdArgs(sim), '--vm', BUSY, '--cache-dir', join(mnt, 'cache'), '-t', '15'];
       const results = await Promise.all(Array.from({ length: 10 }, () => runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } })));
       for (const r of results) {
         expect(r.code, r.stdout).toBe(1);

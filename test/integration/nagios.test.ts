@@ -19,6 +19,34 @@ const suite = nagios4 && hasStockNagiosConfig() ? describe : describe.skip;
 const definitions = (file: string, type: string) =>
   readFileSync(join(REPO, 'contrib/nagios', file), 'utf8').match(new RegExp(`^define ${type}\\s*\\{`, 'gm'))?.length ?? 0;
 
+/**
+ * What Nagios runs for a service whose check_command names `command`: the command_line of
+ * contrib/nagios/commands.cfg with $USER1$ (the built plugins) and each $ARGn$ substituted.
+ */
+function commandLine(command: string, ...args: string[]): string {
+  const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
+  const template = new RegExp(`command_name\\s+${command}\\n\\s+command_line\\s+(.+)$`, 'm').exec(commands)![1];
+  return template.replace(/\$(USER1|ARG(\d+))\$/g, (m, _, n?: string) => (n === undefined ? DIST : (args[Number(n) - 1] ?? m)));
+}
+
+/** The last $ARGn$ of the example service that runs `command` (`before`: how many come first), the CA path the test's. */
+function exampleExtra(command: string, before: number, caFile: string): string {
+  const example = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
+  return new RegExp(`check_command\\s+${command}${'!.*'.repeat(before)}!(.+)$`, 'm')
+    .exec(example)![1]
+    .replace(/\/etc\/nagios4\/secrets\/ocp-prod-ca\.pem/, caFile);
+}
+
+/** `body` with a simulator of its own, stopped after it. */
+async function withSimulator(argv: string[], body: (ready: Awaited<ReturnType<BuiltSimulator['start']>>) => Promise<void> | void): Promise<void> {
+  const sim = new BuiltSimulator(argv);
+  try {
+    await body(await sim.start());
+  } finally {
+    await sim.stop();
+  }
+}
+
 suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-nagios-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -46,65 +74,31 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
     expect(shimCalls(join(root, 'sandbox'))).toContain('systemctl reload nagios4');
   });
 
-  it('the command line Nagios builds from cloudchecks_cluster_operators and the example service runs the check', async () => {
-    // What Nagios does with the example service's check_command: $USER1$ and the $ARGn$
-    // substituted into the command_line of commands.cfg, then the line run by /bin/sh.
-    const sim = new BuiltSimulator(['--cluster-scenario', 'sick']);
-    const ready = await sim.start();
-    try {
-      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
-      const template = /command_name\s+cloudchecks_cluster_operators\n\s+command_line\s+(.+)$/m.exec(commands)![1];
-      const example = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
-      const extra = /check_command\s+cloudchecks_cluster_operators!.*!.*!(.+)$/m
-        .exec(example)![1]
-        .replace(/\/etc\/nagios4\/secrets\/ocp-prod-ca\.pem/, ready.caFile);
-      const args: Record<string, string> = {
-        $USER1$: DIST,
-        $ARG1$: ready.apis.cluster.httpsUrl,
-        $ARG2$: ready.apis.cluster.tokenFile,
-        $ARG3$: `${extra} --ignore insights`,
-      };
-      const line = template.replace(/\$(USER1|ARG[123])\$/g, (m) => args[m]);
+  // What Nagios does with an example service's check_command: $USER1$ and the $ARGn$
+  // substituted into the command_line of commands.cfg, then the line run by /bin/sh.
+  it('the command line Nagios builds from cloudchecks_cluster_operators and the example service runs the check', () =>
+    withSimulator(['--cluster-scenario', 'sick'], (ready) => {
+      const extra = exampleExtra('cloudchecks_cluster_operators', 2, ready.caFile);
+      const line = commandLine('cloudchecks_cluster_operators', ready.apis.cluster.httpsUrl, ready.apis.cluster.tokenFile, `${extra} --ignore insights`);
       const { out, code } = runCommandLine(line, root);
       expect(out).toMatch(/^OPERATORS CRITICAL - 2 of 32 operators failing: etcd Degraded=True for 2h .*, ingress Available=False for 25m /);
       expect(code).toBe(2);
-    } finally {
-      await sim.stop();
-    }
-  });
+    }));
+
   it.each([
     ['cloudchecks_apiserver', 2, /^APISERVER CRITICAL - API server v1\.27\.10\+28ed2d7: readyz failed: etcd \(reason withheld\)/],
     ['cloudchecks_cluster_certs', 1, /^CERTS WARNING - nearest expiry: .*2 kubelet CSRs pending over 1h: csr-n2x7k/],
-  ])('the command line Nagios builds from %s and the example service runs the check', async (command, state, first) => {
-    const sim = new BuiltSimulator(['--cluster-scenario', 'sick']);
-    const ready = await sim.start();
-    try {
-      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
-      const template = new RegExp(`command_name\\s+${command}\\n\\s+command_line\\s+(.+)$`, 'm').exec(commands)![1];
-      const example = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
-      const extra = new RegExp(`check_command\\s+${command}!.*!.*!(.+)$`, 'm')
-        .exec(example)![1]
-        .replace(/\/etc\/nagios4\/secrets\/ocp-prod-ca\.pem/, ready.caFile);
-      const args: Record<string, string> = { $USER1$: DIST, $ARG1$: ready.apis.cluster.httpsUrl, $ARG2$: ready.apis.cluster.tokenFile, $ARG3$: extra };
-      const line = template.replace(/\$(USER1|ARG[123])\$/g, (m) => args[m]);
+  ])('the command line Nagios builds from %s and the example service runs the check', (command, state, first) =>
+    withSimulator(['--cluster-scenario', 'sick'], (ready) => {
+      const line = commandLine(command, ready.apis.cluster.httpsUrl, ready.apis.cluster.tokenFile, exampleExtra(command, 2, ready.caFile));
       const { out, code } = runCommandLine(line, root);
       expect(out).toMatch(first);
       expect(code).toBe(state);
-    } finally {
-      await sim.stop();
-    }
-  });
+    }),
+  );
 
-  it("the command line Nagios builds from cloudchecks_nodes_vcd and the example service names the failing nodes' VMs", async () => {
-    const sim = new BuiltSimulator(['--cluster-scenario', 'vcd', '--vcd-scenario', 'nodes']);
-    const ready = await sim.start();
-    try {
-      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
-      const template = /command_name\s+cloudchecks_nodes_vcd\n\s+command_line\s+(.+)$/m.exec(commands)![1];
-      const example = readFileSync(join(REPO, 'contrib/nagios/example-services.cfg'), 'utf8');
-      const extra = /check_command\s+cloudchecks_nodes_vcd!.*!.*!.*!(.+)$/m
-        .exec(example)![1]
-        .replace(/\/etc\/nagios4\/secrets\/ocp-prod-ca\.pem/, ready.caFile);
+  it("the command line Nagios builds from cloudchecks_nodes_vcd and the example service names the failing nodes' VMs", () =>
+    withSimulator(['--cluster-scenario', 'vcd', '--vcd-scenario', 'nodes'], (ready) => {
       const vcd = ready.apis.vcd;
       const ini = join(root, 'vcd.ini');
       writeFileSync(
@@ -112,78 +106,32 @@ suite('Nagios 4 with its stock configuration accepts contrib/nagios', () => {
         `[nodes-vcd]\nurl=${vcd.httpsUrl}\nuser=${vcd.user}\norg=${vcd.org}\npassword-file=${vcd.passwordFile}\nca-file=${ready.caFile}\ncache-dir=${join(root, 'cache')}\n`,
         { mode: 0o600 },
       );
-      const args: Record<string, string> = {
-        $USER1$: DIST,
-        $ARG1$: ready.apis.cluster.httpsUrl,
-        $ARG2$: ready.apis.cluster.tokenFile,
-        $ARG3$: `nodes-vcd@${ini}`,
-        $ARG4$: extra,
-      };
-      const { out, code } = runCommandLine(
-        template.replace(/\$(USER1|ARG[1-4])\$/g, (m) => args[m]),
-        root,
-      );
+      const extra = exampleExtra('cloudchecks_nodes_vcd', 3, ready.caFile);
+      const line = commandLine('cloudchecks_nodes_vcd', ready.apis.cluster.httpsUrl, ready.apis.cluster.tokenFile, `nodes-vcd@${ini}`, extra);
+      const { out, code } = runCommandLine(line, root);
       expect(out).toMatch(
         /^NODES CRITICAL - 4 of 6 nodes failing: .*VMs: worker-2\.prod-eu1\.example\.com VM powered off, worker-3\.prod-eu1\.example\.com VM cpu 100% /,
       );
       expect(code).toBe(2);
-    } finally {
-      await sim.stop();
-    }
-  });
+    }));
 
-  it('the command line Nagios builds from cloudchecks_vm_snapshot raises a snapshot 10 days old', async () => {
-    const sim = new BuiltSimulator(['--vcd-scenario', 'default']);
-    const ready = await sim.start();
-    try {
-      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
-      const template = /command_name\s+cloudchecks_vm_snapshot\n\s+command_line\s+(.+)$/m.exec(commands)![1];
+  it('the command line Nagios builds from cloudchecks_vm_snapshot raises a snapshot 10 days old', () =>
+    withSimulator(['--vcd-scenario', 'default'], (ready) => {
       const vcd = ready.apis.vcd;
-      const args: Record<string, string> = {
-        $USER1$: DIST,
-        $ARG1$: vcd.httpsUrl,
-        $ARG2$: vcd.user,
-        $ARG3$: vcd.org,
-        $ARG4$: vcd.passwordFile,
-        $ARG5$: 'db-03',
-        $ARG6$: `--vapp shop --ca-file ${ready.caFile} --no-cache`,
-      };
-      const { out, code } = runCommandLine(
-        template.replace(/\$(USER1|ARG[1-6])\$/g, (m) => args[m]),
-        root,
-      );
+      const extra = `--vapp shop --ca-file ${ready.caFile} --no-cache`;
+      const { out, code } = runCommandLine(commandLine('cloudchecks_vm_snapshot', vcd.httpsUrl, vcd.user, vcd.org, vcd.passwordFile, 'db-03', extra), root);
       expect(out).toMatch(
         /^VM_SNAPSHOT CRITICAL - 1 snapshot on db-03 \(vm-[0-9a-f-]+\), oldest 10d( \d+h)? old .* \| snapshots=1;;;0 snapshot_age=\d+s;259200;604800;0 /,
       );
       expect(code).toBe(2);
-    } finally {
-      await sim.stop();
-    }
-  });
+    }));
 
-  it('the command line Nagios builds from cloudchecks_vdc runs the check', async () => {
-    const sim = new BuiltSimulator(['--vcd-scenario', 'default']);
-    const ready = await sim.start();
-    try {
-      const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
-      const template = /command_name\s+cloudchecks_vdc\n\s+command_line\s+(.+)$/m.exec(commands)![1];
+  it('the command line Nagios builds from cloudchecks_vdc runs the check', () =>
+    withSimulator(['--vcd-scenario', 'default'], (ready) => {
       const vcd = ready.apis.vcd;
-      const args: Record<string, string> = {
-        $USER1$: DIST,
-        $ARG1$: vcd.httpsUrl,
-        $ARG2$: vcd.user,
-        $ARG3$: vcd.org,
-        $ARG4$: vcd.passwordFile,
-        $ARG5$: `--vdc acme-analytics --ca-file ${ready.caFile} --no-cache`,
-      };
-      const { out, code } = runCommandLine(
-        template.replace(/\$(USER1|ARG[1-5])\$/g, (m) => args[m]),
-        root,
-      );
+      const extra = `--vdc acme-analytics --ca-file ${ready.caFile} --no-cache`;
+      const { out, code } = runCommandLine(commandLine('cloudchecks_vdc', vcd.httpsUrl, vcd.user, vcd.org, vcd.passwordFile, extra), root);
       expect(out).toMatch(/^VDC WARNING - acme-analytics: memory 88% \(56\.3 GiB of 64 GiB\), .* \| acme-analytics__cpu_pct=37\.5%;80;90;0;100 /);
       expect(code).toBe(1);
-    } finally {
-      await sim.stop();
-    }
-  });
+    }));
 });

@@ -2,7 +2,9 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_OPTIONS, clusterTargetFrom, readTokenFile, urlFromHost, type ClusterOptions } from '../../../lib/cluster/target';
+import { HttpStatusError } from '../../../lib/cluster/api-error';
+import { CLUSTER_OPTIONS, clusterTargetFrom, describeTarget, readCluster, readTokenFile, urlFromHost, type ClusterOptions } from '../../../lib/cluster/target';
+import type { ClusterTarget } from '../../../lib/cluster/client';
 import { HTTP_OPTIONS } from '../../../lib/http/options';
 import { parseOptions } from '../../../lib/plugin/options';
 import { Notes } from '../../../lib/plugin/notes';
@@ -315,5 +317,36 @@ describe('clusterTargetFrom', () => {
     [{ url: 'https://a', token: 'two words' }, /holds spaces or control characters/],
   ])('refuses %j', async (options, message) => {
     await expect(resolve(options)).rejects.toThrow(message);
+  });
+});
+
+describe('readCluster', () => {
+  const context = () => {
+    const log: string[] = [];
+    const phases: string[] = [];
+    return { log, phases, ctx: { log: (_level: number, line: string) => void log.push(line), setPhase: (p: string) => void phases.push(p) } };
+  };
+
+  it('says where it goes (-vv) and what it reads from the origin, then reads', async () => {
+    const { target } = await resolve({ url: 'https://api.prod.example.com:6443', 'token-file': tokenFile() });
+    const { log, phases, ctx } = context();
+    expect(await readCluster(target, ctx, 'listing nodes', async (t) => t.url.host)).toBe('api.prod.example.com:6443');
+    expect(log).toEqual([describeTarget(target)]);
+    expect(phases).toEqual(['listing nodes from https://api.prod.example.com:6443']);
+  });
+
+  it('a 401 is read again once with a renewed credential; without one, the 401 stands', async () => {
+    const { target } = await resolve({ url: 'https://api.prod.example.com:6443', 'token-file': tokenFile() });
+    const refused = new HttpStatusError('401 Unauthorized', 401);
+    const renewed = { ...target, token: 'renewed' } as ClusterTarget;
+    const tokens: string[] = [];
+    const attempt = async (t: ClusterTarget) => {
+      tokens.push(t.token ?? '');
+      if (t.token !== 'renewed') throw refused;
+      return 'read';
+    };
+    expect(await readCluster({ ...target, renew: async () => renewed }, context().ctx, 'reading', attempt)).toBe('read');
+    expect(tokens).toEqual([TOKEN, 'renewed']);
+    await expect(readCluster(target, context().ctx, 'reading', attempt)).rejects.toBe(refused);
   });
 });
