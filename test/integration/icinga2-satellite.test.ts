@@ -2,7 +2,7 @@
 // daemons on 127.0.0.1: the master block on one private copy of the stock configuration,
 // the satellite block on another, each with its own directories and API port. Nothing is set
 // up around the doc but what a Debian host with the package has (the CheckCommands, the
-// plugins as PluginDir) and the sandbox: the stock paths, the documented port 5665 and the
+// plugins as PluginDir, vm-fleet.conf with its interval scaled down to 15 s) and the sandbox: the stock paths, the documented port 5665 and the
 // master's name are moved to each node's copy, its port and 127.0.0.1; `icinga2` and
 // `systemctl restart icinga2` act on that node. Then the cluster the doc made must do what
 // the doc says: the satellite gets the zone's objects from the master by config sync, its
@@ -53,7 +53,7 @@ const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
       .map((part, i) => (i % 4 === 2 ? onSatellite(part) : master.localize(part)))
       .join('')
       .replaceAll('--listen 0.0.0.0,5665', `--listen 127.0.0.1,${master.apiPort}`)
-      .replaceAll('/usr/share/cloudchecks/icinga2/', `${REPO}/contrib/icinga2/`)
+      .replaceAll('/usr/share/cloudchecks/icinga2/vm-fleet.conf', join(root, 'vm-fleet.conf'))
       .replaceAll('/usr/lib/nagios/plugins/', `${DIST}/`)
       .replaceAll('https://vcd.eu1.example.com', sim.ready.apis.vcd.httpsUrl)
       .replaceAll('@localhost:5665/', `@127.0.0.1:${master.apiPort}/`);
@@ -105,6 +105,12 @@ const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
       writeFileSync(join(sandbox(node), 'vcd-eu1-acme.password'), readFileSync(sim.ready.apis.vcd.passwordFile));
       writeFileSync(join(sandbox(node), 'vcd-eu1-ca.pem'), readFileSync(sim.ready.caFile));
     }
+    // The package's vm-fleet.conf with the runner's 5 minutes made 15 s: a new service's first
+    // check comes at its slot within one interval, and the satellite has just restarted.
+    const shipped = readFileSync(join(REPO, 'contrib/icinga2/vm-fleet.conf'), 'utf8');
+    const fleetConf = shipped.replace('const CloudchecksFleetInterval = 5m', 'const CloudchecksFleetInterval = 15s');
+    expect(fleetConf).not.toBe(shipped);
+    writeFileSync(join(root, 'vm-fleet.conf'), fleetConf);
     // A test sends no mail: the master's stock notifications stay off (the satellite's node setup disables its own).
     rmSync(join(master.etc, 'features-enabled', 'notification.conf'));
   }, 30_000);
@@ -196,7 +202,7 @@ const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
     // "Check now" on the master: the satellite, whose zone the runner is in, runs it. Asked
     // again every 10 s: a satellite ignores next-check changes for a minute after its start
     // (it restarted with the synced zone), and runs the check by itself at its slot within
-    // the 5-minute interval, whichever comes first.
+    // the (15 s) interval, whichever comes first.
     let asked = 0;
     const runner = await until(
       'the runner result on the master',
