@@ -2,9 +2,9 @@
 // daemons on 127.0.0.1: the master block on one private copy of the stock configuration,
 // the satellite block on another, each with its own directories and API port. Nothing is set
 // up around the doc but what a Debian host with the package has (the CheckCommands, the
-// plugins as PluginDir, vm-fleet.conf with its interval scaled down to 15 s) and the sandbox: the stock paths, the documented port 5665 and the
-// master's name are moved to each node's copy, its port and 127.0.0.1; `icinga2` and
-// `systemctl restart icinga2` act on that node. Then the cluster the doc made must do what
+// plugins as PluginDir, vm-fleet.conf, its interval scaled down to 15 s) and the sandbox:
+// the stock paths, the documented port 5665 and the master's name are moved to each node's
+// copy, its port and 127.0.0.1; `icinga2` and `systemctl restart icinga2` act on that node. Then the cluster the doc made must do what
 // the doc says: the satellite gets the zone's objects from the master by config sync, its
 // runner runs check_vm_fleet (dist/) against the simulator and submits to the satellite's own
 // API as the ApiUser of its local conf.d, and the master's VM services carry the results,
