@@ -33,6 +33,14 @@ function login() {
     .reply(204);
 }
 
+/** A session, and the VM list answered with one page of `vms` VMs. */
+function listed(vms: number): void {
+  login();
+  nock(HOST)
+    .get(/^\/api\/query/)
+    .reply(200, page(vms));
+}
+
 function request(overrides: Partial<FleetRequest<string>> = {}): FleetRequest<string> {
   return {
     conn: testConnection(HOST),
@@ -107,10 +115,7 @@ describe('collectFleet', () => {
   });
 
   it('OPERATION_LIMITS_EXCEEDED: fewer at a time, the VM asked again and judged on its document', async () => {
-    login();
-    nock(HOST)
-      .get(/^\/api\/query/)
-      .reply(200, page(4));
+    listed(4);
     nock(HOST)
       .get(`/api/vApp/${id(1)}/metrics/current`)
       .reply(400, LIMITS)
@@ -128,10 +133,7 @@ describe('collectFleet', () => {
   });
 
   it(`a VM refused ${MAX_ATTEMPTS} times is judged on the refusal, as the single check would judge it`, async () => {
-    login();
-    nock(HOST)
-      .get(/^\/api\/query/)
-      .reply(200, page(1));
+    listed(1);
     nock(HOST)
       .get(`/api/vApp/${id(1)}/metrics/current`)
       .times(MAX_ATTEMPTS)
@@ -146,10 +148,7 @@ describe('collectFleet', () => {
   });
 
   it('an HTTP failure of one VM is its answer (a CheckError in the single check words), not the collection failing', async () => {
-    login();
-    nock(HOST)
-      .get(/^\/api\/query/)
-      .reply(200, page(2));
+    listed(2);
     nock(HOST)
       .get(`/api/vApp/${id(1)}/metrics/current`)
       .reply(503)
@@ -163,10 +162,7 @@ describe('collectFleet', () => {
   });
 
   it('at the cut-off the requests under way stop: the VMs read are kept, the others are unread', async () => {
-    login();
-    nock(HOST)
-      .get(/^\/api\/query/)
-      .reply(200, page(3));
+    listed(3);
     nock(HOST)
       .get(`/api/vApp/${id(1)}/metrics/current`)
       .reply(200, CURRENT);
@@ -188,10 +184,7 @@ describe('collectFleet', () => {
   });
 
   it('a document over its share of --max-bytes-in-flight is refused for its VM only, named with the fix', async () => {
-    login();
-    nock(HOST)
-      .get(/^\/api\/query/)
-      .reply(200, page(2));
+    listed(2);
     nock(HOST)
       .get(`/api/vApp/${id(1)}/metrics/current`)
       .reply(200, CURRENT + ' '.repeat(5000))
