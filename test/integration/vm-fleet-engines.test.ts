@@ -6,7 +6,7 @@
 // docs/scaling.md's walk-through). A private Nagios runs cloudchecks_vm_fleet of
 // contrib/nagios/commands.cfg, which writes to its command file; the passive services of
 // vm-fleet.cfg take them and go stale.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { runExecutable } from '../support/spawn';
 import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } from './support/icinga2';
 import { documentedSteps, shimCalls } from './support/documented-steps';
-import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
+import { fleetRunnerConfig, hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { fleetStates } from './support/vm-fleet';
 
@@ -238,11 +238,7 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
     beforeAll(async () => {
       const stock = new StockNagios(nagios4!, join(work, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
       // $USER1$ as the package makes it: the plugins beside the stock ones.
-      const plugins = join(work, 'plugins');
-      mkdirSync(plugins);
-      symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
-      symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
-      stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+      const plugins = stock.addFleetPlugins(join(work, 'plugins'));
       // Stale after 10 s instead of 600 s, looked at every second, without the 15 s of extra latency: 10 s
       // leaves a loaded host time to reap the results and write status.dat before they age.
       const fleetCfg = readFileSync(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'utf8')
@@ -253,22 +249,7 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
       const api = sim.ready.apis.vcd;
       writeFileSync(
         join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'),
-        `define host {
-    use                     generic-host
-    host_name               vcd-acme-fleet
-    check_command           return-ok
-    contact_groups          admins
-    max_check_attempts      3
-}
-define service {
-    use                     generic-service
-    host_name               vcd-acme-fleet
-    service_description     vm-fleet
-    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--powered-off-state OK --ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30
-    check_interval          60
-    active_checks_enabled   0
-}
-`,
+        fleetRunnerConfig(api, `--powered-off-state OK --ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30`),
       );
       let main = readFileSync(stock.main, 'utf8');
       main = main.replace(/^service_freshness_check_interval=.*$/m, 'service_freshness_check_interval=1');
@@ -467,11 +448,7 @@ apply Notification "page" to Service {
     beforeAll(async () => {
       writeFileSync(passwordFile, readFileSync(sim.ready.apis.vcd.passwordFile), { mode: 0o600 });
       const stock = new StockNagios(nagios4!, join(work, 'nagios-notify'), { skipPluginConfig: /^cloudchecks/ });
-      const plugins = join(work, 'plugins-notify');
-      mkdirSync(plugins);
-      symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
-      symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
-      stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+      const plugins = stock.addFleetPlugins(join(work, 'plugins-notify'));
       const threshold = (600 / 60) * UNIT_S;
       const shipped = readFileSync(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'utf8');
       const fleetCfg = shipped
@@ -604,11 +581,7 @@ const SNAPSHOT_10D = /^VM_SNAPSHOT CRITICAL - 1 snapshot on vm-c3d4e5f6-a7b8-4c9
 
   beforeAll(async () => {
     const stock = new StockNagios(nagios4!, join(work, 'nagios-hygiene'), { skipPluginConfig: /^cloudchecks/ });
-    const plugins = join(work, 'plugins-hygiene');
-    mkdirSync(plugins);
-    symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
-    symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
-    stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+    const plugins = stock.addFleetPlugins(join(work, 'plugins-hygiene'));
     // The hygiene services enabled as vm-fleet.cfg says, for the runner's VMs.
     const enable = ['snapshot', 'tools', 'lease']
       .map((s) => `define service {\n    use                     cloudchecks-vm-fleet-${s}\n    hostgroup_name          cloudchecks-vcd-vms\n}\n`)
@@ -618,22 +591,8 @@ const SNAPSHOT_10D = /^VM_SNAPSHOT CRITICAL - 1 snapshot on vm-c3d4e5f6-a7b8-4c9
     const api = sim.ready.apis.vcd;
     writeFileSync(
       join(stock.etc, 'conf.d', 'vcd-acme-fleet.cfg'),
-      `define host {
-    use                     generic-host
-    host_name               vcd-acme-fleet
-    check_command           return-ok
-    contact_groups          admins
-    max_check_attempts      3
-}
-define service {
-    use                     generic-service
-    host_name               vcd-acme-fleet
-    service_description     vm-fleet
-    check_command           cloudchecks_vm_fleet!${api.httpsUrl}!${api.user}!${api.org}!${api.passwordFile}!--ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30 --services ${ALL_SERVICES}
-    check_interval          60
-    active_checks_enabled   0
-}
-define servicedependency {
+      fleetRunnerConfig(api, `--ca-file ${sim.ready.caFile} --cache-dir ${join(work, 'cache')} -t 30 --services ${ALL_SERVICES}`) +
+        `define servicedependency {
     host_name                       vcd-acme-fleet
     service_description             vm-fleet
     dependent_hostgroup_name        cloudchecks-vcd-vms

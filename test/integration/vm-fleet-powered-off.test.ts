@@ -4,7 +4,7 @@
 // none (the VM host template's choice, OK); the runner, as contrib has it, reads the first
 // file back (--inventory). old-04's services are then CRITICAL and the suspended paused-14's
 // OK, as vm-discovery's active checks would have them.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,11 +135,7 @@ object ApiUser "cloudchecks-fleet" {
 
   beforeAll(async () => {
     const stock = new StockNagios(nagios4!, join(work, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
-    const plugins = join(work, 'plugins');
-    mkdirSync(plugins);
-    symlinkSync(join(DIST, 'check_vm_fleet'), join(plugins, 'check_vm_fleet'));
-    symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(plugins, 'check_dummy'));
-    stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+    const plugins = stock.addFleetPlugins(join(work, 'plugins'));
     stock.addToConfD(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'cloudchecks-vm-fleet.cfg');
     const own = join(stock.etc, 'conf.d', 'vcd-acme-old.cfg');
     await discoverInto('nagios', own, join(stock.etc, 'conf.d', 'vcd-acme-vms.cfg'));

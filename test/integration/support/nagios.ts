@@ -6,10 +6,11 @@
 // what a user's host has, not against templates the test brings. PrivateNagios runs such a
 // copy as a daemon.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, join } from 'node:path';
 import { sleep, stopDaemon } from './engines';
+import { DIST, REPO } from './simulator';
 
 /** Where Debian's nagios4 packages put the stock configuration. */
 export const STOCK_NAGIOS_ETC = '/etc/nagios4';
@@ -75,6 +76,19 @@ export class StockNagios {
     const target = join(this.etc, 'conf.d', name);
     cpSync(file, target);
     return target;
+  }
+
+  /**
+   * The fleet's part of the package in the copy: $USER1$ made as the package makes it in `dir`
+   * (check_vm_fleet beside the stock check_dummy) and contrib's commands.cfg in conf.d.
+   * Returns `dir`, for the USER1 of PrivateNagios.
+   */
+  addFleetPlugins(dir: string): string {
+    mkdirSync(dir);
+    symlinkSync(join(DIST, 'check_vm_fleet'), join(dir, 'check_vm_fleet'));
+    symlinkSync('/usr/lib/nagios/plugins/check_dummy', join(dir, 'check_dummy'));
+    this.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks.cfg');
+    return dir;
   }
 
   /** `nagios4 -v` on the copy's nagios.cfg; never throws. */
@@ -214,4 +228,27 @@ export class PrivateNagios {
   stop(): Promise<void> {
     return stopDaemon(this.child, this.exited);
   }
+}
+
+/**
+ * The organisation's runner host and its passive vm-fleet service (run when a test asks), as
+ * docs/nagios.md has them, on `vcd` with `args` after the connection's.
+ */
+export function fleetRunnerConfig(vcd: Record<string, string>, args: string): string {
+  return `define host {
+    use                     generic-host
+    host_name               vcd-acme-fleet
+    check_command           return-ok
+    contact_groups          admins
+    max_check_attempts      3
+}
+define service {
+    use                     generic-service
+    host_name               vcd-acme-fleet
+    service_description     vm-fleet
+    check_command           cloudchecks_vm_fleet!${vcd.httpsUrl}!${vcd.user}!${vcd.org}!${vcd.passwordFile}!${args}
+    check_interval          60
+    active_checks_enabled   0
+}
+`;
 }
