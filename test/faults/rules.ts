@@ -20,6 +20,8 @@ export function expectCleanFailure(
   expect(lines[0].length, `status line of ${lines[0].length} characters`).toBeLessThan(4096);
   expect(r.stdout, context).not.toMatch(/\n\s+at /);
   expect(r.stderr, context).toBe('');
-  expect(r.ms, context).toBeLessThan(options.timeoutSeconds * 1000 + 500);
+  // Within a second of -t: a CPU-bound flood (66 MB of elements) on a host shared with two other
+  // test lanes once took 0.78 s past it to stop and exit.
+  expect(r.ms, context).toBeLessThan(options.timeoutSeconds * 1000 + 1000);
   for (const s of options.secrets ?? []) expect(r.stdout + r.stderr, 'secret leaked').not.toContain(s);
 }
