@@ -31,6 +31,14 @@ const RUNNER = 'vcd-eu1-acme-fleet';
 /** The example ticket the doc's satellite block shows in place of the one the master prints. */
 const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
 
+/** One attribute of the object of `type` (endpoint, host) named `name`, through `node`'s API as `auth`; undefined when there is none. */
+function attributeOf(node: ClusterNode, auth: string, type: string, name: string, attribute: string): Promise<unknown> {
+  const filter = encodeURIComponent(`${type}.name==${JSON.stringify(name)}`);
+  return node
+    .api<{ results: Array<{ attrs: Record<string, unknown> }> }>(auth, 'GET', `/v1/objects/${type}s?attrs=${attribute}&filter=${filter}`)
+    .then((x) => x.results[0]?.attrs[attribute]);
+}
+
 (icinga2 && hasStockIcingaConfig() ? describe : describe.skip)('docs/scaling.md: a master and a satellite, step by step, as written', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-satellite-'));
   const sim = new BuiltSimulator(['--vcd-user', 'monitoring']);
@@ -151,14 +159,7 @@ const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
 
     const connected = await until(
       'the satellite connected to the master',
-      () =>
-        master
-          .api<{ results: Array<{ attrs: { connected: boolean } }> }>(
-            masterAuth,
-            'GET',
-            `/v1/objects/endpoints?attrs=connected&filter=${encodeURIComponent(`endpoint.name==${JSON.stringify(SATELLITE)}`)}`,
-          )
-          .then((x) => x.results[0]?.attrs.connected === true),
+      () => attributeOf(master, masterAuth, 'endpoint', SATELLITE, 'connected').then((connected) => connected === true),
       (x) => x,
       60_000,
     ).catch((e: Error) => {
@@ -170,13 +171,8 @@ const EXAMPLE_TICKET = '4f75d2ecd253575fe9180938ebff7cbca262f96e';
     const synced = await until(
       "the runner host on the satellite, in the zone's synced config",
       () =>
-        satellite
-          .api<{ results: Array<{ attrs: { zone: string } }> }>(
-            fleetAuth,
-            'GET',
-            `/v1/objects/hosts?attrs=zone&filter=${encodeURIComponent(`host.name==${JSON.stringify(RUNNER)}`)}`,
-          )
-          .then((x) => x.results[0]?.attrs.zone ?? '')
+        attributeOf(satellite, fleetAuth, 'host', RUNNER, 'zone')
+          .then((zone) => (typeof zone === 'string' ? zone : ''))
           .catch(() => ''),
       (zone) => zone === 'eu1',
       90_000,

@@ -59,7 +59,7 @@ export function currentUsageSpec(patterns: readonly string[]): string {
 /**
  * Answers to the POST that say the server does not take the spec (an older or stricter server,
  * a proxy that passes only GET): 400 bad request, 404/405 no such operation, 406/415 media type
- * refused, 501 not implemented. 401 and 403 say the account's rights (the same for a GET), and
+ * refused, 501 the operation unknown to the server. 401 and 403 say the account's rights (the same for a GET), and
  * a server error (500-599) the cells' trouble: neither is a refusal of the spec. A GET then
  * tells which it was: see requestMetrics.
  */
