@@ -16,7 +16,7 @@ import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } fr
 import { documentedSteps, shimCalls } from './support/documented-steps';
 import { fleetRunnerConfig, hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
-import { fleetStates } from './support/vm-fleet';
+import { expectOneProblemTheRunners, FLEET_SERVICE_ATTRS, fleetStates, NotificationLog, type FleetServiceAttrs } from './support/vm-fleet';
 
 const icinga2 = findExecutable('icinga2');
 const nagios4 = findExecutable('nagios4');
@@ -293,28 +293,6 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
   },
 );
 
-/** A file the notifications of an engine are appended to, one line each: "host!service TYPE STATE output". */
-class NotificationLog {
-  constructor(readonly file: string) {
-    writeFileSync(file, '');
-  }
-
-  lines(): string[] {
-    return readFileSync(this.file, 'utf8').split('\n').filter(Boolean);
-  }
-
-  /** The notifications of the VM hosts and the runner since line `from`, counted by host!service (not the stock config's own). */
-  countsSince(from: number): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const line of this.lines().slice(from)) {
-      const key = line.split(' ')[0];
-      if (!/^(vm-|vcd-acme-fleet!)/.test(key)) continue;
-      out.set(key, (out.get(key) ?? 0) + 1);
-    }
-    return out;
-  }
-}
-
 /**
  * The password changed at vCD and the runner's session ended (it expired, or the admin ended
  * it): the file holds a password vCD refuses, and no cached session is left to hide it.
@@ -342,18 +320,7 @@ function breakPassword(passwordFile: string, cacheDir: string): void {
       `const CloudchecksFleetInterval = ${INTERVAL_S}s`,
     );
     // Every state change of every service notifies a user at once, into the log file.
-    const notifications = `object NotificationComponent "notification" {}
-object User "oncall" { enable_notifications = true }
-object NotificationCommand "append" {
-  command = [ "/bin/sh", "-c", "printf '%s\\\\n' \\"$$NOTE\\" >> ${notes.file}" ]
-  env = { NOTE = "$host.name$!$service.name$ $notification.type$ $service.state$ $service.output$" }
-}
-apply Notification "page" to Service {
-  command = "append"
-  users = [ "oncall" ]
-  interval = 0
-  assign where true
-}`;
+    const notifications = `object NotificationComponent "notification" {}\n${notes.icingaConfig()}`;
     icinga = new PrivateIcinga({
       icinga2: icinga2!,
       pluginDir: DIST,
@@ -369,25 +336,10 @@ apply Notification "page" to Service {
   }, 90_000);
   afterAll(() => icinga?.stop());
 
-  type ServiceAttrs = {
-    state: number;
-    state_type: number;
-    last_hard_state_change: number;
-    last_check_result: (CheckResult & { active: boolean; execution_end: number }) | null;
-  };
-  const services = async (): Promise<Map<string, ServiceAttrs>> => {
-    const r = (await icinga.api(
-      'GET',
-      '/v1/objects/services?attrs=state&attrs=state_type&attrs=last_hard_state_change&attrs=last_check_result',
-    )) as unknown as {
-      results: Array<{ name: string; attrs: ServiceAttrs }>;
-    };
+  const services = async (): Promise<Map<string, FleetServiceAttrs>> => {
+    const r = (await icinga.api('GET', FLEET_SERVICE_ATTRS)) as unknown as { results: Array<{ name: string; attrs: FleetServiceAttrs }> };
     return new Map(r.results.map((x) => [x.name, x.attrs]));
   };
-
-  const isStale = (x: ServiceAttrs | undefined) =>
-    x?.last_check_result?.active === true && x.last_check_result.output.startsWith('no result from check_vm_fleet');
-  const staleSince = new Map<string, number>();
 
   it('the runner is HARD UNKNOWN naming the login before any VM service is stale; the VM services go stale naming it; only the runner notifies', async () => {
     const vmServices = vmIds.flatMap((id) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${id}!${s}`));
@@ -399,39 +351,15 @@ apply Notification "page" to Service {
     breakPassword(passwordFile, cacheDir);
     const broken = Date.now() / 1000;
 
-    const stale = await until(
-      'every VM service stale',
-      async () => {
-        const all = await services();
-        for (const k of vmServices) if (!staleSince.has(k) && isStale(all.get(k))) staleSince.set(k, all.get(k)!.last_check_result!.execution_end);
-        return all;
-      },
-      (all) => vmServices.every((k) => isStale(all.get(k))),
-      6 * INTERVAL_S * 1000,
-    ).catch((e: Error) => {
-      throw new Error(`${e.message.slice(0, 200)}\n${icinga.log.slice(-3000)}`);
+    await expectOneProblemTheRunners(services, {
+      runner: 'vcd-acme-fleet',
+      vmServices,
+      broken,
+      intervalS: INTERVAL_S,
+      notes,
+      before,
+      log: () => icinga.log.slice(-3000),
     });
-    // One more interval for late notifications.
-    await sleep(INTERVAL_S * 1000);
-    const runner = stale.get('vcd-acme-fleet!vm-fleet')!;
-    expect(runner.state_type, JSON.stringify(runner)).toBe(1);
-    expect(runner.state).toBe(3);
-    expect(runner.last_check_result!.output).toMatch(/^VM_FLEET UNKNOWN - .*(login|password|401)/i);
-    // When each VM service went stale: its first dummy run since the break that said so.
-    const firstStale = Math.min(...vmServices.map((k) => staleSince.get(k)!));
-    expect(runner.last_hard_state_change).toBeGreaterThan(broken);
-    expect(runner.last_hard_state_change, 'the runner is HARD before the first VM service is stale').toBeLessThan(firstStale);
-    const one = stale.get(vmServices[0])!;
-    expect(one.state).toBe(3);
-    expect(one.last_check_result!.output).toMatch(
-      /^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}; runner vcd-acme-fleet!vm-fleet UNKNOWN: VM_FLEET UNKNOWN - /,
-    );
-
-    const counts = notes.countsSince(before);
-    expect(Object.fromEntries(counts)).toEqual({ 'vcd-acme-fleet!vm-fleet': 1 });
-    console.log(
-      `Icinga 2: ${counts.get('vcd-acme-fleet!vm-fleet')} notification(s) for ${vmServices.length} VM services and their runner after a broken password`,
-    );
   }, 180_000);
 });
 
