@@ -56,6 +56,11 @@ function args(s: Simulator, vm: string, extra: string[] = [], cacheDir = newCach
   const given = new Set(extra.map((a) => (a === '--url' ? '-u' : a)));
   return [...base.filter(([flag]) => !given.has(flag)).flat(), ...extra];
 }
+/** The arguments of a login with an API token (`tokenFile`) instead of a password; no cache when `cacheDir` is null. */
+function tokenArgs(s: Simulator, vm: string, tokenFile: string, cacheDir: string | null, extra: string[] = []): string[] {
+  const cache = cacheDir === null ? ['--no-cache'] : ['--cache-dir', cacheDir];
+  return ['-u', vcd(s).httpsUrl, '--ca-file', s.caFile, '-o', 'acme', '--api-token-file', tokenFile, '--vm', vm, ...cache, ...extra];
+}
 function run(plugin: 'cpu' | 'disk' | 'mem', argv: string[], env?: NodeJS.ProcessEnv): Promise<RunResult> {
   return runExecutable(join(DIST, `check_vm_${plugin}`), argv, { env: env ?? { PATH: process.env.PATH, HOME: process.env.HOME } });
 }
@@ -304,37 +309,12 @@ describe('login and the session cache', () => {
 
   it('logs in with an API token (OAuth refresh token)', async () => {
     const before = counts(sim);
-    const r = await run('mem', [
-      '-u',
-      vcd(sim).httpsUrl,
-      '--ca-file',
-      sim.caFile,
-      '-o',
-      'acme',
-      '--api-token-file',
-      vcd(sim).info.apiTokenFile,
-      '--vm',
-      VM.healthy,
-      '--cache-dir',
-      newCacheDir(),
-    ]);
+    const r = await run('mem', tokenArgs(sim, VM.healthy, vcd(sim).info.apiTokenFile, newCacheDir()));
     expect(r.code).toBe(0);
     expect((counts(sim)['login.bearer'] ?? 0) - (before['login.bearer'] ?? 0)).toBe(1);
     const bad = mkdtempSync(join(tmpdir(), 'cc-tok-'));
     writeFileSync(join(bad, 'token'), 'revoked-token-value\n');
-    const r2 = await run('mem', [
-      '-u',
-      vcd(sim).httpsUrl,
-      '--ca-file',
-      sim.caFile,
-      '-o',
-      'acme',
-      '--api-token-file',
-      join(bad, 'token'),
-      '--vm',
-      VM.healthy,
-      '--no-cache',
-    ]);
+    const r2 = await run('mem', tokenArgs(sim, VM.healthy, join(bad, 'token'), null));
     expect(r2.code).toBe(3);
     expect(r2.stdout).toMatch(
       /^VM_MEM UNKNOWN - login to https:\/\/127.0.0.1:\d+ as the API token for org acme rejected \(HTTP 400: Invalid refresh token \(invalid_grant\)\)/,
@@ -476,21 +456,7 @@ describe('secrets and failures', () => {
     const legacyCache = newCacheDir();
     const l = await run('cpu', args(legacy, VM.busy, ['-vvv'], legacyCache));
     outputs.push(l.stdout + l.stderr);
-    const t = await run('cpu', [
-      '-u',
-      vcd(sim).httpsUrl,
-      '--ca-file',
-      sim.caFile,
-      '-o',
-      'acme',
-      '--api-token-file',
-      vcd(sim).info.apiTokenFile,
-      '--vm',
-      VM.busy,
-      '--cache-dir',
-      cache,
-      '-vvv',
-    ]);
+    const t = await run('cpu', tokenArgs(sim, VM.busy, vcd(sim).info.apiTokenFile, cache, ['-vvv']));
     outputs.push(t.stdout + t.stderr);
     const secrets = [
       PASSWORD,

@@ -134,48 +134,31 @@ describe('listPods', () => {
     expect(seen).toHaveLength(2);
   });
 
+  /** The user-workload pod list answers each request with the next of `replies`: the first page (no continue token), then the second (CONTINUE), in turn. */
+  const pages = (...replies: Array<[number, string]>) => {
+    let scope = nock(API);
+    replies.forEach(([code, body], i) => {
+      scope = scope
+        .get(UWM_PODS)
+        .query((q) => (i % 2 === 0 ? q.continue === undefined : q.continue === CONTINUE))
+        .reply(code, body, json);
+    });
+  };
+  const page1: [number, string] = [200, fixture('podlist-uwm-page1.json')];
+  const page2: [number, string] = [200, fixture('podlist-uwm-page2.json')];
+
   it('a continue token that expired (410) restarts the list once; twice is an error', async () => {
-    const expired = status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.');
-    nock(API)
-      .get(UWM_PODS)
-      .query((q) => q.continue === undefined)
-      .reply(200, fixture('podlist-uwm-page1.json'), json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === CONTINUE)
-      .reply(410, expired, json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === undefined)
-      .reply(200, fixture('podlist-uwm-page1.json'), json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === CONTINUE)
-      .reply(200, fixture('podlist-uwm-page2.json'), json);
+    const expired: [number, string] = [410, status(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.')];
+    pages(page1, expired, page1, page2);
     expect((await listPods(target, 'openshift-user-workload-monitoring', {})).pods).toHaveLength(4);
-    nock(API)
-      .get(UWM_PODS)
-      .query((q) => q.continue === undefined)
-      .reply(200, fixture('podlist-uwm-page1.json'), json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === CONTINUE)
-      .reply(410, expired, json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === undefined)
-      .reply(200, fixture('podlist-uwm-page1.json'), json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === CONTINUE)
-      .reply(410, expired, json);
+    pages(page1, expired, page1, expired);
     expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(
       /^HTTP 410 from .*: the pods list changed faster than it could be paged \(continue token expired twice\)/,
     );
   });
 
   it('a server that returns the continue token it was given is stopped', async () => {
-    nock(API)
-      .get(UWM_PODS)
-      .query((q) => q.continue === undefined)
-      .reply(200, fixture('podlist-uwm-page1.json'), json)
-      .get(UWM_PODS)
-      .query((q) => q.continue === CONTINUE)
-      .reply(200, fixture('podlist-uwm-page1.json'), json);
+    pages(page1, page1);
     expect(await failure(listPods(target, 'openshift-user-workload-monitoring', {}))).toMatch(
       /returned the continue token it was given; the pod list would never end/,
     );
