@@ -6,8 +6,7 @@
 // docs/scaling.md's walk-through). A private Nagios runs cloudchecks_vm_fleet of
 // contrib/nagios/commands.cfg, which writes to its command file; the passive services of
 // vm-fleet.cfg take them and go stale.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
@@ -15,28 +14,23 @@ import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { PrivateIcinga, StockIcinga, hasStockIcingaConfig, type CheckResult } from './support/icinga2';
 import { documentedSteps, shimCalls } from './support/documented-steps';
 import { fleetRunnerConfig, hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
-import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
-import { expectOneProblemTheRunners, FLEET_SERVICE_ATTRS, fleetStates, NotificationLog, type FleetServiceAttrs } from './support/vm-fleet';
+import { DIST, REPO } from './support/simulator';
+import {
+  API_PASSWORD,
+  expectOneProblemTheRunners,
+  FLEET_SERVICE_ATTRS,
+  fleetStates,
+  NotificationLog,
+  type FleetServiceAttrs,
+  fleetWorkspace,
+} from './support/vm-fleet';
 
 const icinga2 = findExecutable('icinga2');
 const nagios4 = findExecutable('nagios4');
 if (!icinga2) announceSkip('icinga2', 'icinga2-bin icinga2-common');
 if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (its stock /etc/nagios4)');
 
-const sim = new BuiltSimulator([]);
-const work = mkdtempSync(join(tmpdir(), 'cc-int-fleet-'));
-const API_PASSWORD = 'fleet-api-Pa55word';
-const apiPasswordFile = join(work, 'api.password');
-
-beforeAll(async () => {
-  assertBuilt();
-  await sim.start();
-  writeFileSync(apiPasswordFile, `${API_PASSWORD}\n`, { mode: 0o600 });
-}, 30_000);
-afterAll(async () => {
-  await sim.stop();
-  rmSync(work, { recursive: true, force: true });
-});
+const { sim, work, apiPasswordFile } = fleetWorkspace('cc-int-fleet-');
 
 /** The discovery output for the simulator's VMs, as the docs have users generate it. */
 async function discover(format: 'icinga2' | 'nagios'): Promise<string> {

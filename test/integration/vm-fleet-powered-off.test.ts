@@ -4,15 +4,15 @@
 // none (the VM host template's choice, OK); the runner, as contrib has it, reads the first
 // file back (--inventory). old-04's services are then CRITICAL and the suspended paused-14's
 // OK, as vm-discovery's active checks would have them.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
 import { announceSkip, findExecutable, until } from './support/engines';
 import { PrivateIcinga, type CheckResult } from './support/icinga2';
 import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
-import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
+import { DIST, REPO } from './support/simulator';
+import { API_PASSWORD, fleetWorkspace } from './support/vm-fleet';
 
 const icinga2 = findExecutable('icinga2');
 const nagios4 = findExecutable('nagios4');
@@ -22,21 +22,8 @@ if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (
 const OFF = 'vm-0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e'; // old-04, powered off
 const SUSPENDED = 'vm-8e9f0a1b-2c3d-4e4f-8a5b-6c7d8e9f0a1b'; // paused-14
 const SERVICES = ['vm-cpu', 'vm-memory', 'vm-disk'];
-const API_PASSWORD = 'fleet-api-Pa55word';
 
-const sim = new BuiltSimulator([]);
-const work = mkdtempSync(join(tmpdir(), 'cc-int-off-'));
-const apiPasswordFile = join(work, 'api.password');
-
-beforeAll(async () => {
-  assertBuilt();
-  await sim.start();
-  writeFileSync(apiPasswordFile, `${API_PASSWORD}\n`, { mode: 0o600 });
-}, 30_000);
-afterAll(async () => {
-  await sim.stop();
-  rmSync(work, { recursive: true, force: true });
-});
+const { sim, work, apiPasswordFile } = fleetWorkspace('cc-int-off-');
 
 /** The two discoveries of the docs: old-04 with its own choice, the rest with the template's. */
 async function discoverInto(format: 'icinga2' | 'nagios', own: string, rest: string): Promise<void> {

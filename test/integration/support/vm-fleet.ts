@@ -1,10 +1,35 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { runExecutable } from '../../support/spawn';
 import { sleep, until } from './engines';
 import type { CheckResult } from './icinga2';
-import { DIST } from './simulator';
+import { assertBuilt, BuiltSimulator, DIST } from './simulator';
+
+/** The password of the fleet's Icinga 2 ApiUser in the fleet tests. */
+export const API_PASSWORD = 'fleet-api-Pa55word';
+
+/**
+ * What a fleet test file works with: the simulator (default scenario), a work directory whose
+ * name starts with `prefix`, and the ApiUser's password in a file there; started by the file's
+ * beforeAll and removed by its afterAll.
+ */
+export function fleetWorkspace(prefix: string): { sim: BuiltSimulator; work: string; apiPasswordFile: string } {
+  const sim = new BuiltSimulator([]);
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const apiPasswordFile = join(work, 'api.password');
+  beforeAll(async () => {
+    assertBuilt();
+    await sim.start();
+    writeFileSync(apiPasswordFile, `${API_PASSWORD}\n`, { mode: 0o600 });
+  }, 30_000);
+  afterAll(async () => {
+    await sim.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+  return { sim, work, apiPasswordFile };
+}
 
 /**
  * What one check_vm_fleet run says of each VM service it read, from its --output json:
