@@ -48,17 +48,15 @@ const IMPORT_RULES = {
   triggers: rule(),
 };
 const VAPPS = Array.from({ length: 40 }, (_, i) => (i === 2 ? 'Sales & Marketing' : `vapp-${String(i + 1).padStart(2, '0')}`));
-/** docs/zabbix.md's sizing for this fleet (both templates, 28,000 items). */
-const SERVER_SETTINGS = {
+/**
+ * What docs/zabbix.md says to change in the package's zabbix_server.conf for this fleet (both
+ * templates, 4,000 VM-templates, 28,000 items); everything else stays as installed.
+ */
+const SERVER_SETTINGS: Record<string, string> = {
   CacheSize: '256M',
-  ValueCacheSize: '128M',
-  HistoryCacheSize: '64M',
-  HistoryIndexCacheSize: '16M',
-  StartPreprocessors: '2',
-  StartPollers: '4',
-  StartLLDProcessors: '2',
-  // 6.0: the external check timeout is the server's (at most 30 s); 7.0: each item's own.
-  Timeout: '30',
+  // 6.0: the external check timeout is the server's (at most 30 s); 7.0: each item's own, and
+  // the trend cache from 3,000 VM-templates.
+  ...(SEVEN ? { TrendCacheSize: '8M' } : { Timeout: '30' }),
 };
 const INTERNAL = {
   'zabbix[rcache,buffer,used]': 'configuration cache (CacheSize), bytes used',
@@ -188,7 +186,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     ini = join(zabbix.root, 'cloudchecks.ini');
     writeFileSync(ini, sections.join('\n'), { mode: 0o640 });
     own(ini);
-    await zabbix.start(scripts, SERVER_SETTINGS);
+    await zabbix.start(scripts, SERVER_SETTINGS, { stockConfig: true });
 
     // The VMs, and the document's size in both forms.
     const r = spawnSync(join(DIST, 'check_vm_fleet'), ['--extra-opts', `fleet@${ini}`, '--output', 'json', '-t', '60'], {
@@ -334,7 +332,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     const used = after['zabbix[rcache,buffer,used]'] - before['zabbix[rcache,buffer,used]'];
     figures.push(
       `configuration cache for ${2 * expected.size} VMs in both templates: ${used} bytes, ${Math.round(used / ((2 * expected.size) / 1000) / 1024 / 1024)} MiB per 1,000 VMs per template`,
-      `value cache used: ${after['zabbix[vcache,buffer,used]']} bytes; history cache ${after['zabbix[wcache,history,pused]'].toFixed(1)}% of ${SERVER_SETTINGS.HistoryCacheSize}, history index cache ${after['zabbix[wcache,index,pused]'].toFixed(1)}% of ${SERVER_SETTINGS.HistoryIndexCacheSize}, trend cache ${after['zabbix[wcache,trend,pused]']?.toFixed(1)}% of the default`,
+      `value cache used: ${after['zabbix[vcache,buffer,used]']} bytes; history cache ${after['zabbix[wcache,history,pused]'].toFixed(1)}% of the default, history index cache ${after['zabbix[wcache,index,pused]'].toFixed(1)}% of the default, trend cache ${after['zabbix[wcache,trend,pused]']?.toFixed(1)}% of ${SERVER_SETTINGS.TrendCacheSize ?? 'the default'}`,
     );
     // Every VM of the scenario is within the thresholds. The powered-off ones are UNKNOWN by the
     // hosts' {$CLOUDCHECKS.VM.POWERED_OFF_STATE}, and OK by their own macro: all but `unchosen`.
@@ -467,24 +465,29 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
       300_000,
       () => executeNow(runners, 'check_vcd['),
     );
-    const ran = Math.floor(Date.now() / 1000);
-    await executeNow(masterHosts);
-    const s = submit(['--no-cache']);
-    expect(s.status).toBe(3);
-    expect(s.stdout).toMatch(/^VM_FLEET UNKNOWN - login to .* rejected/);
-    await until(
-      'every runner UNKNOWN from after the password broke',
-      async () =>
-        (
-          await api<Array<{ lastclock: string; lastvalue: string }>>('item.get', {
-            hostids: runners.map((h) => hostIds[h]),
-            filter: { key_: 'cloudchecks.fleet.code' },
-            output: ['lastclock', 'lastvalue'],
-          })
-        ).every((i) => Number(i.lastclock) >= ran && i.lastvalue === '3'),
-      300_000,
-      () => executeNow(masterHosts),
-    );
+    // Two rounds of the runners: the second UNKNOWN in a row is what the runner's trigger
+    // fires on, unless (as here) check_vcd's problem, which it depends on, is open.
+    for (const round of [1, 2]) {
+      const ran = Math.floor(Date.now() / 1000) + 1;
+      await sleep(1100);
+      await executeNow(masterHosts);
+      const s = submit(['--no-cache']);
+      expect(s.status).toBe(3);
+      expect(s.stdout).toMatch(/^VM_FLEET UNKNOWN - login to .* rejected/);
+      await until(
+        `every runner UNKNOWN from after the password broke (round ${round})`,
+        async () =>
+          (
+            await api<Array<{ lastclock: string; lastvalue: string }>>('item.get', {
+              hostids: runners.map((h) => hostIds[h]),
+              filter: { key_: 'cloudchecks.fleet.code' },
+              output: ['lastclock', 'lastvalue'],
+            })
+          ).every((i) => Number(i.lastclock) >= ran && i.lastvalue === '3'),
+        300_000,
+        () => executeNow(masterHosts),
+      );
+    }
     await sleep(20_000); // anything else it would raise has come by now
     const raised = await api<Array<{ name: string }>>('event.get', {
       hostids: Object.values(hostIds),

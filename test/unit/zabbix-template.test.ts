@@ -82,7 +82,9 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
           const state = items.find((i) => i.master_item?.key === master.key && i.preprocessing?.[0].parameters[0] === '$.code');
           expect(state, `${t.template}: ${master.key} has no state item`).toBeDefined();
           const triggers = (proto ? state!.trigger_prototypes : state!.triggers) ?? [];
-          const unknown = triggers.find((tr) => tr.expression === `last(/${t.template}/${state!.key})=3`);
+          // The fleet runner's on the second UNKNOWN in a row (below), every other on the first.
+          const onUnknown = state!.key === 'cloudchecks.fleet.code' ? `min(/${t.template}/${state!.key},#2)=3` : `last(/${t.template}/${state!.key})=3`;
+          const unknown = triggers.find((tr) => tr.expression === onUnknown);
           expect(unknown, `${t.template}: ${state!.key} has no trigger on UNKNOWN`).toBeDefined();
           checked.push(master.key.replace(/\[.*/, ''));
         }
@@ -167,13 +169,16 @@ describe('contrib/zabbix/cloudchecks_templates_7.0.yaml', () => {
 describe('the fleet templates: one root cause, one problem', () => {
   const fleets = templates.filter((t) => t.template.startsWith('cloudchecks Cloud Director VM fleet'));
 
-  it("both have the runner's triggers: cannot be collected, and no result for {$CLOUDCHECKS.FLEET.NODATA}", () => {
+  // Cannot be collected on the second failed run in a row: check_vcd (every minute) has raised
+  // its problem by then where vCD is the cause; on the first, a runner that ran before it would
+  // raise its own problem beside it (in the real 6.0 server, one of 41 runners did).
+  it("both have the runner's triggers: cannot be collected (two runs in a row), and no result for {$CLOUDCHECKS.FLEET.NODATA}", () => {
     expect(fleets).toHaveLength(2);
     for (const t of fleets) {
       const state = t.items!.find((i) => i.key === 'cloudchecks.fleet.code')!;
       expect(state.triggers!.map((tr) => tr.expression)).toEqual(
         expect.arrayContaining([
-          `last(/${t.template}/cloudchecks.fleet.code)=3`,
+          `min(/${t.template}/cloudchecks.fleet.code,#2)=3`,
           `nodata(/${t.template}/cloudchecks.fleet.code,{$CLOUDCHECKS.FLEET.NODATA})=1`,
         ]),
       );
@@ -194,7 +199,7 @@ describe('the fleet templates: one root cause, one problem', () => {
       const prototypes = items.flatMap((i) => i.trigger_prototypes ?? []);
       for (const tr of prototypes as Array<Trigger & { dependencies?: Array<{ expression: string }> }>)
         expect((tr.dependencies ?? []).map((d) => d.expression).sort(), `${t.template}: ${tr.name}`).toEqual([
-          `last(/${t.template}/cloudchecks.fleet.code)=3`,
+          `min(/${t.template}/cloudchecks.fleet.code,#2)=3`,
           `nodata(/${t.template}/cloudchecks.fleet.code,{$CLOUDCHECKS.FLEET.NODATA})=1`,
         ]);
     }

@@ -14,6 +14,8 @@ import { findExecutable } from './engines';
 
 const UI = '/usr/share/zabbix';
 const SQL = '/usr/share/zabbix-server-pgsql';
+/** The configuration zabbix-server-pgsql installs. */
+const STOCK_CONF = '/etc/zabbix/zabbix_server.conf';
 
 export interface ZabbixInstall {
   server: string;
@@ -102,9 +104,12 @@ export class PrivateZabbix {
 
   /**
    * Starts PostgreSQL, the server (running external checks from `externalScripts`, with
-   * `settings` in place of its own zabbix_server.conf values or beside them) and the API.
+   * `settings` in place of its own zabbix_server.conf values or beside them) and the API. The
+   * server's configuration is the test's own, small and quick, or with `stockConfig` the
+   * package's /etc/zabbix/zabbix_server.conf as installed, with only the sandbox's ports, files
+   * and database moved.
    */
-  async start(externalScripts: string, settings: Record<string, string> = {}): Promise<void> {
+  async start(externalScripts: string, settings: Record<string, string> = {}, options: { stockConfig?: boolean } = {}): Promise<void> {
     const { install } = this;
     // PostgreSQL: a cluster of our own, trust on 127.0.0.1 only, no fsync (thrown away after).
     const pgDir = join(this.root, 'pg');
@@ -128,40 +133,51 @@ export class PrivateZabbix {
     if (this.runAs) chownSync(serverDir, this.runAs.uid, this.runAs.gid);
     this.serverPort = await freePort();
     const conf = join(serverDir, 'zabbix_server.conf');
+    // Where this server differs from a packaged one: its ports, files, database and user.
+    const sandbox = [
+      'ListenIP=127.0.0.1',
+      `ListenPort=${this.serverPort}`,
+      `LogFile=${serverDir}/zabbix_server.log`,
+      'LogFileSize=0',
+      `PidFile=${serverDir}/zabbix_server.pid`,
+      `SocketDir=${serverDir}`,
+      `TmpDir=${serverDir}`,
+      'DBHost=127.0.0.1',
+      `DBPort=${this.pgPort}`,
+      'DBName=zabbix',
+      'DBUser=zabbix',
+      `ExternalScripts=${externalScripts}`,
+      // As root the server switches to the zabbix user, as the packages run it (without that
+      // user, e.g. a build from source, it may only stay root when told so).
+      ...(this.runAs ? ['User=zabbix'] : process.getuid?.() === 0 ? ['AllowRoot=1'] : []),
+    ];
+    const key = (line: string) => line.split('=')[0];
+    const base = options.stockConfig
+      ? // The package's own zabbix_server.conf: its settings but those the sandbox moves, and its
+        // Include of the system's conf.d.
+        readFileSync(STOCK_CONF, 'utf8')
+          .split('\n')
+          .filter((line) => /^[A-Za-z]+=/.test(line) && key(line) !== 'Include' && !sandbox.some((l) => key(l) === key(line)))
+      : [
+          // Longer than the plugins' own timeout (timeout=8 in the ini file), as docs/zabbix.md says.
+          'Timeout=15',
+          'StartPollers=3',
+          'StartPollersUnreachable=1',
+          'StartPingers=0',
+          'StartDiscoverers=0',
+          'StartHTTPPollers=0',
+          'StartTrappers=1',
+          'StartPreprocessors=2',
+          'StartLLDProcessors=1',
+          'StartReportWriters=0',
+          'StartODBCPollers=0',
+          'CacheUpdateFrequency=5',
+          'HousekeepingFrequency=0',
+        ];
     writeFileSync(
       conf,
-      [
-        'ListenIP=127.0.0.1',
-        `ListenPort=${this.serverPort}`,
-        `LogFile=${serverDir}/zabbix_server.log`,
-        'LogFileSize=0',
-        `PidFile=${serverDir}/zabbix_server.pid`,
-        `SocketDir=${serverDir}`,
-        `TmpDir=${serverDir}`,
-        'DBHost=127.0.0.1',
-        `DBPort=${this.pgPort}`,
-        'DBName=zabbix',
-        'DBUser=zabbix',
-        `ExternalScripts=${externalScripts}`,
-        // Longer than the plugins' own timeout (timeout=8 in the ini file), as docs/zabbix.md says.
-        'Timeout=15',
-        'StartPollers=3',
-        'StartPollersUnreachable=1',
-        'StartPingers=0',
-        'StartDiscoverers=0',
-        'StartHTTPPollers=0',
-        'StartTrappers=1',
-        'StartPreprocessors=2',
-        'StartLLDProcessors=1',
-        'StartReportWriters=0',
-        'StartODBCPollers=0',
-        'CacheUpdateFrequency=5',
-        'HousekeepingFrequency=0',
-        // As root the server switches to the zabbix user, as the packages run it (without that
-        // user, e.g. a build from source, it may only stay root when told so).
-        ...(this.runAs ? ['User=zabbix'] : process.getuid?.() === 0 ? ['AllowRoot=1'] : []),
-      ]
-        .filter((line) => !(line.split('=')[0] in settings))
+      [...base, ...sandbox]
+        .filter((line) => !(key(line) in settings))
         .concat(
           Object.entries(settings).map(([k, v]) => `${k}=${v}`),
           '',
