@@ -19,7 +19,7 @@ import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { ClusterNode } from './support/icinga2-cluster';
 import { freePort, hasStockIcingaConfig } from './support/icinga2';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
-import { expectOneProblemTheRunners, FLEET_SERVICE_ATTRS, fleetStates, NotificationLog, type FleetServiceAttrs } from './support/vm-fleet';
+import { expectOnlyTheRunnerNotifies, FLEET_SERVICE_ATTRS, fleetStates, NotificationLog, type FleetServiceAttrs } from './support/vm-fleet';
 
 const icinga2 = findExecutable('icinga2');
 if (!icinga2 || !hasStockIcingaConfig()) announceSkip('icinga2', 'icinga2-bin icinga2-common (its stock /etc/icinga2)');
@@ -272,7 +272,7 @@ function attributeOf(node: ClusterNode, auth: string, type: string, name: string
       ]);
       const broken = Date.now() / 1000;
 
-      const all = await expectOneProblemTheRunners(
+      const all = await expectOnlyTheRunnerNotifies(
         () =>
           master
             .api<{ results: Array<{ name: string; attrs: FleetServiceAttrs }> }>(masterAuth, 'GET', FLEET_SERVICE_ATTRS)

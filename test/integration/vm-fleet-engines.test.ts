@@ -17,7 +17,7 @@ import { fleetRunnerConfig, hasStockNagiosConfig, PrivateNagios, StockNagios } f
 import { DIST, REPO } from './support/simulator';
 import {
   API_PASSWORD,
-  expectOneProblemTheRunners,
+  expectOnlyTheRunnerNotifies,
   FLEET_SERVICE_ATTRS,
   fleetStates,
   NotificationLog,
@@ -345,7 +345,7 @@ function breakPassword(passwordFile: string, cacheDir: string): void {
     breakPassword(passwordFile, cacheDir);
     const broken = Date.now() / 1000;
 
-    await expectOneProblemTheRunners(services, {
+    await expectOnlyTheRunnerNotifies(services, {
       runner: 'vcd-acme-fleet',
       vmServices,
       broken,

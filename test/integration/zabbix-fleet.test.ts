@@ -37,16 +37,6 @@ const suite = why ? describe.skip : describe;
 
 const SEVEN = install?.version.startsWith('7.') === true;
 const TEMPLATE = join(REPO, SEVEN ? 'contrib/zabbix/cloudchecks_templates_7.0.yaml' : 'contrib/zabbix/cloudchecks_templates.yaml');
-const rule = () => ({ updateExisting: true, createMissing: true, deleteMissing: false });
-const IMPORT_RULES = {
-  [SEVEN ? 'template_groups' : 'groups']: { updateExisting: true, createMissing: true },
-  templates: { updateExisting: true, createMissing: true },
-  valueMaps: rule(),
-  templateLinkage: { createMissing: true, deleteMissing: false },
-  items: rule(),
-  discoveryRules: rule(),
-  triggers: rule(),
-};
 const VAPPS = Array.from({ length: 40 }, (_, i) => (i === 2 ? 'Sales & Marketing' : `vapp-${String(i + 1).padStart(2, '0')}`));
 /**
  * What docs/zabbix.md says to change in the package's zabbix_server.conf for this fleet (both
@@ -186,7 +176,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     ini = join(zabbix.root, 'cloudchecks.ini');
     writeFileSync(ini, sections.join('\n'), { mode: 0o640 });
     own(ini);
-    await zabbix.start(scripts, SERVER_SETTINGS, { stockConfig: true });
+    await zabbix.start(scripts, SERVER_SETTINGS);
 
     // The VMs, and the document's size in both forms.
     const r = spawnSync(join(DIST, 'check_vm_fleet'), ['--extra-opts', `fleet@${ini}`, '--output', 'json', '-t', '60'], {
@@ -224,9 +214,7 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
   }, 60_000);
 
   it('takes the templates, and a host per runner: the master item (7.0: whole, 6.0: per vApp) and the trapper', async () => {
-    expect(await api('configuration.import', { format: 'yaml', source: readFileSync(TEMPLATE, 'utf8'), rules: IMPORT_RULES })).toBe(true);
-    // What autovacuum would have done before a user goes on to add hosts (PrivateZabbix.analyze).
-    zabbix.analyze();
+    expect(await zabbix.importTemplates(readFileSync(TEMPLATE, 'utf8'))).toBe(true);
     const templates = Object.fromEntries(
       (await api<Array<{ templateid: string; host: string }>>('template.get', { search: { host: 'cloudchecks' }, output: ['host'] })).map((t) => [
         t.host,

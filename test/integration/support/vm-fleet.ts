@@ -117,7 +117,7 @@ const isStale = (x: FleetServiceAttrs | undefined) =>
  * service went stale; a VM service's stale text pointing at it; and, of `notes` since line
  * `before`, one notification, the runner's. Returns the last reading.
  */
-export async function expectOneProblemTheRunners(
+export async function expectOnlyTheRunnerNotifies(
   read: () => Promise<Map<string, FleetServiceAttrs>>,
   o: { runner: string; vmServices: string[]; broken: number; intervalS: number; notes: NotificationLog; before: number; log: () => string },
 ): Promise<Map<string, FleetServiceAttrs>> {

@@ -1,6 +1,7 @@
 // A private, throw-away Zabbix for the integration test: its own PostgreSQL cluster (initdb in a
 // temporary directory, schema from the zabbix-server-pgsql package), zabbix_server in the
-// foreground with its own config (ports, ExternalScripts, log), and the frontend's JSON-RPC
+// foreground with the package's zabbix_server.conf (its ports, ExternalScripts, log and
+// database moved into the sandbox), and the frontend's JSON-RPC
 // API served by `php -S` from a copy of /usr/share/zabbix whose config path points at our
 // zabbix.conf.php (Debian's frontend reads a fixed /etc/zabbix/zabbix.conf.php). Everything
 // listens on 127.0.0.1; nothing of the system's Zabbix or PostgreSQL is touched.
@@ -33,6 +34,7 @@ export function findZabbix(): ZabbixInstall | { missing: string } {
   if (!server) return { missing: 'zabbix_server (zabbix-server-pgsql)' };
   if (!existsSync(join(UI, 'api_jsonrpc.php'))) return { missing: `${UI}/api_jsonrpc.php (zabbix-frontend-php)` };
   if (!existsSync(join(SQL, 'schema.sql.gz'))) return { missing: `${SQL}/schema.sql.gz (zabbix-server-pgsql)` };
+  if (!existsSync(STOCK_CONF)) return { missing: `${STOCK_CONF} (zabbix-server-pgsql)` };
   const php = findExecutable('php');
   if (!php) return { missing: 'php (php8.2-cli)' };
   if (!/^pgsql$/m.test(spawnSync(php, ['-m'], { encoding: 'utf8' }).stdout ?? '')) return { missing: "php's pgsql module (php8.2-pgsql)" };
@@ -104,12 +106,11 @@ export class PrivateZabbix {
 
   /**
    * Starts PostgreSQL, the server (running external checks from `externalScripts`, with
-   * `settings` in place of its own zabbix_server.conf values or beside them) and the API. The
-   * server's configuration is the test's own, small and quick, or with `stockConfig` the
-   * package's /etc/zabbix/zabbix_server.conf as installed, with only the sandbox's ports, files
-   * and database moved.
+   * `settings` in place of its zabbix_server.conf values or beside them) and the API. The
+   * server's configuration is the package's /etc/zabbix/zabbix_server.conf as installed, with
+   * only the sandbox's ports, files, database and user moved, and `settings`.
    */
-  async start(externalScripts: string, settings: Record<string, string> = {}, options: { stockConfig?: boolean } = {}): Promise<void> {
+  async start(externalScripts: string, settings: Record<string, string> = {}): Promise<void> {
     const { install } = this;
     // PostgreSQL: a cluster of our own, trust on 127.0.0.1 only, no fsync (thrown away after).
     const pgDir = join(this.root, 'pg');
@@ -120,7 +121,7 @@ export class PrivateZabbix {
     const pgOpts = `-p ${this.pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     this.pg('pg_ctl', ['-D', join(pgDir, 'data'), '-l', join(pgDir, 'log'), '-o', pgOpts, '-w', '-t', '60', 'start']);
     this.pgStarted = true;
-    const psql = ['-h', '127.0.0.1', '-p', String(this.pgPort), '-U', 'zabbix', '-q', '-v', 'ON_ERROR_STOP=1'];
+    const psql = this.psqlArgs;
     this.pg('psql', [...psql, '-d', 'postgres', '-c', 'CREATE DATABASE zabbix']);
     // The package's own SQL, in the order its README gives: schema, images, data.
     for (const part of ['schema', 'images', 'data']) {
@@ -152,28 +153,11 @@ export class PrivateZabbix {
       ...(this.runAs ? ['User=zabbix'] : process.getuid?.() === 0 ? ['AllowRoot=1'] : []),
     ];
     const key = (line: string) => line.split('=')[0];
-    const base = options.stockConfig
-      ? // The package's own zabbix_server.conf: its settings but those the sandbox moves, and its
-        // Include of the system's conf.d.
-        readFileSync(STOCK_CONF, 'utf8')
-          .split('\n')
-          .filter((line) => /^[A-Za-z]+=/.test(line) && key(line) !== 'Include' && !sandbox.some((l) => key(l) === key(line)))
-      : [
-          // Longer than the plugins' own timeout (timeout=8 in the ini file), as docs/zabbix.md says.
-          'Timeout=15',
-          'StartPollers=3',
-          'StartPollersUnreachable=1',
-          'StartPingers=0',
-          'StartDiscoverers=0',
-          'StartHTTPPollers=0',
-          'StartTrappers=1',
-          'StartPreprocessors=2',
-          'StartLLDProcessors=1',
-          'StartReportWriters=0',
-          'StartODBCPollers=0',
-          'CacheUpdateFrequency=5',
-          'HousekeepingFrequency=0',
-        ];
+    // The package's own zabbix_server.conf: its settings but those the sandbox moves, and its
+    // Include of the system's conf.d.
+    const base = readFileSync(STOCK_CONF, 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Za-z]+=/.test(line) && key(line) !== 'Include' && !sandbox.some((l) => key(l) === key(line)));
     writeFileSync(
       conf,
       [...base, ...sandbox]
@@ -269,15 +253,39 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
     return doc.result;
   }
 
+  /** psql's options for the private cluster, as its superuser, stopping at the first error. */
+  private get psqlArgs(): string[] {
+    return ['-h', '127.0.0.1', '-p', String(this.pgPort), '-U', 'zabbix', '-q', '-v', 'ON_ERROR_STOP=1'];
+  }
+
   /**
-   * ANALYZE on the database, as autovacuum does on a server within a minute or so of a large
-   * change such as a template import. Without statistics, PostgreSQL plans the frontend's
-   * trigger-dependency query (host.create linking a template whose triggers depend on another
-   * template's) badly: 55-90 s for the first fleet host on an idle machine here, past the API
-   * call's 180 s beside CI's other lanes; 0.3 s once analysed.
+   * Imports a templates export through the API with the Import dialog's default rules for
+   * templates (CControllerPopupImport, preset "template"), as docs/zabbix.md has users import
+   * it; true when the server took it. Then ANALYZE on the database, as autovacuum does on a
+   * server within a minute or so of such a change, before a user goes on to add hosts.
+   * Without statistics, PostgreSQL plans the frontend's trigger-dependency query (host.create
+   * linking a template whose triggers depend on another template's) badly: 55-90 s for the
+   * first fleet host on an idle machine here, past the API call's 180 s beside CI's other
+   * lanes; 0.3 s once analysed.
    */
-  analyze(): void {
-    this.pg('psql', ['-h', '127.0.0.1', '-p', String(this.pgPort), '-U', 'zabbix', '-q', '-v', 'ON_ERROR_STOP=1', '-d', 'zabbix', '-c', 'ANALYZE']);
+  async importTemplates(source: string): Promise<unknown> {
+    const rule = { updateExisting: true, createMissing: true, deleteMissing: false };
+    const rules = {
+      // 7.0 has template groups of their own.
+      [this.install.version.startsWith('7.') ? 'template_groups' : 'groups']: { updateExisting: true, createMissing: true },
+      templates: { updateExisting: true, createMissing: true },
+      valueMaps: rule,
+      templateDashboards: rule,
+      templateLinkage: { createMissing: true, deleteMissing: false },
+      items: rule,
+      discoveryRules: rule,
+      triggers: rule,
+      graphs: rule,
+      httptests: rule,
+    };
+    const taken = await this.call('configuration.import', { format: 'yaml', source, rules });
+    this.pg('psql', [...this.psqlArgs, '-d', 'zabbix', '-c', 'ANALYZE']);
+    return taken;
   }
 
   /** Makes zabbix_server read the configuration now (new hosts, discovered items). */
