@@ -288,7 +288,11 @@ function readResponse(req: HttpRequest, res: http.IncomingMessage, { started, pr
       } catch (error) {
         reject(error);
         res.destroy();
+        return;
       }
+      // Counted as the chunks of a body read whole: a large page may make few objects of its
+      // own (long text, whitespace) for V8 to collect the chunks among.
+      bodyBytesRead(chunk.length, size);
       return;
     }
     if (!into) chunks.push(chunk);

@@ -12,11 +12,13 @@ import { VDC_STATUS } from '../vdc/vdc-query';
 /** A figure of a record: a whole number, or undefined when the record does not give it. */
 export type Figure = number | undefined;
 
+// A run may hold 100,000 records of each type: a record keeps only what is judged or named, and
+// what many records share (no odd figure, a policy name) is one value, not one per record.
+
 /** One VMWProviderVdcRecord. Units as the record's: MHz and MB. */
 export interface ProviderVdcRecord {
   /** The provider VDC's UUID, from its href (`…/api/admin/providervdc/<uuid>`). */
   id: string;
-  href: string;
   name: string;
   /** Undefined when the record does not say (judged as enabled: only an explicit false is disabled). */
   enabled: boolean;
@@ -28,15 +30,14 @@ export interface ProviderVdcRecord {
   /** numberOfVdcs: the organisation VDCs backed by it. */
   vdcs: Figure;
   /** Attributes sent that were no number (`cpuUsedMhz "n/a"`): said, and unknown. */
-  odd: string[];
+  odd: readonly string[];
 }
 
 /** One ProviderVdcStorageProfileRecord. Units: MB. */
 export interface ProviderStoragePolicyRecord {
-  id: string;
   name: string;
-  /** The href of its provider VDC. */
-  providerVdc: string;
+  /** The UUID of its provider VDC (from the record's providerVdc href), lower case. */
+  pvdcId: string;
   enabled: boolean;
   total: Figure;
   used: Figure;
@@ -44,7 +45,7 @@ export interface ProviderStoragePolicyRecord {
   allocated: Figure;
   /** Which attribute `allocated` came from. */
   allocatedFrom?: 'storageAllocatedMB' | 'storageRequestedMB';
-  odd: string[];
+  odd: readonly string[];
 }
 
 /** The most provider VDCs (or provider storage policies) a query may list: a page of 100,000 is read and judged. */
@@ -68,10 +69,32 @@ function figure(a: Record<string, string>, key: string, odd: string[]): Figure {
   return undefined;
 }
 
+/** What a record with no odd figure keeps: one array for them all. */
+const NONE: readonly string[] = Object.freeze([]);
+
 function name(a: Record<string, string>, what: string, local: string): string {
   const value = a.name ?? '';
   if (value.length > MAX_NAME_CHARS) throw new CheckError(`unexpected ${what}: a ${local} name is ${value.length} characters long, and vCD allows 128`);
   return detached(value);
+}
+
+/** Storage-policy names kept once each, up to this many different ones (an estate has a handful). */
+const SHARED_NAMES_AT_MOST = 1000;
+
+/**
+ * The same string for the same policy name ("Standard" of 100,000 provider VDCs is one string);
+ * past SHARED_NAMES_AT_MOST different names, each record has its own copy, as without it.
+ */
+class SharedNames {
+  private readonly names = new Map<string, string>();
+
+  get(value: string): string {
+    const known = this.names.get(value);
+    if (known !== undefined) return known;
+    const own = detached(value);
+    if (this.names.size < SHARED_NAMES_AT_MOST) this.names.set(own, own);
+    return own;
+  }
 }
 
 function statusOf(text: string | undefined): string | undefined {
@@ -87,24 +110,23 @@ function providerVdcRecordOf({ local, attributes: a }: XmlElement, what: string)
   const status = statusOf(a.status);
   const record: ProviderVdcRecord = {
     id: detached(id),
-    href: detached(a.href),
     name: name(a, what, local),
     enabled: a.isEnabled !== 'false',
     busy: a.isBusy === 'true',
     cpu: { capacity: figure(a, 'cpuLimitMhz', odd), used: figure(a, 'cpuUsedMhz', odd), allocated: figure(a, 'cpuAllocationMhz', odd) },
     memory: { capacity: figure(a, 'memoryLimitMB', odd), used: figure(a, 'memoryUsedMB', odd), allocated: figure(a, 'memoryAllocationMB', odd) },
     vdcs: figure(a, 'numberOfVdcs', odd),
-    odd,
+    odd: odd.length === 0 ? NONE : odd,
   };
   // Set, not spread: a spread object per record is a measurable part of a page of 100,000.
   if (status !== undefined) record.status = status;
   return record;
 }
 
-/** The storage policy of one ProviderVdcStorageProfileRecord element, owning its strings. */
-function storagePolicyRecordOf({ local, attributes: a }: XmlElement, what: string): ProviderStoragePolicyRecord {
-  const id = POLICY_HREF.exec(a.href ?? '')?.[1];
-  if (!id || a.providerVdc === undefined || pvdcIdOf(a.providerVdc) === undefined)
+/** The storage policy of one ProviderVdcStorageProfileRecord element, owning its strings (its name shared through `names`). */
+function storagePolicyRecordOf({ local, attributes: a }: XmlElement, what: string, names: SharedNames): ProviderStoragePolicyRecord {
+  const pvdcId = a.providerVdc === undefined ? undefined : pvdcIdOf(a.providerVdc);
+  if (!POLICY_HREF.test(a.href ?? '') || pvdcId === undefined)
     throw new CheckError(
       `unexpected ${what}: a ${local} without a storage policy href or provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
     );
@@ -113,14 +135,13 @@ function storagePolicyRecordOf({ local, attributes: a }: XmlElement, what: strin
   const requested = allocated === undefined ? figure(a, 'storageRequestedMB', odd) : undefined;
   const from = allocated !== undefined ? 'storageAllocatedMB' : requested !== undefined ? 'storageRequestedMB' : undefined;
   const record: ProviderStoragePolicyRecord = {
-    id: detached(id.toLowerCase()),
-    name: name(a, what, local),
-    providerVdc: detached(a.providerVdc),
+    name: names.get(name(a, what, local)),
+    pvdcId: detached(pvdcId),
     enabled: a.isEnabled !== 'false',
     total: figure(a, 'storageTotalMB', odd),
     used: figure(a, 'storageUsedMB', odd),
     allocated: allocated ?? requested,
-    odd,
+    odd: odd.length === 0 ? NONE : odd,
   };
   if (from !== undefined) record.allocatedFrom = from;
   return record;
@@ -145,7 +166,8 @@ export function parseProviderVdcRecords(body: string, what = 'query response'): 
 
 /** Reads one page of ProviderVdcStorageProfileRecord elements. */
 export function parseProviderStoragePolicyRecords(body: string, what = 'query response'): RecordsPage<ProviderStoragePolicyRecord> {
-  return readPage(body, what, POLICY_RECORDS, storagePolicyRecordOf);
+  const names = new SharedNames();
+  return readPage(body, what, POLICY_RECORDS, (e, w) => storagePolicyRecordOf(e, w, names));
 }
 
 /** `/api/query?type=…&format=records`, every record, sorted by name. */
@@ -183,13 +205,14 @@ export function queryProviderVdcs(conn: VcdConnection, get: SessionGet, take: (r
 
 /** Every provider storage-policy record, each handed to `take` as its page arrives. */
 export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionGet, take: (record: ProviderStoragePolicyRecord) => void): Promise<number> {
+  const names = new SharedNames();
   return streamAllPages(
     conn,
     get,
     PVDC_POLICY_QUERY_PATH,
     {
       recordNames: POLICY_RECORDS,
-      record: storagePolicyRecordOf,
+      record: (e, what) => storagePolicyRecordOf(e, what, names),
       max: MAX_PVDC_RECORDS,
       noun: 'provider storage policies',
       list: 'the provider storage policies',

@@ -9,7 +9,7 @@ import { ScalarContext } from '../../../../lib/plugin/scalar-context';
 import { State } from '../../../../lib/plugin/state';
 import { parseProviderVdcReservations } from '../../../../lib/vcd/pvdc/pvdc-capacity';
 import { selectProviderVdcs, type PvdcReading } from '../../../../lib/vcd/pvdc/pvdc-probe';
-import { parseProviderStoragePolicyRecords, parseProviderVdcRecords, pvdcIdOf } from '../../../../lib/vcd/pvdc/pvdc-query';
+import { parseProviderStoragePolicyRecords, parseProviderVdcRecords } from '../../../../lib/vcd/pvdc/pvdc-query';
 import { judgeProviderVdcs, MAX_PERFDATA_VALUES, type PvdcThresholds } from '../../../../lib/vcd/pvdc/pvdc-report';
 import { namePart } from '../../../../lib/plugin/perfdata-labels';
 
@@ -20,7 +20,7 @@ const T: PvdcThresholds = { cpu: ctx(), memory: ctx(), storage: ctx() };
 /** The fixtures' provider VDCs, each with its storage policies (grouped as the probe does). */
 function readings(records: string, policies: string): PvdcReading[] {
   const pols = parseProviderStoragePolicyRecords(fixture(policies)).records;
-  return parseProviderVdcRecords(fixture(records)).records.map((pvdc) => ({ pvdc, policies: pols.filter((p) => pvdcIdOf(p.providerVdc) === pvdc.id) }));
+  return parseProviderVdcRecords(fixture(records)).records.map((pvdc) => ({ pvdc, policies: pols.filter((p) => p.pvdcId === pvdc.id) }));
 }
 const labels = (metrics: { label: string }[] = []) => metrics.map((m) => m.label);
 
@@ -101,7 +101,7 @@ describe('judgeProviderVdcs', () => {
   it("labels stay unique whatever the names: a provider VDC name against another one's policy", () => {
     const pvdc = (name: string, id: string, policies: string[]): Parameters<typeof judgeProviderVdcs>[0][number] => {
       const [base] = readings('providerVdc-records-schema-api34.xml', 'providerVdcStorageProfile-records-schema-api34.xml');
-      return { ...base, pvdc: { ...base.pvdc, name, id }, policies: policies.map((p, n) => ({ ...base.policies[0], name: p, id: `${id}-${n}` })) };
+      return { ...base, pvdc: { ...base.pvdc, name, id }, policies: policies.map((p) => ({ ...base.policies[0], name: p, pvdcId: id })) };
     };
     const r = judgeProviderVdcs(
       [pvdc('x', 'aaaaaaaa-1', ['cpu', 'y']), pvdc('x storage', 'bbbbbbbb-2', ['cpu']), pvdc('x_storage', 'cccccccc-3', [])],
