@@ -42,7 +42,9 @@ describe('httpRequest with a stream', () => {
   });
 
   it('stops counting at a chunk the stream refuses', async () => {
-    nock(HOST).get('/page').reply(200, 'y'.repeat(64 * 1024));
+    nock(HOST)
+      .get('/page')
+      .reply(200, 'y'.repeat(64 * 1024));
     const refused = httpRequest({
       url: new URL(`${HOST}/page`),
       stream: () => () => {
