@@ -83,15 +83,15 @@ const SHARED_NAMES_AT_MOST = 1000;
 
 /**
  * The same string for the same policy name ("Standard" of 100,000 provider VDCs is one string);
- * past SHARED_NAMES_AT_MOST different names, each record has its own copy, as without it.
+ * past SHARED_NAMES_AT_MOST different names, each record keeps the copy it made, as without it.
  */
 class SharedNames {
   private readonly names = new Map<string, string>();
 
-  get(value: string): string {
-    const known = this.names.get(value);
+  /** The name kept for `own` (a string the record owns, from name()). */
+  get(own: string): string {
+    const known = this.names.get(own);
     if (known !== undefined) return known;
-    const own = detached(value);
     if (this.names.size < SHARED_NAMES_AT_MOST) this.names.set(own, own);
     return own;
   }
