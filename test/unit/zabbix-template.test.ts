@@ -36,6 +36,17 @@ interface Template {
 }
 const doc = parse(TEXT) as { zabbix_export: { version: string; templates: Template[] } };
 const templates = doc.zabbix_export.templates;
+/**
+ * The templates whose checks run beneath check_vcd: their triggers on UNKNOWN fire on the second
+ * in a row, so that a check that ran between an outage and check_vcd's next run stays quiet.
+ */
+const SECOND_UNKNOWN = new Set([
+  'cloudchecks Cloud Director VMs',
+  'cloudchecks Cloud Director VDCs',
+  'cloudchecks Cloud Director provider VDCs',
+  'cloudchecks Cloud Director VM fleet',
+  'cloudchecks Cloud Director VM fleet trapper',
+]);
 
 /** Zabbix's rule, as in CApiInputValidator::validateUuid: 32 hex digits, version 4, variant 10xx. */
 function isZabbixUuid(value: string): boolean {
@@ -82,8 +93,9 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
           const state = items.find((i) => i.master_item?.key === master.key && i.preprocessing?.[0].parameters[0] === '$.code');
           expect(state, `${t.template}: ${master.key} has no state item`).toBeDefined();
           const triggers = (proto ? state!.trigger_prototypes : state!.triggers) ?? [];
-          // The fleet runner's on the second UNKNOWN in a row (below), every other on the first.
-          const onUnknown = state!.key === 'cloudchecks.fleet.code' ? `min(/${t.template}/${state!.key},#2)=3` : `last(/${t.template}/${state!.key})=3`;
+          // Beneath check_vcd (the fleet runners, each VM's, VDC's and provider VDC's check) on the
+          // second UNKNOWN in a row (below); the cluster's and the one-VM template's on the first.
+          const onUnknown = SECOND_UNKNOWN.has(t.template) ? `min(/${t.template}/${state!.key},#2)=3` : `last(/${t.template}/${state!.key})=3`;
           const unknown = triggers.find((tr) => tr.expression === onUnknown);
           expect(unknown, `${t.template}: ${state!.key} has no trigger on UNKNOWN`).toBeDefined();
           checked.push(master.key.replace(/\[.*/, ''));
@@ -352,6 +364,18 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
         (tr.dependencies ?? []).map((d) => d.expression),
         `${name}: ${tr.name}`,
       ).toContain(VCD_DOWN);
+  });
+
+  // A dependency holds from the moment check_vcd's trigger fires. A check beneath it whose run
+  // came between the outage and check_vcd's next (check_vcd every minute, the VMs every 5 or 15)
+  // would raise its own problem on its first UNKNOWN: in the real 6.0 server, one VM check did in
+  // most runs of test/integration/zabbix.test.ts; 2,000 VMs on that template would raise some
+  // hundred. On the second in a row, check_vcd has run in between.
+  it.each(beneath)('%s: no trigger fires on a single UNKNOWN', (name, triggersOf) => {
+    const template = templates.find((t) => t.template === name)!;
+    const onUnknown = triggersOf(template).filter((tr) => /\)=3$/.test(tr.expression));
+    expect(onUnknown.length).toBeGreaterThan(0);
+    for (const tr of onUnknown) expect(tr.expression, `${name}: ${tr.name}`).toMatch(/^min\(\/[^,]+,#2\)=3$/);
   });
 
   it('the service trigger it names is the one the service template has', () => {
