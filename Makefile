@@ -61,9 +61,13 @@ test: deps
 test-code: lint check-dist
 	@sh scripts/run-tests --host-unit
 
-# One after the other: both take dpkg's lock.
+# One after the other: each takes dpkg's lock. The Debian 13 root is made in the background
+# (test/integration/trixie-root.sh): scripts/run-tests waits for it where it needs it.
 test-hosts:
-	@$(MAKE) --no-print-directory integration-deps
+	@sh test/integration/install-deps.sh
+	@sh test/integration/install-zabbix-deps.sh
+	@sh test/integration/install-trixie.sh --host-tools
+	@sh test/integration/trixie-root.sh start
 	@$(MAKE) --no-print-directory package-deps
 
 # The unit, e2e and fault suites on each tested Node.js only (CI runs them within make test).
