@@ -51,22 +51,19 @@ unit: deps
 # Every test on the host's Node.js; in CI (CI=true) also the suites on the other tested
 # Node.js versions (scripts/node-versions, fetched into .cache/node when missing) and the
 # engines of Debian 13 (scripts/run-tests says which run takes what). The engines install
-# (test-hosts) while the code is checked (test-code): the one waits on the network and dpkg,
-# the other on the CPU. Ends with one line: N passed, N failed, N skipped (summed over every
-# run).
+# (test-hosts) while the code is checked and the unit tests run (test-code): the one waits on
+# the network and dpkg, the other on the CPU. Ends with one line: N passed, N failed, N
+# skipped (summed over every run).
 test: deps
 	@$(MAKE) --no-print-directory -j2 --output-sync=recurse test-code test-hosts
-	@sh scripts/run-tests
+	@sh scripts/run-tests --after-host-unit
 
 test-code: lint check-dist
+	@sh scripts/run-tests --host-unit
 
-# One after the other: each takes dpkg's lock. The Debian 13 root is made in the background
-# (test/integration/trixie-root.sh): scripts/run-tests waits for it where it needs it.
+# One after the other: both take dpkg's lock.
 test-hosts:
-	@sh test/integration/install-deps.sh
-	@sh test/integration/install-zabbix-deps.sh
-	@sh test/integration/install-trixie.sh --host-tools
-	@sh test/integration/trixie-root.sh start
+	@$(MAKE) --no-print-directory integration-deps
 	@$(MAKE) --no-print-directory package-deps
 
 # The unit, e2e and fault suites on each tested Node.js only (CI runs them within make test).

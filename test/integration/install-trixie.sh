@@ -11,7 +11,6 @@
 #   their own PostgreSQL cluster, Zabbix server and Icinga 2).
 # - Otherwise, or when that fails: a loud SKIP message, exit 0; the Debian 13 run is then not
 #   made, and scripts/run-tests says so. Never fails the build.
-# --host-tools: only what the host needs for it (debootstrap), for make test (trixie-root.sh).
 set -u
 
 . "$(dirname "$0")/apt-install.sh"
@@ -41,9 +40,6 @@ if ! command -v debootstrap >/dev/null 2>&1 && [ ! -x /usr/sbin/debootstrap ]; t
 fi
 PATH="$PATH:/usr/sbin:/sbin"
 export PATH
-# make test: the host's part alone (debootstrap, which takes the host's dpkg lock), before the
-# root is made in the background (trixie-root.sh), beside the host's other installs and tests.
-[ "${1:-}" = "--host-tools" ] && exit 0
 
 started=$(date +%s)
 if [ ! -x "$ROOT/usr/bin/apt-get" ] || [ ! -f "$ROOT/.cloudchecks-debootstrapped" ]; then
