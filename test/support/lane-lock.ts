@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
  * Holds an exclusive lock on `file` across processes until the returned function is called: a
  * `flock` child that keeps the lock while its stdin is open, so a test run that dies releases it
  * too. `make test` runs the e2e files on two Node.js versions in two lanes at once; the files
- * whose tests time a run to the tenth of a second take this lock so that they never run side by
+ * whose tests time a run to half a second take this lock so that they never run side by
  * side on the host's cores. The wait happens before their tests, never inside a timed one.
  */
 export async function holdLock(file: string, waitMs: number): Promise<() => void> {
