@@ -42,7 +42,7 @@ for (const run of process.argv.slice(2)) {
   for (const file of r.testResults ?? []) {
     const where = String(file.name ?? '').replace(/^.*?\/(test\/)/, '$1');
     const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-    for (const a of failed) failures.push(`${run}: ${where} > ${clip(a.fullName ?? a.title ?? '', 160)}: ${clip(firstLine(a.failureMessages?.[0]), 200)}`);
+    for (const a of failed) failures.push(`${run}: ${where} > ${clip(a.fullName ?? a.title ?? '', 160)}: ${clip(firstLine(a.failureMessages?.[0]), 600)}`);
     if (failed.length === 0 && file.status === 'failed') failures.push(`${run}: ${where}: ${clip(firstLine(file.message), 200)}`);
   }
 }
