@@ -42,12 +42,14 @@ type WithDeps = Trigger & { dependencies?: Array<{ name: string; expression: str
  * vCD: each VM's and VDC's, the provider VDCs', the fleet runners'. Their triggers depend on
  * check_vcd's and fire on the second UNKNOWN in a row.
  */
+const discovered = (t: Template): WithDeps[] => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? []);
+const ownItems = (t: Template): WithDeps[] => t.items!.flatMap((i) => i.triggers ?? []);
 const beneath: Array<[string, (t: Template) => WithDeps[]]> = [
-  ['cloudchecks Cloud Director VMs', (t) => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? [])],
-  ['cloudchecks Cloud Director VDCs', (t) => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? [])],
-  ['cloudchecks Cloud Director provider VDCs', (t) => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? [])],
-  ['cloudchecks Cloud Director VM fleet', (t) => t.items!.flatMap((i) => i.triggers ?? [])],
-  ['cloudchecks Cloud Director VM fleet trapper', (t) => t.items!.flatMap((i) => i.triggers ?? [])],
+  ['cloudchecks Cloud Director VMs', discovered],
+  ['cloudchecks Cloud Director VDCs', discovered],
+  ['cloudchecks Cloud Director provider VDCs', discovered],
+  ['cloudchecks Cloud Director VM fleet', ownItems],
+  ['cloudchecks Cloud Director VM fleet trapper', ownItems],
 ];
 const SECOND_UNKNOWN = new Set(beneath.map(([name]) => name));
 
