@@ -5,7 +5,8 @@
 // against the simulator, "Execute now", and everything read back through the API: values, no
 // unsupported item, node and VM discovery, and a problem for every UNKNOWN and every sick thing;
 // last, with vCD stopped, check_vcd's trigger is the one new problem of each Cloud Director host
-// (every VM, VDC and fleet runner trigger depends on it, and fires on the second UNKNOWN in a row).
+// (every VM, VDC and fleet runner trigger depends on it, and fires on the second UNKNOWN in a row),
+// and the one that pages on-call through the action the package ships.
 // Zabbix 6.0 LTS (Debian 12) imports cloudchecks_templates.yaml, 7.0 LTS (Debian 13, run inside
 // a Debian 13 root by test/integration/trixie-run.sh) cloudchecks_templates_7.0.yaml, made from
 // it by scripts/zabbix-templates-7.0.mjs: whichever server this machine has.
@@ -75,6 +76,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
   const hostIds: Record<string, string> = {};
   let loginsBefore = 0;
   let logoutsBefore = 0;
+  /** Where on-call's pager script writes each message it sends. */
+  let pagerLog = '';
   /** When the problems test ran every check once more (ms), if it did: the outage waits for those runs. */
   let nudgedAt = 0;
 
@@ -107,13 +110,16 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
    * zabbix to the server's trapper, again (bounded) until the server knows the trapper item:
    * it takes a reloaded configuration in a moment of its own.
    */
-  async function submitFleet(): Promise<void> {
+  function runTrapper() {
     const argv = ['--extra-opts', `vcd-fleet@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
     argv.push('--zabbix-port', String(zabbix.serverPort), '--zabbix-host', 'vcd-acme-fleet-trapper');
+    // As the timer's User=zabbix, who owns the ini file.
+    return spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
+  }
+  async function submitFleet(): Promise<void> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      // As the timer's User=zabbix, who owns the ini file.
-      const r = spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
+      const r = runTrapper();
       if (r.status === 0) {
         expect(r.stdout).toMatch(/^VM_FLEET OK - 15 VMs read .*, 90 results submitted to Zabbix/);
         return;
@@ -121,6 +127,33 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       if (Date.now() > deadline) throw new Error(`check_vm_fleet --submit zabbix: ${r.stdout}${r.stderr}`);
       await sleep(1000);
     }
+  }
+  /**
+   * On-call as a stock server has it: the action the package ships, "Report problems to Zabbix
+   * administrators" (every problem, once), enabled, and Admin, one of them, given a media: the
+   * pager script.
+   */
+  async function pageOnCall(): Promise<void> {
+    const { mediatypeids } = await api<{ mediatypeids: string[] }>('mediatype.create', {
+      name: 'pager',
+      type: 1,
+      exec_path: 'page',
+      status: 0, // enabled (7.0 makes a new one disabled)
+      // Its one argument, the subject: a list from 6.4 on, a string of lines before.
+      ...(SEVEN ? { parameters: [{ sortorder: 0, value: '{ALERT.SUBJECT}' }] } : { exec_params: '{ALERT.SUBJECT}\n' }),
+      message_templates: [{ eventsource: 0, recovery: 0, subject: '{EVENT.ID} {HOST.HOST}: {EVENT.NAME}', message: '{EVENT.NAME}' }],
+    });
+    const [admin] = await api<Array<{ userid: string }>>('user.get', { filter: { username: 'Admin' }, output: ['userid'] });
+    await api('user.update', {
+      userid: admin.userid,
+      medias: [{ mediatypeid: mediatypeids[0], sendto: 'on-call', active: 0, severity: 63, period: '1-7,00:00-24:00' }],
+    });
+    const [action] = await api<Array<{ actionid: string }>>('action.get', {
+      filter: { name: 'Report problems to Zabbix administrators' },
+      output: ['actionid'],
+    });
+    await api('action.update', { actionid: action.actionid, status: 0 });
+    zabbix.reloadConfig();
   }
   /** Polls (bounded) until `done` holds for the items read back. */
   async function waitItems(what: string, done: (items: ZItem[]) => boolean, ms: number): Promise<ZItem[]> {
@@ -211,7 +244,16 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     own(ini);
     // docs/zabbix.md step 2 on the package's zabbix_server.conf: 6.0's external checks get 15 s;
     // 7.0's items carry their own timeout, nothing to change.
-    await zabbix.start(scripts, SEVEN ? {} : { Timeout: '15' });
+    // On-call's media: a script in the server's AlertScriptsPath that writes each message it is given.
+    const alertScripts = join(dir, 'alertscripts');
+    mkdirSync(alertScripts);
+    const pager = join(dir, 'pager');
+    mkdirSync(pager);
+    own(pager);
+    pagerLog = join(pager, 'messages');
+    writeFileSync(join(alertScripts, 'page'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${pagerLog}'\n`, { mode: 0o755 });
+    const settings: Record<string, string> = { AlertScriptsPath: alertScripts };
+    await zabbix.start(scripts, SEVEN ? settings : { ...settings, Timeout: '15' });
     const stats = await vcdStats();
     loginsBefore = stats.login ?? 0;
     logoutsBefore = stats.logout ?? 0;
@@ -602,6 +644,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       );
       await sleep(3000); // and their triggers computed
     }
+    await pageOnCall();
+    await sleep(2000); // the server has the action
     const since = Math.floor(Date.now() / 1000);
     await sim.stop(); // vCD (and the cluster, whose host is not counted) is down
     // check_vcd first, as its 1-minute interval (the shortest of them) would have it.
@@ -618,46 +662,31 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       if (Date.now() > deadline) throw new Error(`check_vcd's trigger fired on ${down.length} of ${vcdHosts.length} hosts within 60 s`);
       await sleep(1000);
     }
-    // Then everything beneath it: each VM's and VDC's check, the fleet's master item and its trapper runner,
-    // from the next second on, so that every value stamped `ran` or later was collected once check_vcd's
-    // problem was open.
-    const ran = Math.floor(Date.now() / 1000) + 1;
-    await sleep(1100);
+    // Then everything beneath it, twice: each VM's and VDC's check, the fleet's master item and its
+    // trapper runner. Each trigger beneath fires on the second UNKNOWN in a row, so that on the second
+    // run each would fire but for its dependency on check_vcd's. Each run from the next second on, so
+    // that every value stamped from the first run's second on was collected once check_vcd's problem
+    // was open.
     const beneath = await api<Array<{ itemid: string; key_: string }>>('item.get', { hostids: ids, filter: { type: EXTERNAL }, output: ['itemid', 'key_'] });
-    await api(
-      'task.create',
-      beneath.filter((i) => !i.key_.startsWith('check_vcd[')).map((i) => ({ type: 6, request: { itemid: i.itemid } })),
-    );
-    const argv = ['--extra-opts', `vcd-fleet@${join(zabbix.root, 'cloudchecks.ini')}`, '--submit', 'zabbix', '--zabbix-server', '127.0.0.1'];
-    argv.push('--zabbix-port', String(zabbix.serverPort), '--zabbix-host', 'vcd-acme-fleet-trapper');
-    const runTrapper = () =>
-      spawnSync(join(DIST, 'check_vm_fleet'), argv, { encoding: 'utf8', timeout: 30_000, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid });
-    expect(runTrapper().status).toBe(3);
-    // Every state beneath check_vcd has its UNKNOWN from after the outage.
+    const runs = beneath.filter((i) => !i.key_.startsWith('check_vcd[')).map((i) => ({ type: 6, request: { itemid: i.itemid } }));
     const states = (now: ZItem[]) =>
       now.filter((i) => vcdHosts.includes(i.hosts[0].host) && /^cloudchecks\.(vm\.(cpu|mem|disk)|vdc|fleet)\.code(\[|$)/.test(i.key_));
-    const after = await waitItems(
-      'every VM, VDC and fleet state UNKNOWN from after the outage',
-      (now) => states(now).every((i) => Number(i.lastclock) >= ran && i.lastvalue === '3'),
-      90_000,
-    );
+    let ran = 0;
+    let after: ZItem[] = [];
+    for (const round of ['from after the outage', 'a second time']) {
+      const from = Math.floor(Date.now() / 1000) + 1;
+      ran ||= from;
+      await sleep(1100);
+      await api('task.create', runs);
+      expect(runTrapper().status).toBe(3);
+      after = await waitItems(
+        `every VM, VDC and fleet state UNKNOWN ${round}`,
+        (now) => states(now).every((i) => Number(i.lastclock) >= from && i.lastvalue === '3'),
+        90_000,
+      );
+    }
     expect(states(after).length).toBeGreaterThan(15 * 3 + 5);
-    // Every trigger beneath fires on the second UNKNOWN in a row: a second run of everything, so that
-    // each of them would fire but for its dependency on check_vcd's.
-    const again = Math.floor(Date.now() / 1000) + 1;
-    await sleep(1100);
-    await api(
-      'task.create',
-      beneath.filter((i) => !i.key_.startsWith('check_vcd[')).map((i) => ({ type: 6, request: { itemid: i.itemid } })),
-    );
-    expect(runTrapper().status).toBe(3);
-    await waitItems(
-      'every VM, VDC and fleet state UNKNOWN a second time',
-      (now) => states(now).every((i) => Number(i.lastclock) >= again && i.lastvalue === '3'),
-      90_000,
-    );
-    const fleetStates = (now: ZItem[]) => states(now).filter((i) => i.key_ === 'cloudchecks.fleet.code');
-    expect(fleetStates(after)).toHaveLength(2);
+    expect(states(after).filter((i) => i.key_ === 'cloudchecks.fleet.code')).toHaveLength(2);
     await sleep(3000); // triggers are computed as the values arrive; give them a moment
     const events = await api<Array<{ eventid: string; objectid: string; clock: string; name: string; hosts: Array<{ host: string }> }>>('event.get', {
       hostids: ids,
@@ -681,6 +710,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     const others = events.filter((e) => e.name !== DOWN);
     const raised: string[] = [];
     const earlier: string[] = [];
+    /** The ids of the problems of values from before the outage. */
+    const earlierIds = new Set<string>();
     const downAt = Object.fromEntries(downs.map((e) => [e.hosts[0].host, Number(e.clock) - since]));
     for (const e of others) {
       const [trigger] = await api<Array<{ expression: string; items: Array<{ itemid: string; value_type: string }> }>>('trigger.get', {
@@ -703,10 +734,29 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       }
       // Times in seconds after the outage, said in the failure's first line (the one a CI summary shows).
       const what = `${e.hosts[0].host}: ${e.name} at +${Number(e.clock) - since}s on a value of +${newest - since}s (check_vcd's at +${downAt[e.hosts[0].host]}s)`;
-      if (newest < since && trigger && !/nodata\(/.test(trigger.expression)) earlier.push(what);
-      else raised.push(what);
+      if (newest < since && trigger && !/nodata\(/.test(trigger.expression)) {
+        earlier.push(what);
+        earlierIds.add(e.eventid);
+      } else raised.push(what);
     }
     if (earlier.length > 0) console.log(`problems of values from before the outage, written during it (not counted): ${earlier.join('; ')}`);
     expect(raised, `beneath run from +${ran - since}s, raised: ${raised.join('; ')}`).toEqual([]);
-  }, 240_000);
+
+    // On-call is paged once per host, for check_vcd's problem, and for nothing else (a problem of
+    // before the outage aside). The escalator sends within seconds: wait (bounded) for the three.
+    const downIds = new Set(downs.map((e) => e.eventid));
+    type Alert = { eventid: string; status: string; error: string; subject: string };
+    let alerts: Alert[] = [];
+    const pageDeadline = Date.now() + 60_000;
+    for (;;) {
+      alerts = await api<Alert[]>('alert.get', { hostids: ids, time_from: since, output: ['eventid', 'status', 'error', 'subject'] });
+      if (alerts.filter((a) => downIds.has(a.eventid) && a.status !== '0').length >= downIds.size || Date.now() > pageDeadline) break;
+      await sleep(1000);
+    }
+    const pages = alerts.filter((a) => !earlierIds.has(a.eventid));
+    const said = pages.map((a) => `${a.subject} (${a.status === '1' ? 'sent' : `status ${a.status}: ${a.error}`})`).sort();
+    expect(said, `on-call paged: ${said.join('; ') || 'never'}`).toEqual(downs.map((e) => `${e.eventid} ${e.hosts[0].host}: ${DOWN} (sent)`).sort());
+    const delivered = readFileSync(pagerLog, 'utf8').trim().split('\n');
+    for (const e of downs) expect(delivered).toContain(`${e.eventid} ${e.hosts[0].host}: ${DOWN}`);
+  }, 300_000);
 });
