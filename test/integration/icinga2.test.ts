@@ -548,9 +548,14 @@ ${Object.entries(c.vars)
         r.performance_data.map((p) => p.replace(/^'?([^'=]+)'?=.*$/, '$1')),
       );
     }
-    // The writer sends asynchronously: wait (bounded) for the control's line, sent last.
+    // The writer sends, and Icinga logs, asynchronously: wait (bounded) for the control's line, sent
+    // last, and for the warning on its bad item (the log comes through a pipe of its own, and came
+    // after the line in a loaded run).
+    const controlDone = () =>
+      icinga.perfdataSent('sim-healthy', 'perfdata-control').has('perfdata-control.perfdata.good.value') &&
+      /Ignoring invalid perfdata.*'sim-healthy!perfdata-control'/.test(icinga.log);
     const deadline = Date.now() + 20_000;
-    while (!icinga.perfdataSent('sim-healthy', 'perfdata-control').has('perfdata-control.perfdata.good.value') && Date.now() < deadline) await sleep(200);
+    while (!controlDone() && Date.now() < deadline) await sleep(200);
     for (const c of cases) {
       const sent = icinga.perfdataSent(`sim-${c.host}`, c.service);
       for (const label of expected.get(`${c.host}!${c.service}`)!) {
