@@ -38,6 +38,9 @@ void runPlugin({
     const facts = new NodeFacts();
     const reads = startControlPlaneReads(config, context);
     const { tally, stats } = await probeNodes(config, context, facts);
+    // What follows is judging what was listed (and awaiting the reads started beside it): a
+    // timeout now must not blame the listing.
+    context.setPhase(`judging ${tally.listed} listed nodes`);
     if (config.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const listed = `${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`;
     const result = { ...evaluate(config, tally), notes: [listed, ...(config.selector ? [`selector ${config.selector}`] : [])] };
