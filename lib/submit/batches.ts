@@ -41,7 +41,7 @@ export class ResultBatches {
   /** Adds results; resolves when they are in the filling batch (after the batch under way has ended, when that one was full). */
   async add(results: readonly PassiveResult[]): Promise<void> {
     if (this.failure) return;
-    this.filling.push(...results);
+    for (const r of results) this.filling.push(r);
     if (this.filling.length >= this.size) await this.flush(this.size);
   }
 

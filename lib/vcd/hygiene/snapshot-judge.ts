@@ -21,7 +21,8 @@ export function judgeSnapshots(snapshots: readonly Snapshot[], thresholds: Snaps
     const measured = measureAll(thresholds, 0, 0, 0);
     return { state: worstOf(measured), summary: `no snapshot on ${vm}`, metrics: measured.map((m) => m.metric) };
   }
-  const oldest = Math.min(...snapshots.map((s) => s.created));
+  // A fold, not Math.min(...list): a server may list 150,000 snapshots, more arguments than a call takes.
+  const oldest = snapshots.reduce((min, s) => Math.min(min, s.created), Infinity);
   const items: Item[] = [];
   let age = Math.floor((now - oldest) / 1000);
   if (age < 0) {

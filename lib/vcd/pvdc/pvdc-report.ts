@@ -109,7 +109,7 @@ function findingsOf(r: PvdcReading, t: PvdcThresholds, basis: Basis): Finding[] 
       : { state: State.OK, text: `${pvdc.vdcs} org VDC${pvdc.vdcs === 1 ? '' : 's'}` },
   );
   const odd = [...pvdc.odd, ...r.policies.flatMap((p) => p.odd.map((o) => `${p.name}: ${o}`))];
-  if (r.reservations !== undefined && !('error' in r.reservations)) odd.push(...r.reservations.odd);
+  if (r.reservations !== undefined && !('error' in r.reservations)) for (const o of r.reservations.odd) odd.push(o);
   if (odd.length > 0)
     findings.push({ state: State.OK, text: `not numbers, taken as unknown: ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ' …' : ''}`, unknown: true });
   return worstFirst(findings);

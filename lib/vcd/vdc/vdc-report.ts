@@ -135,7 +135,7 @@ function findingsOf(r: VdcReading, quotas: readonly QuotaUse[]): { findings: Fin
   const findings: Finding[] = [];
   if (!vdc.enabled) findings.push({ state: State.CRITICAL, text: 'disabled' });
   if (vdc.status !== undefined && !GOOD_VDC_STATES.has(vdc.status)) findings.push({ state: State.CRITICAL, text: `status ${vdc.status}` });
-  findings.push(...quotas.map(quotaFinding));
+  for (const q of quotas) findings.push(quotaFinding(q));
   const { bad, finding } = vmFindings(r.vms);
   if (finding) findings.push(finding);
   const { total, running } = vmCounts(r);
@@ -194,7 +194,7 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
     const wrong = problemsOf(findings).map((f) => f.text);
     if (wrong.length > 0) problems.push(`${name} ${wrong.join(', ')}`);
     single = `${name}: ${said}`;
-    metrics.push(...perfdataOf(r, names, labels, quotas));
+    for (const m of perfdataOf(r, names, labels, quotas)) metrics.push(m);
   }
   const state = worstOf(items);
   if (readings.length === 1) return { state, summary: single, items, metrics };

@@ -131,7 +131,7 @@ async function stoppedAt(
   const power = await powerState(get, cfg.vm);
   if (!power.words) throw new CheckError(`${stale.problem}${power.said ? ` (${power.said})` : ''}`);
   // The window before it stopped: what `--window 1h` of a powered-off VM shows.
-  const since = Math.max(...judged.map((s) => s.samples[s.samples.length - 1]?.time ?? 0));
+  const since = judged.reduce((max, s) => Math.max(max, s.samples[s.samples.length - 1]?.time ?? 0), 0);
   return { words: power.words, since };
 }
 
