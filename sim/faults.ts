@@ -7,7 +7,7 @@ export interface Fault {
   method?: string;
   /**
    * delay: wait `ms` before answering; hang: never answer; reset: destroy the connection;
-   * status: answer `status` with `body`; body: answer 200 with `body` and `contentType`;
+   * status: answer `status` with `body` (after `ms`, when given); body: answer 200 with `body` and `contentType`;
    * empty: 200 with no body; truncate: send half the real body, then cut the connection;
    * delay-body: send half the real body, wait `ms`, send the rest; chunked: send the real
    * body (or `body`, when given) chunked, without a content-length; endless-list: a list
@@ -109,6 +109,7 @@ export class FaultInjector {
         req.socket.destroy();
         return true;
       case 'status':
+        if (fault.ms) await new Promise((r) => setTimeout(r, fault.ms));
         res.writeHead(fault.status ?? 500, { 'content-type': fault.contentType ?? 'text/plain' });
         res.end(fault.body ?? '');
         return true;

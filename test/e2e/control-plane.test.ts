@@ -79,6 +79,17 @@ describe('check_apiserver', () => {
     expectClean(await runPlugin('check_apiserver', clusterArgs(healthy)), 3, /^APISERVER UNKNOWN - .*\/livez answered 200 with an empty body/);
   });
 
+  it('both endpoints refused: readyz named every time, whichever answer came first', async () => {
+    const refuse = (path: string, ms: number) => ({ path, kind: 'status' as const, status: 403, ms, body: '', contentType: 'text/plain' });
+    for (const [readyzMs, livezMs] of [
+      [300, 0],
+      [0, 300],
+    ]) {
+      healthy.apis.cluster.faults.set([refuse('^/readyz', readyzMs), refuse('^/livez', livezMs)]);
+      expectClean(await runPlugin('check_apiserver', clusterArgs(healthy)), 3, /^APISERVER UNKNOWN - HTTP 403 from \S+\/readyz\b.*may not get \/readyz[;,]/);
+    }
+  });
+
   it('403: UNKNOWN naming the permission and where docs/tokens.md says who has it', async () => {
     healthy.apis.cluster.faults.set([{ path: '^/readyz', kind: 'status', status: 403, body: '', contentType: 'text/plain' }]);
     expectClean(
