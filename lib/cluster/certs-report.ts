@@ -41,11 +41,19 @@ function describeLife(c: CertificateLife, now: number): string {
   return left < 0 ? `${what} expired ${formatAge(-left)} ago (${day(c.notAfter)})` : `${what} expires in ${formatAge(left)} (${day(c.notAfter)})`;
 }
 
+/**
+ * Days left, cut (not rounded) to hundredths: the words cut to whole days or hours, so the
+ * figure graphed and judged must not round 4.999 days up to the 5 that "expires in 4d" denies.
+ */
+function daysLeft(c: CertificateLife, now: number): number {
+  return Math.floor(((c.notAfter - now) / DAY) * 100) / 100;
+}
+
 function judgeLife(c: CertificateLife, rules: CertRules): Item {
   const text = describeLife(c, rules.now);
   if (!Number.isFinite(c.notAfter)) return { name: c.name, state: State.UNKNOWN, text };
   if (Number.isFinite(c.notBefore) && c.notBefore > rules.now) return { name: c.name, state: State.CRITICAL, text };
-  return { name: c.name, state: rules.daysLeft.measure('cert_days_left', (c.notAfter - rules.now) / DAY).state, text };
+  return { name: c.name, state: rules.daysLeft.measure('cert_days_left', daysLeft(c, rules.now)).state, text };
 }
 
 /** `csr-8wq4t (kubelet-serving, system:node:worker-6, pending 3h)`. */
@@ -91,7 +99,7 @@ export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Resul
   const notes = probe.verifyError ? [`the server's chain does not verify: ${probe.verifyError}`] : [];
   // The nearest expiry is the figure graphed, from the same context that judged each certificate.
   const nearestDays = nearest
-    ? rules.daysLeft.measure('cert_days_left', (nearest.notAfter - rules.now) / DAY, { decimals: 2 }).metric
+    ? rules.daysLeft.measure('cert_days_left', daysLeft(nearest, rules.now), { decimals: 2 }).metric
     : unjudgedMetric('cert_days_left', null);
   return {
     state: worstOf(items),

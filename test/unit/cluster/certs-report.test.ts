@@ -28,6 +28,12 @@ describe('evaluateCertificates', () => {
     expect(r.metrics).toEqual([{ label: 'cert_days_left', value: 200, warning: rules.daysLeft.warning, critical: rules.daysLeft.critical }]);
   });
 
+  it('the words and the figure cut the time left the same way: 4d 23h 59m is "4d" and 4.99, not 5', () => {
+    const r = evaluateCertificates({ certificates: [cert('api.example.com', 5 - 60 / 86400)] }, rules);
+    expect(r.summary).toMatch(/^API server certificate api\.example\.com expires in 4d /);
+    expect(r.metrics?.[0].value).toBe(4.99);
+  });
+
   it('an intermediate near expiry is named by its CN: WARNING; an expired client certificate CRITICAL', () => {
     const r = evaluateCertificates(
       { certificates: [cert('api.example.com', 200), cert('kube-apiserver-service-network-signer', 12, 'intermediate'), cert('system:admin', -3, 'client')] },
