@@ -25,8 +25,10 @@ export interface CertsProbe {
   certificates: CertificateLife[];
   /** Why the server's chain did not verify, when only its dates are wrong (`CERT_HAS_EXPIRED`). */
   verifyError?: string;
-  /** Undefined when the CSRs were not read (--skip-csrs). */
+  /** Undefined when the CSRs were not read (--skip-csrs, or `csrsUnread`). */
   csrs?: CsrSummary;
+  /** Why the CSRs were not read although asked for: the token is not sent to a server whose chain does not verify. */
+  csrsUnread?: string;
 }
 
 /** `CN=api.example.com` of a subject (one attribute a line), or the subject folded to one line. */
@@ -55,16 +57,25 @@ function clientCertificate(pem: string): X509Certificate {
   }
 }
 
-/** Reads the chain, the client certificate and (unless `skipCsrs`) the CSRs together. */
+/**
+ * Reads the chain on a connection that carries no credential, then the client certificate and
+ * (unless `skipCsrs`) the CSRs. The chain comes first: it is judged only once it leads to the
+ * trusted CA, and the token (or client certificate) goes only over a connection that verifies in
+ * full, so a chain whose dates are wrong leaves the CSRs unread.
+ */
 export async function probeCertificates(target: ClusterTarget, options: GetOptions & { maxCsrs: number; skipCsrs: boolean }): Promise<CertsProbe> {
-  const [peer, csrs] = await Promise.all([
-    readPeerChain(target.url, target.tls, options.signal),
-    options.skipCsrs ? Promise.resolve(undefined) : readCsrs(target, options),
-  ]);
+  const peer = await readPeerChain(target.url, target.tls, options.signal);
   const certificates = peer.chain.map((c, i) => certificateLife(c, chainRole(c, i)));
   if (target.credential === 'client certificate' && target.tls.cert !== undefined)
     certificates.push(certificateLife(clientCertificate(target.tls.cert), 'client'));
-  return { certificates, verifyError: peer.verifyError, csrs };
+  const probe: CertsProbe = { certificates, verifyError: peer.verifyError };
+  if (options.skipCsrs) return probe;
+  if (peer.verifyError !== undefined && !target.tls.insecure)
+    return {
+      ...probe,
+      csrsUnread: `the server's chain does not verify now (${peer.verifyError}), and the ${target.credential ?? 'token'} is sent only over one that does`,
+    };
+  return { ...probe, csrs: await readCsrs(target, options) };
 }
 
 async function readCsrs(target: ClusterTarget, options: GetOptions & { maxCsrs: number }): Promise<CsrSummary> {

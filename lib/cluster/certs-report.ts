@@ -5,7 +5,7 @@ import { unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
 import { problemsFirst, worstOf } from '../plugin/subcheck';
 import type { CertificateLife, CertsProbe } from './certs-probe';
-import { KUBELET_SIGNERS, type PendingCsr } from './csr-list';
+import { isKubeletCsr, type PendingCsr } from './csr-list';
 import { formatDuration } from '../plugin/duration';
 import { formatAge } from './node-report';
 
@@ -64,7 +64,7 @@ function describeCsr(csr: PendingCsr, now: number): string {
 }
 
 function overdue(csr: PendingCsr, rules: CertRules): boolean {
-  return KUBELET_SIGNERS.has(csr.signer) && csr.created !== undefined && rules.now - csr.created > rules.csrGrace * 1000;
+  return isKubeletCsr(csr) && csr.created !== undefined && rules.now - csr.created > rules.csrGrace * 1000;
 }
 
 /** The result: the worst certificate's state and the CSRs', the nearest expiry on the status line. */
@@ -95,6 +95,10 @@ export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Resul
       phrases.push(
         `${pendingCount} CSR${pendingCount === 1 ? '' : 's'} pending${pendingCount > 0 ? `, none for kubelets over ${formatDuration(rules.csrGrace)}` : ''}`,
       );
+  }
+  if (probe.csrsUnread !== undefined) {
+    items.push({ name: 'csrs', state: State.UNKNOWN, text: `CSRs not read: ${probe.csrsUnread}` });
+    phrases.push('CSRs not read');
   }
   const notes = probe.verifyError ? [`the server's chain does not verify: ${probe.verifyError}`] : [];
   // The nearest expiry is the figure graphed, from the same context that judged each certificate.

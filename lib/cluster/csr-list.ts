@@ -23,6 +23,8 @@ export interface PendingCsr {
   signer: string;
   /** `system:node:worker-3`: the node it is for, when a kubelet asked with its node credential. */
   username?: string;
+  /** spec.groups of the requestor (`system:nodes`, `system:bootstrappers`), when listed. */
+  groups?: string[];
   /** metadata.creationTimestamp in ms since the epoch, when valid. */
   created?: number;
 }
@@ -37,6 +39,8 @@ export interface CsrSummary {
 }
 
 const DECIDED = new Set(['Approved', 'Denied', 'Failed']);
+/** The signer of a CSR made without one (v1beta1, or before Kubernetes 1.18), as v1 reads it. */
+const LEGACY_SIGNER = 'kubernetes.io/legacy-unknown';
 
 function text(v: unknown, max = 253): string | undefined {
   return typeof v === 'string' && v !== '' ? boundedExcerpt(v, max) : undefined;
@@ -54,10 +58,26 @@ export function readPendingCsr(item: unknown, at: string): PendingCsr | undefine
   return {
     name,
     // A CSR without a signer is one of the legacy API: kubelets always set one in v1.
-    signer: text(spec?.signerName) ?? 'kubernetes.io/legacy-unknown',
+    signer: text(spec?.signerName) ?? LEGACY_SIGNER,
     username: text(spec?.username),
+    groups: Array.isArray(spec?.groups) ? spec.groups.slice(0, 32).flatMap((g) => text(g) ?? []) : undefined,
     created: Number.isFinite(created) ? created : undefined,
   };
+}
+
+/** Requestors and groups that only kubelets (with their node or bootstrap credential) have. */
+const KUBELET_REQUESTOR = /^system:(node|bootstrap):/;
+const KUBELET_GROUP = /^system:(nodes|bootstrappers)(:|$)/;
+
+/**
+ * A kubelet's CSR: one of the kubelet signers, or the legacy signer that a CSR made through
+ * v1beta1 (or before Kubernetes 1.18, which had no signers) reads as in v1, asked for by a
+ * node or with a bootstrap token. Such a node waits on it as on any other.
+ */
+export function isKubeletCsr(csr: PendingCsr): boolean {
+  if (KUBELET_SIGNERS.has(csr.signer)) return true;
+  if (csr.signer !== LEGACY_SIGNER) return false;
+  return KUBELET_REQUESTOR.test(csr.username ?? '') || (csr.groups ?? []).some((g) => KUBELET_GROUP.test(g));
 }
 
 /** Lists every CSR, keeping the pending ones (bounded), page by page. */

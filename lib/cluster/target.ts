@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { readCaFile } from '../http/ca-file';
+import { pemCertificateBlocks, readCaFile } from '../http/ca-file';
 import { requireTlsUnlessAllowed, tlsSettingsFrom, type HttpOptions } from '../http/options';
 import { maskedProxyUrl } from '../http/proxy';
 import type { TlsSettings } from '../http/request';
@@ -423,7 +423,7 @@ function checkTlsMaterial(target: ClusterTarget): void {
   if (tls.ca !== undefined && !tls.insecure) {
     try {
       // A CA Node cannot parse is silently dropped (and every server then "unknown"): parse each block.
-      const blocks = tls.ca.match(/-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g) ?? [];
+      const blocks = pemCertificateBlocks(tls.ca);
       if (blocks.length === 0) throw new Error('no PEM certificate');
       for (const block of blocks) new X509Certificate(block);
     } catch (e) {

@@ -17,3 +17,8 @@ export function readCaFile(path: string, label: string, fix = 'check the path an
     throw new CheckError(`${label} ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----); check the file`);
   return text;
 }
+
+/** The PEM certificate blocks of a text (a CA bundle holds several), in order. */
+export function pemCertificateBlocks(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[^-]*-----END CERTIFICATE-----/g) ?? [];
+}

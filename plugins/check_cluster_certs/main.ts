@@ -24,7 +24,7 @@ void runPlugin({
   ],
   notes: [
     'The account needs list on certificatesigningrequests.certificates.k8s.io (cluster-reader on OpenShift; a ClusterRole of its own on Kubernetes: docs/tokens.md), or --skip-csrs.',
-    'An expired certificate is CRITICAL, not a TLS error: the chain is read whatever its dates, and still refused when another CA signed it or it names another host (unless -k).',
+    "Trust before dates: the chain is read on a connection that carries no credential, and judged only when its signatures lead to the trusted CA (--ca-file, the kubeconfig's, else the system's) and it names the host; a chain another CA signed is UNKNOWN whatever its dates (unless -k). Then an expired or not yet valid certificate is CRITICAL, not a TLS error, and the CSRs are not read: the token goes only over a connection that verifies in full.",
     CLUSTER_CREDENTIALS_NOTE,
     CLUSTER_CA_NOTE,
     HTTP_ENVIRONMENT_NOTE,

@@ -29,7 +29,7 @@ export const CERTS_OPTIONS = defineOptions([
     arg: 'DURATION',
     default: '1h',
     description:
-      'A kubelet CSR (signer kubelet-serving or kube-apiserver-client-kubelet) pending longer than DURATION is WARNING: its node stays NotReady or without a serving certificate until it is approved.',
+      'A kubelet CSR (signer kubelet-serving or kube-apiserver-client-kubelet, or legacy-unknown asked for by system:node:<name> or a bootstrap token, as a CSR made before Kubernetes 1.18 or through v1beta1 reads) pending longer than DURATION is WARNING: its node stays NotReady or without a serving certificate until it is approved.',
   },
   { long: 'skip-csrs', type: 'boolean', description: 'Do not read the CertificateSigningRequests (an account that may not list them).' },
   {

@@ -140,6 +140,19 @@ describe('check_cluster_certs on CSR lists built from published listings', () =>
     expect(perf(r, 'csr_pending')).toBe(6);
   });
 
+  it('a cluster from before signers, bootstrap-token CSRs read as legacy-unknown and waiting up to 17h: WARNING naming them as kubelet CSRs', async () => {
+    serveListing('kubectl-get-csr-kubernetes-65843.txt');
+    const r = await runPlugin('check_cluster_certs', clusterArgs(sims.openshift47));
+    expectClean(
+      r,
+      1,
+      /^CERTS WARNING - nearest expiry: .*, 10 kubelet CSRs pending over 1h: node-csr-5_qpNQP8nifREkdMYpZmKYofn1u7bNu0fX3uaDzeG7Q \(legacy-unknown, system:bootstrap:2fjd18, pending 17h\), /,
+    );
+    // The row of 1h was made 1h before the check ran, so it is over the grace by then: 10.
+    expect(r.stdout).not.toContain('none for kubelets');
+    expect(perf(r, 'csr_pending')).toBe(11);
+  });
+
   it("OKD 4.5, node-bootstrapper's client CSRs of 12m-90m: WARNING naming the one of 90m; under --csr-grace 30m also the one of 59m", async () => {
     serveListing('oc-get-csr-okd-4.5-issue-373.txt');
     const r = await runPlugin('check_cluster_certs', clusterArgs(sims.openshift47));

@@ -1,11 +1,13 @@
 // check_apiserver, check_cluster_certs and check_nodes --pods/--version-skew as a monitoring
 // engine runs them: the built dist/ executables against the simulator's control plane over
 // HTTPS, healthy and sick, and against hostile answers. Run `node build.mjs dist` first.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
+import { makeChain, opensslDate } from '../support/cert-chain';
 import { parsePluginOutput } from '../support/perfdata-parse';
 import { clusterArgs, expectClean, firstLine, runPlugin } from '../support/control-plane-run';
 
@@ -143,14 +145,77 @@ describe('check_cluster_certs', () => {
     }
   });
 
-  it('an expired serving certificate: CRITICAL (its finding), not a TLS error', async () => {
+  it('an expired serving certificate: CRITICAL (its finding), not a TLS error; without --skip-csrs, the token is not sent to it', async () => {
     const expired = await startSimulatorFromArgs(['--cert', 'expired'], [CLUSTER_MODULE]);
     try {
       const r = await runPlugin('check_cluster_certs', clusterArgs(expired, ['--skip-csrs']));
       expectClean(r, 2, /^CERTS CRITICAL - API server certificate localhost expired \d+d ago \(2020-01-02\)/);
+      const withCsrs = await runPlugin('check_cluster_certs', clusterArgs(expired));
+      expectClean(withCsrs, 2, /^CERTS CRITICAL - API server certificate localhost expired \d+d ago \(2020-01-02\)[;,] CSRs not read \|/);
+      expect(withCsrs.stdout).toContain(
+        "[UNKNOWN] CSRs not read: the server's chain does not verify now (CERT_HAS_EXPIRED), and the token is sent only over one that does",
+      );
+      // The chain was read in a handshake alone: no HTTP request, so no token, reached the server.
+      expect(expired.apis.cluster.stats.counts.requests ?? 0).toBe(0);
     } finally {
       await expired.close();
     }
+  });
+
+  describe('trust before dates (chains made with openssl)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-certs-chains-'));
+    const VALID = { from: opensslDate(-30), until: opensslDate(300) };
+    const EXPIRED = { from: '20190101000000Z', until: '20200102000000Z' };
+    const cluster = makeChain([{ cn: 'cluster CA', ...VALID }]);
+    /** A simulator presenting `chain` (its server certificate first) with `ca` as the --ca-file the plugin is given. */
+    async function presenting(name: string, chain: string[], key: string, ca: string, run: (s: Simulator) => Promise<void>): Promise<void> {
+      const files = { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`), ca: join(dir, `${name}-ca.pem`) };
+      writeFileSync(files.cert, chain.join(''));
+      writeFileSync(files.key, key);
+      writeFileSync(files.ca, ca);
+      const s = await startSimulatorFromArgs(['--tls-cert', files.cert, '--tls-key', files.key, '--tls-ca', files.ca], [CLUSTER_MODULE]);
+      try {
+        await run(s);
+      } finally {
+        await s.close();
+      }
+    }
+
+    it("an impostor's chain holding an expired root: UNKNOWN naming the trust failure, its dates never judged", async () => {
+      const impostor = makeChain([
+        { cn: 'impostor root', ...EXPIRED },
+        { cn: 'impostor intermediate', ...VALID },
+        { cn: 'localhost', ...VALID },
+      ]);
+      await presenting('impostor', [...impostor.certs].reverse(), impostor.key, cluster.certs[0], async (s) => {
+        const r = await runPlugin('check_cluster_certs', clusterArgs(s, ['--skip-csrs']));
+        expectClean(r, 3, /^CERTS UNKNOWN - TLS verification of 127\.0\.0\.1:\d+ failed: the certificate was issued by an unknown CA/);
+        expect(r.stdout).not.toMatch(/expired|CRITICAL|impostor root expires/);
+      });
+    });
+
+    it('an untrusted chain of 12 whose expired root lies beyond the 10 judged: UNKNOWN, not OK', async () => {
+      const long = makeChain([
+        { cn: 'far root', ...EXPIRED },
+        ...Array.from({ length: 10 }, (_, i) => ({ cn: `ca-${i}`, ...VALID })),
+        { cn: 'localhost', ...VALID },
+      ]);
+      await presenting('long', [...long.certs].reverse(), long.key, cluster.certs[0], async (s) => {
+        expectClean(await runPlugin('check_cluster_certs', clusterArgs(s, ['--skip-csrs'])), 3, /^CERTS UNKNOWN - TLS verification of .* failed: /);
+      });
+    });
+
+    it('a serving certificate of the trusted CA that is not valid yet: CRITICAL naming it and from when, the token not sent', async () => {
+      const early = makeChain([
+        { cn: 'cluster CA', ...VALID },
+        { cn: 'localhost', from: opensslDate(10), until: opensslDate(400) },
+      ]);
+      await presenting('early', [early.certs[1]], early.key, early.certs[0], async (s) => {
+        const r = await runPlugin('check_cluster_certs', clusterArgs(s));
+        expectClean(r, 2, /^CERTS CRITICAL - API server certificate localhost is not valid before \d{4}-\d\d-\d\d[;,] CSRs not read/);
+        expect(s.apis.cluster.stats.counts.requests ?? 0).toBe(0);
+      });
+    });
   });
 
   it('a certificate for another host is still refused: UNKNOWN', async () => {

@@ -6,7 +6,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { evaluateCertificates } from '../../../lib/cluster/certs-report';
 import type { ClusterTarget } from '../../../lib/cluster/client';
-import { CSR_PATH, listPendingCsrs } from '../../../lib/cluster/csr-list';
+import { CSR_PATH, isKubeletCsr, listPendingCsrs, readPendingCsr } from '../../../lib/cluster/csr-list';
 import { parseRange } from '../../../lib/plugin/range';
 import { ScalarContext } from '../../../lib/plugin/scalar-context';
 import { State } from '../../../lib/plugin/state';
@@ -18,6 +18,7 @@ const listing = (name: string) => readFileSync(join(DOCS, name), 'utf8');
 const EKS = listing('kubectl-get-csr-eks-perf-tests-189.txt');
 const OKD = listing('oc-get-csr-okd-4.5-issue-373.txt');
 const CRC = listing('oc-get-csr-crc-snc-631.txt');
+const BOOTSTRAP = listing('kubectl-get-csr-kubernetes-65843.txt');
 const API = 'https://api.prod-eu1.example.com:6443';
 const target: ClusterTarget = { url: new URL(API), token: 'test-token', tokenSource: '--token-file /etc/nagios/cluster.token', tls: {} };
 /** The listings' own instant is not published (only the comment's day): any fixed one serves, the ages are what count. */
@@ -85,6 +86,27 @@ describe('listPendingCsrs and the judgement on published listings', () => {
     expect(r.metrics?.find((m) => m.label === 'csr_pending')?.value).toBe(6);
     // A grace longer than the oldest wait: nothing overdue, the six still counted.
     expect(judge(summary, 19 * 3600)).toMatchObject({ state: State.OK, summary: '6 CSRs pending, none for kubelets over 19h' });
+  });
+
+  it('a cluster from before signers (kubernetes/kubernetes #65843): legacy-unknown CSRs of bootstrap tokens are kubelet CSRs, 9 over 1h, the oldest 17h', async () => {
+    const summary = await read(BOOTSTRAP);
+    expect(summary.total).toBe(12);
+    expect(summary.pending).toHaveLength(11);
+    expect(summary.pending[0]).toMatchObject({ signer: 'kubernetes.io/legacy-unknown', username: 'system:bootstrap:2fjd18', created: NOW - 17 * H });
+    const r = judge(summary);
+    expect(r.state).toBe(State.WARNING);
+    expect(r.summary).toMatch(
+      /^9 kubelet CSRs pending over 1h: node-csr-5_qpNQP8nifREkdMYpZmKYofn1u7bNu0fX3uaDzeG7Q \(legacy-unknown, system:bootstrap:2fjd18, pending 17h\), .* and 6 more \(approve/,
+    );
+  });
+
+  it('the legacy signer is a kubelet CSR by its requestor or groups only: a webhook CSR of an admin is not', () => {
+    const csr = (spec: Record<string, unknown>) => readPendingCsr({ metadata: { name: 'c' }, spec }, 'item')!;
+    expect(isKubeletCsr(csr({ username: 'system:node:worker-6' }))).toBe(true);
+    expect(isKubeletCsr(csr({ username: 'kubelet-bootstrap', groups: ['system:bootstrappers', 'system:authenticated'] }))).toBe(true);
+    expect(isKubeletCsr(csr({ username: 'u', groups: ['system:bootstrappers:kubelet:default-node-token'] }))).toBe(true);
+    expect(isKubeletCsr(csr({ username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] }))).toBe(false);
+    expect(isKubeletCsr(csr({ signerName: 'example.com/webhook', username: 'system:node:worker-6' }))).toBe(false);
   });
 
   it("OKD 4.5 (okd-project/okd #373): node-bootstrapper's client CSRs; over 1h only the one of 90m, over 30m also the one of 59m", async () => {
