@@ -168,6 +168,11 @@ describe('check_vdc when records leave optional attributes out', () => {
     expect(labels).toContain('acme__acme-prod__cpu_pct');
     expect(labels.filter((l) => l.endsWith('__memory_pct') || l.endsWith('__storage'))).toEqual([]);
     expect(new Set(labels).size).toBe(labels.length);
+    // A pay-as-you-go VDC whose record has no memory limit: OK on what it has, the limit named as unknown, never UNKNOWN for good.
+    const payg = await run(sparse, ['--tenant-org', 'acme', '--vdc', 'acme-payg']);
+    expect(payg.code, payg.stdout).toBe(0);
+    expect(payg.stdout).toMatch(/^VDC OK - acme-payg.*memory [\d.]+ [GMT]iB used, limit unknown \(AdminVdcRecord has no memoryLimitMB\)/);
+    expect(perfOf(payg).find((m) => m.label.endsWith('__memory'))?.max ?? null).toBeNull();
     const discovery = await run(sparse, ['--tenant-org', 'acme', '--discovery']);
     expect(discovery.code, discovery.stdout).toBe(0);
     expect((JSON.parse(discovery.stdout) as unknown[]).length).toBe(5);

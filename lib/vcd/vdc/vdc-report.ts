@@ -55,6 +55,8 @@ const MAX_VMS_LISTED = 50;
 interface Finding extends Subcheck {
   state: State;
   text: string;
+  /** A figure the record did not send: said (on the status line too), but it sets no state. */
+  unknown?: boolean;
 }
 
 /** How a quota's figures are said and graphed. */
@@ -107,10 +109,12 @@ function quotasOf(r: VdcReading, names: readonly string[], labels: PerfdataLabel
 function quotaFinding({ what, q, unit, judged }: QuotaUse): Finding {
   const pct = percentOfLimit(q);
   if (q.unknown !== undefined) {
-    // A figure the record did not send: this quota cannot be judged, the others still are.
+    // A figure the record did not send costs that figure: this quota is not judged, and the
+    // state is the one the other figures give (a pay-as-you-go VDC's record may carry no
+    // memory limit at all, run after run: it must not make the service UNKNOWN for good).
     const used = q.used === undefined ? 'use unknown' : `${unit.show(q.used)} used`;
     const limit = q.limit === undefined ? 'limit unknown' : q.limit > 0 ? `limit ${unit.show(q.limit)}` : 'unlimited';
-    return { state: State.UNKNOWN, text: `${what} ${used}, ${limit} (${q.unknown})` };
+    return { state: State.OK, text: `${what} ${used}, ${limit} (${q.unknown})`, unknown: true };
   }
   if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used ?? 0)} used, unlimited` };
   return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used ?? 0)} of ${unit.show(q.limit ?? 0)})` };
@@ -191,7 +195,7 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
     for (const v of bad.slice(0, MAX_VMS_LISTED))
       items.push({ name: v.name, state: State.WARNING, text: `${name}: VM ${v.name} in vApp ${v.vapp || '?'} (${v.id}) is ${describeVmStatus(v.status)}` });
     if (bad.length > MAX_VMS_LISTED) items.push({ name: r.vdc.name, state: State.WARNING, text: `${name}: … ${bad.length - MAX_VMS_LISTED} more VMs failed` });
-    const wrong = problemsOf(findings).map((f) => f.text);
+    const wrong = findings.filter((f) => f.unknown || problemsOf([f]).length > 0).map((f) => f.text);
     if (wrong.length > 0) problems.push(`${name} ${wrong.join(', ')}`);
     single = `${name}: ${said}`;
     for (const m of perfdataOf(r, names, labels, quotas)) metrics.push(m);

@@ -183,7 +183,7 @@ describe('judgeVdcs', () => {
     expect(labels.filter((l) => l.startsWith('x_storage_h'))).toHaveLength(6);
   });
 
-  it('a figure the record did not send: that quota UNKNOWN and named, its perfdata omitted, the others judged', () => {
+  it('a figure the record did not send costs that figure: named as unknown, its perfdata omitted, the state what the others give', () => {
     const memoryMb = { used: 2048, unknown: 'AdminVdcRecord has no memoryLimitMB' };
     const cpuMhz = { limit: 20000, unknown: 'AdminVdcRecord has no cpuUsedMhz' };
     const r = judge([reading({ memoryMb }, [], [gold(1048000, 1048576)])]);
@@ -194,12 +194,13 @@ describe('judgeVdcs', () => {
     expect(labels).not.toContain('prod__memory_pct');
     expect((r.metrics ?? []).find((m) => m.label === 'prod__memory')).toEqual({ label: 'prod__memory', value: 2048 * 2 ** 20, uom: 'B', min: 0 });
     const unknownUse = judge([reading({ cpuMhz })]);
-    expect(unknownUse.state).toBe(State.UNKNOWN);
+    expect(unknownUse.state).toBe(State.OK);
     expect(unknownUse.summary).toContain('cpu use unknown, limit 20000 MHz (AdminVdcRecord has no cpuUsedMhz)');
     expect((unknownUse.metrics ?? []).map((m) => m.label).filter((l) => l.includes('cpu'))).toEqual([]);
     // Among several VDCs the unknown figure is named; the others are still judged.
     const several = judge([reading({ memoryMb }), reading({ id: '6f708192-a3b4-4ec5-9f60-718293a4b5c6', name: 'dev' })]);
     expect(several.summary).toBe('2 VDCs: prod memory 2 GiB used, limit unknown (AdminVdcRecord has no memoryLimitMB)');
-    expect(several.items?.map((i) => i.state)).toEqual([State.UNKNOWN, State.OK]);
+    expect(several.items?.map((i) => i.state)).toEqual([State.OK, State.OK]);
+    expect(several.state).toBe(State.OK);
   });
 });
