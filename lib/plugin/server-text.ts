@@ -44,6 +44,26 @@ export function plainTextLine(body: Buffer, contentType: string, maxChars = 200)
   return boundedExcerpt(text.split('\n', 1)[0].trim(), maxChars) || undefined;
 }
 
+/**
+ * The words of a short HTML page (what a load balancer answers for a server that is down:
+ * "503 Service Unavailable … no healthy vCD cell"), tags, scripts and styles left out, on one
+ * bounded line; undefined for a large or empty one.
+ */
+export function htmlTextLine(body: Buffer, maxChars = 200): string | undefined {
+  if (body.length === 0 || body.length > 65536) return undefined;
+  const text = body
+    .toString('utf8')
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return boundedExcerpt(text, maxChars) || undefined;
+}
+
 /** At most `max` characters, cut after a whole word and marked with …. */
 export function cutAtWord(text: string, max: number): string {
   if (text.length <= max) return text;

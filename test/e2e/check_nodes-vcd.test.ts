@@ -152,13 +152,15 @@ describe('vCD down, slow or refusing: the verdict unchanged, one phrase, within 
     expect(firstLine(r).match(/VM facts missing/g)).toHaveLength(1);
   });
 
-  it('refusing the login (a wrong password): the same verdict, and the password never printed', async () => {
+  it("refusing the login (a wrong password): the same verdict, the fix in this plugin's options, and the password never printed", async () => {
     const before = await verdict();
     const wrong = join(work, 'wrong-password');
     writeFileSync(wrong, 'Not-The-Password-42\n', { mode: 0o600 });
     const r = await run(withVcd(['-t', '6', '-vvv'], join(work, 'wrong-cache'), wrong));
     expect(r.code).toBe(before.code);
     expect(firstLine(r)).toMatch(/VM facts missing: .*401/);
+    expect(firstLine(r)).toContain('check --vcd-user, --vcd-org and --vcd-password-file');
+    expect(firstLine(r)).not.toMatch(/check --user|--org and|--password-file[^a-z]/);
     expect(r.stdout + r.stderr).not.toContain('Not-The-Password-42');
     expect(r.stdout + r.stderr).not.toContain(readFileSync(vcdInfo().passwordFile, 'utf8').trim());
   });

@@ -131,4 +131,25 @@ describe('concurrent checks with a cold cache', () => {
     );
     expect(api.stats.counts.login).toBe(1);
   });
+
+  it("vCD answering 503 at login: the server's words quoted, and the next check tries again (no lockout guard for a cell that is down)", async () => {
+    const api = sim.apis.vcd;
+    const dir = mkdtempSync(join(tmpdir(), 'cc-conc-503-'));
+    const page =
+      '<html><head><title>503 Service Unavailable</title><style>h1{color:red}</style></head><body><h1>503</h1><p>no healthy vCD cell</p></body></html>';
+    api.faults.set([{ path: '/sessions', kind: 'status', status: 503, body: page, contentType: 'text/html' }]);
+    try {
+      const argv = [...simVcdArgs(sim), '--vm', BUSY, '--cache-dir', join(dir, 'cache')];
+      for (let i = 0; i < 2; i++) {
+        const r = await runExecutable(PLUGIN, argv, { env: { PATH: process.env.PATH } });
+        expect(r.code).toBe(3);
+        expect(r.stdout).toMatch(
+          /^VM_CPU UNKNOWN - login to \S+ as monitor@acme failed \(HTTP 503 \(server says: 503 Service Unavailable 503 no healthy vCD cell\)\)[;,] check --url and the vCD cells' health\n$/,
+        );
+        expect(r.stdout).not.toMatch(/spare the account|password/);
+      }
+    } finally {
+      api.faults.set([]);
+    }
+  });
 });

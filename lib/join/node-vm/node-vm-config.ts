@@ -65,5 +65,6 @@ export function nodeVmConfigFrom(options: NodeVmOptions, context: RunContext): N
     },
     context,
   );
-  return { session, vapp, maxNodes };
+  // A refused login names this plugin's options (--vcd-user), not the VM checks' (--user).
+  return { session: { ...session, creds: { ...session.creds, optionPrefix: 'vcd-' } }, vapp, maxNodes };
 }

@@ -1,5 +1,5 @@
 import { httpRequest, type BodyStream, type HttpResponse, type TlsSettings } from '../../http/request';
-import { plainTextLine } from '../../plugin/server-text';
+import { htmlTextLine, plainTextLine } from '../../plugin/server-text';
 import { describeVcdError, parseVcdError } from './vcd-error';
 
 /** Where and how to talk to one vCD API host, and the hooks of the running check. */
@@ -53,6 +53,10 @@ export function xmlAccept(conn: VcdConnection): string {
 export function describeResponse(res: HttpResponse): string {
   const error = parseVcdError(res.body.toString('utf8'));
   if (error) return `HTTP ${res.status}: ${describeVcdError(error)}`;
-  const said = res.status >= 400 ? plainTextLine(res.body, String(res.headers['content-type'] ?? '')) : undefined;
+  const type = String(res.headers['content-type'] ?? '');
+  // A cell or load balancer that is down often answers a page: its words say why (5xx only:
+  // a 404 page of a web console says nothing worth a status line).
+  const page = res.status >= 500 && /html/i.test(type) ? htmlTextLine(res.body) : undefined;
+  const said = page ?? (res.status >= 400 ? plainTextLine(res.body, type) : undefined);
   return said ? `HTTP ${res.status} (server says: ${said})` : `HTTP ${res.status}`;
 }

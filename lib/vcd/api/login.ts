@@ -4,8 +4,17 @@ import { countJsonContainers } from '../../plugin/json-bounds';
 import { describeResponse, vcdRequest, xmlAccept, type VcdConnection } from './connection';
 
 /** How the check proves who it is. */
-export type Credentials =
-  { kind: 'password'; user: string; org: string; password: string } | { kind: 'api-token'; user?: string; org: string; refreshToken: string };
+export type Credentials = (
+  { kind: 'password'; user: string; org: string; password: string } | { kind: 'api-token'; user?: string; org: string; refreshToken: string }
+) & {
+  /** What the options that gave them begin with, for messages: `vcd-` for check_nodes' --vcd-user. */
+  optionPrefix?: string;
+};
+
+/** The option of the running plugin that gave `name` (`--user`, or `--vcd-user` in check_nodes). */
+function option(creds: Credentials, name: string): string {
+  return `--${creds.optionPrefix ?? ''}${name}`;
+}
 
 /**
  * A logged-in session. `bearer`: CloudAPI or OAuth access token, sent as Authorization:
@@ -33,6 +42,13 @@ function header(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   return v && v.trim() !== '' ? v.trim() : undefined;
 }
+
+/**
+ * A login the server refused for the credentials (HTTP 401 or 403): the one failure worth
+ * sharing among checks, so that they do not trip the account's lockout by repeating it. A
+ * cell that is down (5xx) says nothing of the credentials.
+ */
+export class CredentialsRefusedError extends CheckError {}
 
 /** A 406 at login: the server does not speak the version asked for (the caller renegotiates). */
 export class VersionRefusedError extends CheckError {
@@ -67,26 +83,33 @@ export function loginRefusalReason(message: string): 'locked' | 'expired' | 'dis
 }
 
 function rejected(conn: VcdConnection, creds: Credentials, status: number, detail: string): CheckError {
+  const error = refusal(conn, creds, status, detail);
+  return status === 401 || status === 403 ? new CredentialsRefusedError(error.message) : error;
+}
+
+function refusal(conn: VcdConnection, creds: Credentials, status: number, detail: string): CheckError {
   const who = principal(creds);
-  const fix = creds.kind === 'password' ? 'check --user, --org and --password-file' : 'check --api-token-file (revoked or expired token?) and --org';
+  const [user, org] = [option(creds, 'user'), option(creds, 'org')];
+  const secretFile = option(creds, creds.kind === 'password' ? 'password-file' : 'api-token-file');
+  const fix = creds.kind === 'password' ? `check ${user}, ${org} and ${secretFile}` : `check ${secretFile} (revoked or expired token?) and ${org}`;
   const reason = status >= 400 && status < 500 ? loginRefusalReason(detail) : undefined;
   const head = `login to ${conn.base.origin} as ${who} refused (${detail})`;
   switch (reason) {
     case 'locked':
       return new CheckError(
-        `${head}: the account is locked out (too many failed logins?), ask the vCD administrator to unlock it, and check the password in ${creds.kind === 'password' ? '--password-file' : '--api-token-file'} before it is tried again`,
+        `${head}: the account is locked out (too many failed logins?), ask the vCD administrator to unlock it, and check the password in ${secretFile} before it is tried again`,
       );
     case 'expired':
-      return new CheckError(`${head}: the password has expired, set a new one for ${who} (tenant portal or administrator) and put it in --password-file`);
+      return new CheckError(`${head}: the password has expired, set a new one for ${who} (tenant portal or administrator) and put it in ${secretFile}`);
     case 'disabled':
       return new CheckError(`${head}: the account is disabled, ask the vCD administrator to enable ${who}`);
     case 'org':
       return new CheckError(
-        `${head}: this vCD has no organisation ${JSON.stringify(creds.org)}, check --org (its name as in the tenant portal URL; System for a provider account)`,
+        `${head}: this vCD has no organisation ${JSON.stringify(creds.org)}, check ${org} (its name as in the tenant portal URL; System for a provider account)`,
       );
     case 'rights':
       return new CheckError(
-        `${head}: the account has no right to log in to the API here, give ${who} a role that may (e.g. vApp Author), or ${isProvider(creds.org) ? 'use the tenant org with --org' : 'check --org'}`,
+        `${head}: the account has no right to log in to the API here, give ${who} a role that may (e.g. vApp Author), or ${isProvider(creds.org) ? `use the tenant org with ${org}` : `check ${org}`}`,
       );
     default:
       break;
@@ -177,7 +200,7 @@ async function exchangeApiToken(conn: VcdConnection, creds: Extract<Credentials,
   }
   if (res.status === 404)
     throw new CheckError(
-      `no OAuth token endpoint at ${conn.base.origin}${path} (HTTP 404); check --org, or use --user with --password-file on vCD before 10.3`,
+      `no OAuth token endpoint at ${conn.base.origin}${path} (HTTP 404); check ${option(creds, 'org')}, or use ${option(creds, 'user')} with ${option(creds, 'password-file')} on vCD before 10.3`,
     );
   throw rejected(conn, creds, res.status, describeResponse(res));
 }

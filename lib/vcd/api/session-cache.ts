@@ -5,7 +5,7 @@ import { PrivateCache, entryName, type CacheBinding } from '../../plugin/private
 import { Redactor } from '../../plugin/redact';
 import { boundedExcerpt } from '../../plugin/server-text';
 import { FleetCache } from './fleet-cache';
-import { UnsendableSessionError, type Credentials, type VcdSession } from './login';
+import { CredentialsRefusedError, type Credentials, type VcdSession } from './login';
 
 export { defaultCacheDir } from '../../plugin/private-cache';
 
@@ -188,8 +188,9 @@ export class SessionCache {
   }
 
   private recordFailure(error: unknown): void {
-    // The server accepted these credentials and sent a token that cannot be used: the next check may try again.
-    if (!(error instanceof CheckError) || error instanceof UnsendableSessionError) return;
+    // Only the credentials refused (401, 403) are held back: a cell that is down (5xx), a
+    // network fault or a token that cannot be used says nothing of them, and the next check may try again.
+    if (!(error instanceof CredentialsRefusedError)) return;
     const salt = randomBytes(16).toString('hex');
     // Redacted before it is written: the server's message may echo what it was sent.
     this.cache.write(this.failure, this.key.binding, {

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { CheckError } from '../../../../lib/plugin/errors';
-import type { Credentials, VcdSession } from '../../../../lib/vcd/api/login';
+import { CredentialsRefusedError, type Credentials, type VcdSession } from '../../../../lib/vcd/api/login';
 import { cacheKey, defaultCacheDir, SessionCache } from '../../../../lib/vcd/api/session-cache';
 
 const creds: Credentials = { kind: 'password', user: 'monitor', org: 'acme', password: 'pw-secret-123' };
@@ -212,7 +212,7 @@ describe('SessionCache', () => {
     const failing = async (): Promise<VcdSession> => {
       calls++;
       await new Promise((r) => setTimeout(r, 50));
-      throw new CheckError('login to https://vcd.example.com as monitor@acme rejected (HTTP 401)');
+      throw new CredentialsRefusedError('login to https://vcd.example.com as monitor@acme rejected (HTTP 401)');
     };
     // A lock timeout of 3 s: under a loaded CI host, 300 ms let a waiter take the lock for stale.
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => new SessionCache(dir, KEY, 3_000).obtain(failing, { deadline: deadline() })));
@@ -231,11 +231,26 @@ describe('SessionCache', () => {
     expect(existsSync(join(dir, `${KEY.stem}.failed`))).toBe(false);
   });
 
+  it('shares no failure that is not the credentials refused: a cell down (503) is tried again by the next check', async () => {
+    const dir = newDir();
+    let calls = 0;
+    const down = async (): Promise<VcdSession> => {
+      calls++;
+      throw new CheckError('login to https://vcd.example.com as monitor@acme failed (HTTP 503 (server says: no healthy vCD cell))');
+    };
+    for (let i = 0; i < 2; i++)
+      await expect(new SessionCache(dir, KEY, 3_000).obtain(down, { deadline: deadline() })).rejects.toThrow(
+        /^login .* failed \(HTTP 503 .*no healthy vCD cell\)\)$/,
+      );
+    expect(calls).toBe(2);
+    expect(existsSync(join(dir, `${KEY.stem}.failed`))).toBe(false);
+  });
+
   it('holds back only the same credentials: a fixed password logs in at once', async () => {
     const dir = newDir();
     const wrong = cacheKey(base, { ...creds, password: 'wrong-password-1' });
     const failing = async (): Promise<VcdSession> => {
-      throw new CheckError('login to https://vcd.example.com as monitor@acme rejected (HTTP 401): wrong user, org or password');
+      throw new CredentialsRefusedError('login to https://vcd.example.com as monitor@acme rejected (HTTP 401): wrong user, org or password');
     };
     await expect(new SessionCache(dir, wrong, 10_000).obtain(failing, { deadline: deadline() })).rejects.toThrow(/wrong user, org or password$/);
     // The same wrong password again, within the hold: not sent to vCD again.
@@ -255,7 +270,7 @@ describe('SessionCache', () => {
     const dir = newDir();
     const basic = Buffer.from(`monitor@acme:${creds.password}`).toString('base64');
     const echo = async (): Promise<VcdSession> => {
-      throw new CheckError(`login rejected (HTTP 401: bad password ${creds.password} in ${basic})\u2028\u0000injected ${'x'.repeat(50_000)}`);
+      throw new CredentialsRefusedError(`login rejected (HTTP 401: bad password ${creds.password} in ${basic})\u2028\u0000injected ${'x'.repeat(50_000)}`);
     };
     const first = new SessionCache(dir, KEY, 10_000);
     await expect(first.obtain(echo, { deadline: deadline() })).rejects.toThrow();
