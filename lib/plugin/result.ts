@@ -21,7 +21,7 @@ export interface Result {
   raw?: string;
   /** What the check noticed on the way (facts, loose file modes, choices made): shown at -v, after the summary. */
   notes?: string[];
-  /** Items the check itself left out of `items` (it keeps a bounded list): counted in the "… N more" line as if given. */
+  /** Items the check itself left out of `items` (it keeps a bounded list): counted in the "… N more lines" line as if given. */
   itemsLeftOut?: number;
 }
 
@@ -40,14 +40,14 @@ export function resultFromItems(summary: string, items: Item[], metrics: Metric[
 export const MAX_SUMMARY_CHARS = 1000;
 /** The longest line of long output. */
 export const MAX_ITEM_CHARS = 400;
-/** The most long-output lines: the rest is counted in one "… N more" line. */
+/** The most long-output lines: the rest is counted in one "… N more lines" line. */
 export const MAX_ITEMS = 5000;
 
 // Control and line-separator characters would split the output or drive a terminal: they
 // become spaces (control-characters.ts). `|` would start perfdata early, and Nagios rewrites
 // `;` in the output to `:`, so they are said otherwise.
 
-/** Text as one safe output line of at most `max` characters, cut with "… N more". */
+/** Text as one safe output line of at most `max` characters, cut with "… (N more characters)". */
 export function oneLine(text: string, max = MAX_SUMMARY_CHARS): string {
   const line = blankControlCharacters(text)
     .replace(/\|/g, '/')
@@ -55,8 +55,8 @@ export function oneLine(text: string, max = MAX_SUMMARY_CHARS): string {
     .replace(/ {2,}/g, ' ')
     .trim();
   if (line.length <= max) return line;
-  const cut = line.slice(0, max - 20).replace(/[\uD800-\uDBFF]$/, '');
-  return `${cut}… ${line.length - cut.length} more`;
+  const cut = line.slice(0, max - 30).replace(/[\uD800-\uDBFF]$/, '');
+  return `${cut}… (${line.length - cut.length} more characters)`;
 }
 
 /** The items that fit the long output, and how many were left out (those the check left out itself too). */
@@ -87,7 +87,7 @@ export function renderNagiosParts(name: string, result: Result): NagiosParts {
   const longOutput: string[] = [];
   const { shown, more } = shownItems(result.items, result.itemsLeftOut);
   for (const item of shown) longOutput.push(`[${stateName(item.state)}] ${oneLine(item.text, MAX_ITEM_CHARS)}`);
-  if (more > 0) longOutput.push(`… ${more} more`);
+  if (more > 0) longOutput.push(`… ${more} more ${more === 1 ? 'line' : 'lines'}`);
   return { output, perfdata, longOutput };
 }
 

@@ -155,7 +155,7 @@ describe('check_pvdc on 100,000 provider VDCs', () => {
       );
       // Every problem has its line; the OK lines fill the rest, and are counted.
       expect(r.stdout.match(/^\[WARNING\] pvdc-bulk-\d+: memory 85% used/gm)).toHaveLength(999);
-      expect(r.stdout).toMatch(/\n… \d+ more\n$/);
+      expect(r.stdout).toMatch(/\n… \d+ more lines\n$/);
       // Perfdata of the first provider VDCs listed, within its bound, the cut said.
       const perf = perfOf(r);
       expect(perf.length).toBeLessThanOrEqual(1000);

@@ -65,16 +65,16 @@ describe('what reaches the monitoring engine from server text', () => {
     const out = renderNagios('X', { state: State.UNKNOWN, summary: 'e'.repeat(30_000), items: [{ name: 'n', state: State.OK, text: 'x'.repeat(10_000) }] });
     const [first, second] = out.split('\n');
     expect(first.length).toBeLessThanOrEqual('X UNKNOWN - '.length + MAX_SUMMARY_CHARS);
-    expect(first).toMatch(/e… \d+ more$/);
-    expect(Number(/(\d+) more$/.exec(first)![1]) + first.slice(first.indexOf(' - ') + 3, first.indexOf('…')).length).toBe(30_000);
+    expect(first).toMatch(/e… \(\d+ more characters\)$/);
+    expect(Number(/(\d+) more characters\)$/.exec(first)![1]) + first.slice(first.indexOf(' - ') + 3, first.indexOf('…')).length).toBe(30_000);
     expect(second.length).toBeLessThanOrEqual('[OK] '.length + MAX_ITEM_CHARS);
-    expect(second).toMatch(/x… \d+ more$/);
+    expect(second).toMatch(/x… \(\d+ more characters\)$/);
   });
   it('caps the number of long-output lines with one "… N more" line', () => {
     const items = Array.from({ length: MAX_ITEMS + 10 }, (_, i) => ({ name: `n${i}`, state: State.OK, text: `n${i}` }));
     const lines = renderNagios('X', { state: State.OK, summary: 'many', items }).trimEnd().split('\n');
     expect(lines).toHaveLength(1 + MAX_ITEMS);
-    expect(lines[lines.length - 1]).toBe('… 11 more');
+    expect(lines[lines.length - 1]).toBe('… 11 more lines');
     const doc = JSON.parse(renderJson('X', { state: State.OK, summary: 'many', items }));
     expect(doc.items).toHaveLength(MAX_ITEMS - 1);
     expect(doc.more).toBe(11);

@@ -143,7 +143,7 @@ describe('a page of 100,000 provider VDC records', () => {
     expect(all).toHaveLength(MAX_PERFDATA_VALUES);
     expect(new Set(all).size).toBe(all.length);
     const out = renderNagios('PVDC', r).split('\n');
-    expect(out.at(-2)).toBe(`… ${100_000 - (MAX_ITEMS - 2)} more`);
+    expect(out.at(-2)).toBe(`… ${100_000 - (MAX_ITEMS - 2)} more lines`);
   });
 
   it('the OK lines stay in the order listed while there is room, and a problem never gives way', () => {
