@@ -118,12 +118,20 @@ describe('what each costs', () => {
 });
 
 describe('a provider account: adminVM records lack the attributes, the sections are read', () => {
-  it('snapshots and leases as the tenant sees them; Tools from the version', async () => {
+  it('snapshots and leases as the tenant sees them; Tools from the version: not installed, or UNKNOWN saying the record cannot tell whether they run', async () => {
     const snap = await run(provider, 'check_vm_snapshot', ['--vm', 'db-03', '--tenant-org', 'acme']);
     expect(firstLine(snap)).toMatch(/^VM_SNAPSHOT CRITICAL - 1 snapshot on db-03 .*, oldest 10d/);
     const lease = await run(provider, 'check_vm_lease', ['--vm', 'build-02', '--tenant-org', 'acme']);
     expect(firstLine(lease)).toMatch(/^VM_LEASE CRITICAL - runtime lease expires in 1d/);
     const tools = await run(provider, 'check_vm_tools', ['--vm', 'legacy-07', '--tenant-org', 'acme']);
     expect(firstLine(tools)).toMatch(/^VM_TOOLS WARNING - VMware Tools not installed on legacy-07 .* \(version 0/);
+    // build-02's Tools are out of date, files-08's not running: a System account's record cannot say either, and must not say OK.
+    for (const vm of ['build-02', 'files-08']) {
+      const r = await run(provider, 'check_vm_tools', ['--vm', vm, '--tenant-org', 'acme']);
+      expect(r.code).toBe(3);
+      expect(firstLine(r)).toMatch(
+        new RegExp(`^VM_TOOLS UNKNOWN - VMware Tools installed, version \\d+ on ${vm} \\(vm-[0-9a-f-]+\\), but its record does not say whether they run or are current .*check Tools with a tenant account`),
+      );
+    }
   });
 });

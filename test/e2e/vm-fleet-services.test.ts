@@ -214,6 +214,30 @@ describe('each fleet service is its single check', () => {
     expect(doc.vms[paused14].snapshot.code).toBe(0);
   }, 120_000);
 
+  it('tools with a System account: the adminVM record cannot tell running or current, so each running VM with Tools is UNKNOWN saying so, as check_vm_tools says', async () => {
+    const system = await startSimulatorFromArgs(['--vcd-org', 'System', '--vcd-user', 'provider'], [VCD_MODULE]);
+    try {
+      const api = system.apis.vcd;
+      const sys = ['-u', api.httpsUrl, '--ca-file', system.caFile, '-U', 'provider', '-o', 'System', '--password-file', api.info.passwordFile];
+      const cache = mkdtempSync(join(dir, 'cache-'));
+      const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...sys, '--cache-dir', cache, '--tenant-org', 'acme', '--services', 'tools', '--output', 'json', '-t', '60'], {
+        env,
+        killAfterMs: 70_000,
+      });
+      expect(r.stderr).toBe('');
+      const doc = JSON.parse(r.stdout) as { vms: Record<string, { name: string; tools: { code: number; summary: string } }> };
+      const byName = (name: string) => Object.entries(doc.vms).find(([, v]) => v.name === name)!;
+      for (const name of ['build-02', 'files-08']) {
+        const [id, vm] = byName(name);
+        expect(vm.tools).toMatchObject({ code: 3, summary: expect.stringMatching(/does not say whether they run or are current .*tenant account/) });
+        const single = await runExecutable(join(DIST, 'check_vm_tools'), [...sys, '--cache-dir', cache, '--vm', id, '--output', 'json'], { env });
+        expect(vm.tools).toEqual(JSON.parse(single.stdout));
+      }
+    } finally {
+      await system.close();
+    }
+  }, 120_000);
+
   it('refuses a service it does not know, naming the ones it does', async () => {
     const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...args(quirks, mkdtempSync(join(dir, 'cache-'))), '--services', 'cpu,snapshots'], { env });
     expect(r.code).toBe(3);

@@ -51,7 +51,9 @@ export function judgeTools(status: string, hygiene: VmHygiene | undefined, polic
 
 /**
  * A record without vmToolsStatus (an `adminVM` record, or an API version before the attribute):
- * the installed version still tells installed from not, but not whether they run.
+ * the installed version still tells installed from not, but not whether they run or are
+ * current. That is not OK: Tools that stopped would pass unseen for every VM of a System
+ * account. It is UNKNOWN, saying why and what tells.
  */
 function judgeVersionOnly(version: number | undefined, policy: ToolsPolicy, vm: string): Result {
   if (version === undefined)
@@ -61,7 +63,7 @@ function judgeVersionOnly(version: number | undefined, policy: ToolsPolicy, vm: 
     };
   if (version === 0) return { state: policy.notRunning, summary: `VMware Tools not installed on ${vm} (version 0; --not-running-state)` };
   return {
-    state: State.OK,
-    summary: `VMware Tools installed${versionText(version)} on ${vm} (the record does not say whether they run: a tenant account's vm query at API 38.0 or later does)`,
+    state: State.UNKNOWN,
+    summary: `VMware Tools installed${versionText(version)} on ${vm}, but its record does not say whether they run or are current (an adminVM record of a System account, or an API version before 38.0, has no vmToolsStatus): check Tools with a tenant account of the VM's organisation at API 38.0 or later`,
   };
 }

@@ -84,7 +84,7 @@ describe('VMware Tools', () => {
     ['POWERED_ON', 'toolsNotRunning', 12352, State.WARNING, 'installed but not running'],
     ['POWERED_ON', 'toolsNotInstalled', 0, State.WARNING, 'not installed'],
     ['POWERED_ON', 'guestToolsRunning', undefined, State.UNKNOWN, 'unrecognised vmToolsStatus "guestToolsRunning"'],
-    ['POWERED_ON', undefined, 12352, State.OK, 'installed, version 12352 on vm-1 (the record does not say whether they run'],
+    ['POWERED_ON', undefined, 12352, State.UNKNOWN, 'installed, version 12352 on vm-1, but its record does not say whether they run or are current'],
     ['POWERED_ON', undefined, 0, State.WARNING, 'not installed on vm-1 (version 0'],
     ['POWERED_ON', undefined, undefined, State.UNKNOWN, 'reports neither vmToolsStatus nor vmToolsVersion'],
     ['POWERED_OFF', 'toolsNotRunning', 12352, State.UNKNOWN, 'vm-1 is powered off: VMware Tools do not run'],
