@@ -130,7 +130,9 @@ describe('a provider account: adminVM records lack the attributes, the sections 
       const r = await run(provider, 'check_vm_tools', ['--vm', vm, '--tenant-org', 'acme']);
       expect(r.code).toBe(3);
       expect(firstLine(r)).toMatch(
-        new RegExp(`^VM_TOOLS UNKNOWN - VMware Tools installed, version \\d+ on ${vm} \\(vm-[0-9a-f-]+\\), but its record does not say whether they run or are current .*check Tools with a tenant account`),
+        new RegExp(
+          `^VM_TOOLS UNKNOWN - VMware Tools installed, version \\d+ on ${vm} \\(vm-[0-9a-f-]+\\), but its record does not say whether they run or are current .*check Tools with a tenant account`,
+        ),
       );
     }
   });

@@ -220,10 +220,14 @@ describe('each fleet service is its single check', () => {
       const api = system.apis.vcd;
       const sys = ['-u', api.httpsUrl, '--ca-file', system.caFile, '-U', 'provider', '-o', 'System', '--password-file', api.info.passwordFile];
       const cache = mkdtempSync(join(dir, 'cache-'));
-      const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...sys, '--cache-dir', cache, '--tenant-org', 'acme', '--services', 'tools', '--output', 'json', '-t', '60'], {
-        env,
-        killAfterMs: 70_000,
-      });
+      const r = await runExecutable(
+        join(DIST, 'check_vm_fleet'),
+        [...sys, '--cache-dir', cache, '--tenant-org', 'acme', '--services', 'tools', '--output', 'json', '-t', '60'],
+        {
+          env,
+          killAfterMs: 70_000,
+        },
+      );
       expect(r.stderr).toBe('');
       const doc = JSON.parse(r.stdout) as { vms: Record<string, { name: string; tools: { code: number; summary: string } }> };
       const byName = (name: string) => Object.entries(doc.vms).find(([, v]) => v.name === name)!;
