@@ -424,7 +424,7 @@ class VcdServer {
   private queryRows(type: string, base: string, version: string, viewer: { provider: boolean; org: string }): QueryRow[] | string {
     const admin = type.startsWith('admin');
     if (admin && !viewer.provider) return 'This operation is denied.';
-    const vdcHref = (r: VmRecord) => `${base}/api/vdc/${this.vdcSet.vdcOf(r)}`;
+    const vdcHref = (r: VmRecord) => `${base}/api/vdc/${this.vdcSet.vdcOf(r, this.orgOfRecord(r))}`;
     const sees = (org: string) => viewer.provider || org.toLowerCase() === viewer.org.toLowerCase();
     switch (type) {
       case 'vm':
@@ -495,7 +495,9 @@ class VcdServer {
 
   private vmCounts(vdc: SimVdc): { total: number; running: number } {
     // The other organisations' VMs of the default scenario are in no VDC of the set.
-    const mine = this.records.filter((r) => !r.template && this.vdcSet.vdcOf(r) === vdc.id && this.orgOfRecord(r).toLowerCase() === vdc.org.toLowerCase());
+    const mine = this.records.filter(
+      (r) => !r.template && this.vdcSet.vdcOf(r, this.orgOfRecord(r)) === vdc.id && this.orgOfRecord(r).toLowerCase() === vdc.org.toLowerCase(),
+    );
     return { total: mine.length, running: mine.filter((r) => r.status === 'POWERED_ON').length };
   }
 

@@ -36,8 +36,8 @@ export interface SimVdc {
 /** The VDCs of a scenario, which VDC each listed VM is in, and VM records that only the VDCs add. */
 export interface VdcSet {
   vdcs: SimVdc[];
-  /** The VDC id of a VM record. */
-  vdcOf(record: VmRecord): string;
+  /** The VDC id of a VM record of organisation `org`. */
+  vdcOf(record: VmRecord, org: string): string;
   /** VMs without metrics that belong to a VDC (a VM whose creation failed). */
   records: VmRecord[];
 }
@@ -85,6 +85,10 @@ function paygVdc(org: string): SimVdc {
   };
 }
 
+/** The VDCs of the default scenario's other organisations (a System login sees them). */
+const GLOBEX_VDC_ID = '6f708192-a3b4-4ec5-9f60-718293a4b5c6';
+const INITECH_VDC_ID = '708192a3-b4c5-4fd6-8071-8293a4b5c6d7';
+
 /** The failed VM of the default scenario's development VDC. */
 const FAILED_VM: VmRecord = { id: 'vm-6e7f8091-a2b3-4c4d-9e5f-60718293a4b5', name: 'staging-15', vapp: 'staging', status: 'FAILED_CREATION', template: false };
 
@@ -100,7 +104,8 @@ const DEFAULT_PLACES: Record<string, string> = {
 /**
  * The default scenario's organisation: acme-prod (healthy), acme-analytics (memory at 88% of
  * its limit: WARNING), acme-payg (pay-as-you-go, no limits), acme-archive (disabled) and
- * acme-dev (a VM whose creation failed). With a System login a second organisation, globex.
+ * acme-dev (a VM whose creation failed). With a System login the other organisations too,
+ * globex and initech, each with its own VDC that holds its VMs.
  */
 function defaultVdcs(org: string, provider: boolean): VdcSet {
   const tenant = tenantOf(org);
@@ -146,12 +151,12 @@ function defaultVdcs(org: string, provider: boolean): VdcSet {
     vdcs.push(
       {
         ...prodVdc('globex'),
-        id: '6f708192-a3b4-4ec5-9f60-718293a4b5c6',
+        id: GLOBEX_VDC_ID,
         policies: [policy('1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e07', 'Gold', 10 * GIB_MB, 100 * GIB_MB, true)],
       },
       {
         ...prodVdc('initech'),
-        id: '708192a3-b4c5-4fd6-8071-8293a4b5c6d7',
+        id: INITECH_VDC_ID,
         cpuUsedMhz: 500,
         cpuLimitMhz: 4000,
         memoryUsedMb: 2048,
@@ -159,7 +164,13 @@ function defaultVdcs(org: string, provider: boolean): VdcSet {
         policies: [policy('1d2e3f40-5a6b-4c7d-8e9f-0a1b2c3d4e08', 'Bronze', 40 * GIB_MB, 200 * GIB_MB, true)],
       },
     );
-  return { vdcs, vdcOf: (r) => byPlace[DEFAULT_PLACES[r.name] ?? 'prod'].id, records: [FAILED_VM] };
+  // Each organisation's VMs in its own VDC: globex's and initech's in theirs, not in acme-prod.
+  const otherOrgs: Record<string, string> = { globex: GLOBEX_VDC_ID, initech: INITECH_VDC_ID };
+  return {
+    vdcs,
+    vdcOf: (r, org) => otherOrgs[org.toLowerCase()] ?? byPlace[DEFAULT_PLACES[r.name] ?? 'prod'].id,
+    records: [FAILED_VM],
+  };
 }
 
 /** The organisation of the scenario's own VDCs: the configured one, acme for a System login. */

@@ -125,7 +125,8 @@ describe('check_vdc as a provider', () => {
   it('--tenant-org narrows to one organisation', async () => {
     const r = await run(provider, ['--tenant-org', 'globex']);
     expect(r.code).toBe(0);
-    expect(firstLine(r)).toMatch(/^VDC OK - globex-prod \(org globex\): cpu 42% .*, 0 of 0 VMs running \| globex__globex-prod__cpu_pct=42%;80;90;0;100 /);
+    // Its own VMs (web-01, erp-02, both running), not acme-prod's.
+    expect(firstLine(r)).toMatch(/^VDC OK - globex-prod \(org globex\): cpu 42% .*, 2 of 2 VMs running \| globex__globex-prod__cpu_pct=42%;80;90;0;100 /);
     const lld = JSON.parse((await run(provider, ['--tenant-org', 'acme', '--discovery'])).stdout) as Array<Record<string, string>>;
     expect(lld.map((v) => v['{#VDC.ORG}'])).toEqual(['acme', 'acme', 'acme', 'acme', 'acme']);
     // The generated objects say whose VDCs they are, as the VM discovery's do.
