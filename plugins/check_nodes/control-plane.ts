@@ -69,17 +69,33 @@ export function startControlPlaneReads(config: ControlPlaneTarget, context: RunC
   return reads;
 }
 
-/** Judges what the reads found for the checked nodes; no parts when neither option is given. */
-export async function judgeControlPlane(config: ControlPlaneConfig, reads: ControlPlaneReads, tally: NodeTally, facts: NodeFacts): Promise<ResultPart[]> {
+/**
+ * Judges what the reads found for the checked nodes; no parts when neither option is given.
+ * Each wait and each judgement says its phase: a timeout names it, not the listing before.
+ */
+export async function judgeControlPlane(
+  config: ControlPlaneConfig,
+  reads: ControlPlaneReads,
+  tally: NodeTally,
+  facts: NodeFacts,
+  context: Pick<RunContext, 'setPhase'>,
+): Promise<ResultPart[]> {
   const nodes = checkedNodes(tally);
   const parts: ResultPart[] = [];
-  if (config.pods && reads.pods) parts.push(podsPart(await reads.pods, facts.byName, nodes, config.pods.usage));
+  if (config.pods && reads.pods) {
+    context.setPhase('reading the pods per node');
+    const counts = await reads.pods;
+    context.setPhase(`judging the pods of ${nodes.length} nodes`);
+    parts.push(podsPart(counts, facts.byName, nodes, config.pods.usage));
+  }
   if (config.skew && reads.server) {
+    context.setPhase("reading the API server's version (/version)");
     const server = await reads.server;
     if (server === undefined)
       throw new CheckError(
         "--version-skew: the API server's version is not readable (/version refused or without gitVersion); grant get on /version (docs/tokens.md), or drop --version-skew",
       );
+    context.setPhase(`judging the kubelet versions of ${nodes.length} nodes`);
     const listed = nodes.map((name) => ({ name, kubeletVersion: facts.byName.get(name)?.kubeletVersion }));
     parts.push(skewPart(judgeSkew(server, listed, config.skew.maxSkew), server.text));
   }

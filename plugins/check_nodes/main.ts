@@ -38,13 +38,13 @@ void runPlugin({
     const facts = new NodeFacts();
     const reads = startControlPlaneReads(config, context);
     const { tally, stats } = await probeNodes(config, context, facts);
-    // What follows is judging what was listed (and awaiting the reads started beside it): a
-    // timeout now must not blame the listing.
-    context.setPhase(`judging ${tally.listed} listed nodes`);
+    // What follows is judging what was listed (and awaiting the reads started beside it, each
+    // naming its own phase): a timeout now must not blame the listing.
+    context.setPhase(`judging the ${tally.listed} listed nodes`);
     if (config.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const listed = `${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`;
     const result = { ...evaluate(config, tally), notes: [listed, ...(config.selector ? [`selector ${config.selector}`] : [])] };
-    const joined = joinParts(result, await judgeControlPlane(config, reads, tally, facts));
+    const joined = joinParts(result, await judgeControlPlane(config, reads, tally, facts, context));
     return config.vm ? addVmFacts(joined, config.vm, tally, facts, context) : joined;
   },
 });

@@ -319,6 +319,15 @@ describe('check_nodes --pods and --version-skew', () => {
     );
   });
 
+  it('a timeout after the listing names what was under way then, not the listing', async () => {
+    healthy.apis.cluster.faults.set([{ path: '^/version$', kind: 'hang' }]);
+    expectClean(
+      await runPlugin('check_nodes', clusterArgs(healthy, ['--version-skew', '-t', '2'])),
+      3,
+      /^NODES UNKNOWN - timed out after 2s while reading the API server's version \(\/version\)[;,] raise -t/,
+    );
+  });
+
   it('--max-skew without --version-skew is a usage error', async () => {
     expectClean(await runPlugin('check_nodes', clusterArgs(healthy, ['--max-skew', '2'])), 3, /--max-skew goes with --version-skew/);
   });
