@@ -80,6 +80,9 @@ function judgedChain(socket: tls.TLSSocket, presented: X509Certificate[], url: U
   if (settings.insecure) return { chain: presented.slice(0, MAX_PATH), verifyError: opensslError };
   const trust = trustedPath(presented, trustAnchors(settings.ca, settings.caOnly));
   if ('reason' in trust) {
+    // The library verified it in full, dates included, against the same CAs: trusted, whatever
+    // path it took (a signature scheme the walk cannot check would otherwise refuse a good server).
+    if (socket.authorized) return { chain: presented.slice(0, MAX_PATH) };
     const code = trust.stoppedAt === presented[0] && trust.stoppedAt.checkIssued(trust.stoppedAt) ? 'DEPTH_ZERO_SELF_SIGNED_CERT' : 'UNABLE_TO_GET_ISSUER_CERT';
     throw describeNetworkError(Object.assign(new Error(trust.reason), { code, peer: asPeer(trust.stoppedAt) }), url, proxy, settings);
   }
