@@ -199,10 +199,7 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
   const problems = firing.filter((v) => v.state !== State.OK);
   const watchdogMissing = rules.watchdog && !alerts.some((a) => a.name === WATCHDOG && a.status !== 'pending');
   const parts: string[] = [];
-  if (watchdogMissing)
-    parts.push(
-      `no ${WATCHDOG} alert firing: the alerting pipeline is broken (Prometheus does not evaluate rules or does not reach ${source}); --no-watchdog where the stack has none`,
-    );
+  if (watchdogMissing) parts.push(`no ${WATCHDOG} alert firing: the alerting pipeline is broken`);
   const bySeverity = [State.CRITICAL, State.WARNING]
     .map((s) => [s, problems.filter((v) => v.state === s).length] as const)
     .filter(([, n]) => n > 0)
@@ -222,7 +219,16 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
   const hiddenOk = rules.listAll ? 0 : firing.length - problems.length + suppressed.length;
   if (hiddenOk > 0)
     items.push({ name: 'other', state: State.OK, text: `${plural(hiddenOk, 'more alert')} (info or none severity, silenced or inhibited): -v lists them` });
-  const pipeline = watchdogMissing ? [{ state: State.CRITICAL }] : [];
+  const pipeline: Item[] = watchdogMissing
+    ? [
+        {
+          name: WATCHDOG,
+          state: State.CRITICAL,
+          text: `${WATCHDOG} is not firing at ${source}: Prometheus does not evaluate its rules, or its alerts do not reach Alertmanager, so no other alert reaches anyone either; --no-watchdog where the stack has no Watchdog`,
+        },
+      ]
+    : [];
+  items.unshift(...pipeline);
   return {
     state: worstOf([...pipeline, ...problems]),
     summary: parts.join('; '),
