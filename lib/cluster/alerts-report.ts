@@ -191,13 +191,18 @@ function leftOutNotes(leftOut: LeftOut): string[] {
   ];
 }
 
+/** Whether the stack should fire Watchdog and does not: the alerting pipeline is broken. */
+export function isWatchdogMissing(alerts: readonly ClusterAlert[], rules: Pick<AlertRules, 'watchdog'>): boolean {
+  return rules.watchdog && !alerts.some((a) => a.name === WATCHDOG && a.status !== 'pending');
+}
+
 /** The alerts as one result: Watchdog's absence and the worst firing alert decide the state. */
 export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRules, source: string): Result {
   const { verdicts, leftOut } = selectAlerts(alerts, rules);
   const firing = verdicts.filter((v) => v.alert.status === 'firing').sort(byConcern);
   const suppressed = verdicts.filter((v) => v.alert.status === 'silenced' || v.alert.status === 'inhibited');
   const problems = firing.filter((v) => v.state !== State.OK);
-  const watchdogMissing = rules.watchdog && !alerts.some((a) => a.name === WATCHDOG && a.status !== 'pending');
+  const watchdogMissing = isWatchdogMissing(alerts, rules);
   const parts: string[] = [];
   if (watchdogMissing) parts.push(`no ${WATCHDOG} alert firing: the alerting pipeline is broken`);
   const bySeverity = [State.CRITICAL, State.WARNING]

@@ -28,6 +28,8 @@ export interface AlertsConfig {
   discovery?: { format: 'zabbix' | 'icinga2' | 'nagios'; host?: string };
   submit?: { engine: NonNullable<SubmitConfig>; host: string };
   get: AlertGetOptions;
+  /** --cache-dir: where the rules last submitted not OK are kept (--submit). */
+  cacheDir?: string;
 }
 
 /** --severity-map: `severity=STATE` pairs, added to (and replacing) critical=CRITICAL,warning=WARNING. */
@@ -152,6 +154,7 @@ export async function configureAlerts(options: AlertsOptions, context: RunContex
     },
     discovery: discovery && discovery.format !== 'zabbix' ? { ...discovery, host: submitHost(options, `--discovery-format ${discovery.format}`) } : discovery,
     submit,
+    cacheDir: options['cache-dir'],
     get: {
       maxBytes: maxBytesFrom(options),
       maxAlerts: positiveInteger(options['max-alerts'], '--max-alerts'),

@@ -109,7 +109,7 @@ export const ALERTS_OPTIONS = defineOptions([
     arg: 'ENGINE',
     choices: RULE_SUBMIT_MODES,
     description:
-      "Hand each rule's verdict to the engine as the passive result of service alert-<rule> on --submit-host: icinga2 (REST API process-check-result) or nagios (the external command file). A rule with no counted alert firing is OK. The plugin's own line then says how many were submitted.",
+      "Hand each rule's verdict to the engine as the passive result of service alert-<rule> on --submit-host: icinga2 (REST API process-check-result) or nagios (the external command file). A rule with no counted alert firing is OK (the rules listed by a Prometheus endpoint, those seen, and those the last run found firing, kept in --cache-dir). The plugin's own state is then the pipeline's (CRITICAL only when Watchdog is missing, UNKNOWN when the alerts cannot be read): each alert's state is its rule service's, and the rule services depend on this one. Its line says how many results were submitted.",
   },
   {
     long: 'submit-host',

@@ -10,6 +10,8 @@ import type { PassiveResult } from '../../lib/submit/passive-result';
 
 /** The Icinga 2 template and Nagios service template of every rule service (contrib/icinga2/cluster-alerts.conf, contrib/nagios/cluster-alerts.cfg). */
 export const RULE_TEMPLATE = 'cloudchecks-cluster-alert-rule';
+/** The service that runs check_cluster_alerts --submit on the same host: the rule services' parent. */
+export const RUNNER_SERVICE = 'cluster-alerts';
 /** The status-line name of a rule service's result. */
 export const RULE_RESULT_NAME = 'ALERT_RULE';
 
@@ -33,6 +35,21 @@ export function ruleServiceConfig(format: 'icinga2' | 'nagios', host: string, ru
     }
     return `define service {\n    use                  ${RULE_TEMPLATE}\n    host_name            ${host}\n    service_description  ${service}\n}\n`;
   });
+  // Nagios: the dependency on the runner is made here, with the list of the services it feeds.
+  if (format === 'nagios' && rules.length > 0)
+    blocks.push(
+      [
+        'define servicedependency {',
+        `    host_name                       ${host}`,
+        `    service_description             ${RUNNER_SERVICE}`,
+        `    dependent_host_name             ${host}`,
+        `    dependent_service_description   ${rules.map((r) => ruleServiceName(r.name)).join(',')}`,
+        '    notification_failure_criteria   u,c',
+        '    execution_failure_criteria      n',
+        '}',
+        '',
+      ].join('\n'),
+    );
   return [head, ...blocks].join('\n');
 }
 
