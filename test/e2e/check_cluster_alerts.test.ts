@@ -150,9 +150,11 @@ describe('per-rule services', () => {
     expect(nagios.stdout).toContain(
       'define service {\n    use                  cloudchecks-cluster-alert-rule\n    host_name            ocp-prod\n    service_description  alert-KubePodCrashLooping\n}',
     );
+    // A failure writes nothing the engine would load: its line goes to stderr.
     const missing = await run(am('critical', ['--discovery', '--discovery-format', 'nagios']));
     expect(missing.code).toBe(3);
-    expect(firstLine(missing)).toContain('needs --submit-host');
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('needs --submit-host');
   });
 
   it('--output json: one object for the Zabbix master item, every alert an item', async () => {
