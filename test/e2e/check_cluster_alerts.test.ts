@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type * as net from 'node:net';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALERT_SCENARIOS, type AlertScenario } from '../../sim/cluster/alerts';
 import { CLUSTER_MODULE } from '../../sim/cluster/module';
 import { startSimulatorFromArgs, type Simulator } from '../../sim/simulator';
@@ -36,6 +36,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+});
+afterEach(() => {
+  for (const s of sims.values()) s.apis.cluster.faults.set([]);
 });
 afterAll(async () => {
   for (const s of tunnels) s.destroy();
@@ -115,6 +118,31 @@ describe('scenarios over HTTPS: exit code, first line, strict perfdata', () => {
     expect(firstLine(r)).toMatch(/^ALERTS CRITICAL - no Watchdog alert firing: the alerting pipeline is broken, 1 warning alert firing: KubePodCrashLooping/);
     expect(r.stdout.split('\n')[1]).toMatch(/^\[CRITICAL\] Watchdog is not firing at --alertmanager-url/);
     expect((await run(am('no-watchdog', ['--no-watchdog']))).code).toBe(1);
+  });
+});
+
+describe('alert text is inert', () => {
+  it('labels and a summary that try to break the status line, perfdata, long output and a shell stay one line each', async () => {
+    const evil = [
+      { labels: { alertname: 'Watchdog', severity: 'none' }, status: { state: 'active' } },
+      {
+        labels: { alertname: 'Evil|x=1\n ALERTS OK', namespace: 'kube-x', pod: 'p;$(touch /tmp/cloudchecks-injected)\u2028[OK] forged', severity: 'critical' },
+        annotations: { summary: `${'\u001b[2J'.repeat(20)}${'long '.repeat(100_000)}` },
+        status: { state: 'active' },
+      },
+    ];
+    sim('healthy').apis.cluster.faults.set([{ path: '/api/v2/alerts$', kind: 'body', contentType: 'application/json', body: JSON.stringify(evil) }]);
+    const r = await run(am('healthy'));
+    expect(r.code).toBe(2);
+    const lines = r.stdout.replace(/\n$/, '').split('\n');
+    expect(lines[0]).toBe(
+      'ALERTS CRITICAL - 1 critical alert firing: Evil/x=1 ALERTS OK kube-x/p, $(touch /tmp/cloudchecks-injected) [OK] forged | alerts_critical=1;;;0 alerts_warning=0;;;0 alerts_info=0;;;0 alerts_suppressed=0;;;0',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^\[CRITICAL\] Evil\/x=1 ALERTS OK .*long long/);
+    expect(lines[1].length).toBeLessThanOrEqual(420);
+    expect(r.stdout).not.toMatch(/\u001b|\u2028/);
+    expect(existsSync('/tmp/cloudchecks-injected')).toBe(false);
   });
 });
 
