@@ -273,14 +273,18 @@ export interface RuleVerdict {
 }
 
 /**
- * Each rule's verdict, for the per-rule services: the rules given (the endpoint's, or those
- * seen) each get one, OK when none of its alerts counts ("not firing"); Watchdog has none.
+ * Each rule's verdict, for the per-rule services: the rules given (the endpoint's, the ones
+ * remembered) and those of every alert read each get one, OK when none of its alerts counts
+ * ("not firing"); Watchdog has none.
  */
 export function judgeRules(alerts: readonly ClusterAlert[], rules: readonly AlertRule[], judging: AlertRules): RuleVerdict[] {
   const { verdicts } = selectAlerts(alerts, { ...judging, minActive: judging.minActive });
   const byRule = new Map<string, AlertVerdict[]>();
   for (const v of verdicts) byRule.set(v.alert.name, [...(byRule.get(v.alert.name) ?? []), v]);
-  const names = [...new Set([...rules.map((r) => r.name), ...byRule.keys()])].filter((n) => n !== WATCHDOG && n !== '').sort();
+  // Every rule the stack knows or holds an alert of gets a verdict: one whose alerts are not
+  // counted (a tenant's, left out by --exclude) is "not firing" here, as its service should say.
+  const seen = alerts.map((a) => a.name);
+  const names = [...new Set([...rules.map((r) => r.name), ...byRule.keys(), ...seen])].filter((n) => n !== WATCHDOG && n !== '').sort();
   return names.map((rule) => {
     const mine = (byRule.get(rule) ?? []).sort(byConcern);
     const firing = mine.filter((v) => v.alert.status === 'firing');

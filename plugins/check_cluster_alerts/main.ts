@@ -90,14 +90,14 @@ void runPlugin({
 });
 
 /**
- * --output json with each rule that has counted alerts under `rules` (name → state, code,
- * summary): the Zabbix items of the rules read their rule there, and a rule not named is not
- * firing. A failed run has no `rules` at all, so those items keep their last value.
+ * --output json with each rule whose counted alerts make it WARNING or CRITICAL under `rules`
+ * (name → state, code, summary): the Zabbix items of the rules read their rule there, and a
+ * rule not named is OK. A failed run has no `rules` at all, so those items keep their last value.
  */
 function withRules(result: Result, verdicts: readonly RuleVerdict[]): Result {
   const rules = Object.fromEntries(
     verdicts
-      .filter((v) => v.items.length > 0 && ruleServiceName(v.rule) !== undefined)
+      .filter((v) => v.state !== State.OK && ruleServiceName(v.rule) !== undefined)
       .map((v) => [v.rule, { state: stateName(v.state), code: v.state, summary: oneLine(v.summary) }]),
   );
   return { ...result, raw: JSON.stringify({ ...jsonDocument(ALERTS_NAME, result), rules }) + '\n' };
