@@ -179,6 +179,8 @@ const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
         expect(runner.state, runner.output).toBe(3);
         expect(runner.output).toMatch(/^ALERTS UNKNOWN - connection refused by 127\.0\.0\.1:9/);
       }
+      // Reachability is judged when the rule service is checked next (its freshness dummy): now.
+      await icinga.check('ocp-test', 'alert-KubePodCrashLooping', 60_000);
       const child = await until(
         'the rule service unreachable',
         () => service('alert-KubePodCrashLooping'),
