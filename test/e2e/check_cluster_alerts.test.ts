@@ -146,6 +146,22 @@ describe('alert text is inert', () => {
   });
 });
 
+describe('secrets', () => {
+  it('the token appears nowhere at any verbosity, through the Route and straight, nor on a refusal', async () => {
+    const token = readFileSync(sim('critical').apis.cluster.info.tokenFile, 'utf8').trim();
+    const proxied = { ...ENV, HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' };
+    for (const [args, env] of [
+      [[...cluster('critical'), '-vvv'], proxied],
+      [am('critical', ['-vvv']), ENV],
+      [am('critical', ['-vvv', '--submit', 'nagios', '--submit-host', 'h', '--nagios-command-file', '/nonexistent/nagios.cmd']), ENV],
+    ] as const) {
+      const r = await run([...args], env);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain(token);
+      expect(r.stderr).toMatch(/authorization: <redacted>/);
+    }
+  });
+});
+
 describe('OpenShift: the Route of the monitoring stack', () => {
   it('with only the cluster options it finds the Route alertmanager-main and says so', async () => {
     const r = await run([...cluster('critical'), '-v'], { ...ENV, HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' });
