@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
+import { get } from 'node:http';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.CLOUDCHECKS_DIST ? resolve(process.env.CLOUDCHECKS_DIST) : join(repo, 'dist');
@@ -167,6 +168,48 @@ function vcdArgs(sim, vm) {
     '--vm',
     vm,
   ];
+}
+
+/** Switches the alerts a simulator serves (its control request, over plain HTTP on 127.0.0.1). */
+function serveAlerts(sim, scenario) {
+  return new Promise((done, fail) => {
+    get(`${sim.apis.cluster.httpUrl}/_sim/cluster/alerts?scenario=${scenario}`, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => (res.statusCode === 200 ? done() : fail(new Error(`the simulator refused alerts scenario ${scenario}: ${text.trim()}`))));
+    }).on('error', fail);
+  });
+}
+
+/** check_cluster_alerts: the monitoring stack's alerts, each scenario of the simulator's Alertmanager and Thanos Querier in turn. */
+async function alertsDemo(sim) {
+  const am = [...clusterArgs(sim), '--alertmanager-url', sim.apis.cluster.httpsUrl];
+  process.stdout.write(`\n${bold("=== check_cluster_alerts: the cluster's own alerts (Alertmanager, Thanos Querier) ===")}\n`);
+  await serveAlerts(sim, 'healthy');
+  await runPlugin('Watchdog firing and one info alert: OK (-v lists the info alert)', 'check_cluster_alerts', [...am, '-v']);
+  await serveAlerts(sim, 'critical');
+  await runPlugin('A critical and a warning platform alert: the worst named with its object and since when', 'check_cluster_alerts', am);
+  await runPlugin('The same from Thanos Querier (Prometheus API), counted once firing 1h (--min-active)', 'check_cluster_alerts', [
+    ...clusterArgs(sim),
+    '--prometheus-url',
+    sim.apis.cluster.httpsUrl,
+    '--min-active',
+    '1h',
+  ]);
+  await serveAlerts(sim, 'silenced');
+  await runPlugin('etcd silenced for maintenance, a PV alert inhibited by it: counted, not judged', 'check_cluster_alerts', [...am, '-v']);
+  await serveAlerts(sim, 'tenant');
+  await runPlugin("A tenant namespace's alert (user-workload stack): not the platform's, OK", 'check_cluster_alerts', [...am, '-v']);
+  await runPlugin('... counted with --all-alerts', 'check_cluster_alerts', [...am, '--all-alerts']);
+  await serveAlerts(sim, 'no-watchdog');
+  await runPlugin('No Watchdog: the alerting pipeline is broken', 'check_cluster_alerts', am);
+  await runPlugin('Zabbix low-level discovery of the rules (Thanos Querier /api/v1/rules)', 'check_cluster_alerts', [
+    ...clusterArgs(sim),
+    '--prometheus-url',
+    sim.apis.cluster.httpsUrl,
+    '--discovery',
+  ]);
+  await serveAlerts(sim, 'healthy');
 }
 
 /** check_nodes --vcd-*: a cluster whose nodes are VMs of the simulated Cloud Director, each failing node's line naming its VM. */
@@ -352,6 +395,7 @@ async function main() {
         '-c',
         '7d',
       ]);
+      if (help.includes('--cluster-alerts')) await alertsDemo(healthy);
       process.stdout.write(`\n${bold('=== check_nodes --pods and --version-skew ===')}\n`);
       await runPlugin("Pods per node against each node's limit (-c 10: the failing nodes aside): worker-4 at 96%", 'check_nodes', [
         ...clusterArgs(sick),

@@ -7,6 +7,7 @@ import { defineOptions } from '../../lib/plugin/options';
 import { send } from '../faults';
 import { defineSimModule } from '../module';
 import { Stats } from '../server';
+import { ALERT_SCENARIOS, createAlertsApi, switchAlerts, type AlertsState } from './alerts';
 import { parseLabelSelector } from './label-selector';
 import { CONTROL_PLANE_SCENARIOS, createControlPlaneApi } from './control-plane';
 import { createMonitoringApi, MONITORING_SCENARIOS } from './monitoring';
@@ -95,6 +96,21 @@ export const CLUSTER_MODULE = defineSimModule({
       description:
         'Health endpoints, CSRs and pods served (/readyz, /livez, /version v1.27.10, certificatesigningrequests, pods as a list or a Table): healthy, sick (etcd failing in /readyz and /livez, two CSRs pending for 3h) or csr-flood (100,000 CSRs). Default: sick with --cluster-scenario sick, else healthy. Pods: 18-42 a node, 240 of 250 on worker-4 and 229 on worker-5.',
     },
+    {
+      long: 'cluster-alerts',
+      type: 'string',
+      arg: 'NAME',
+      choices: [...ALERT_SCENARIOS],
+      description:
+        'Alerts of the monitoring stack, served as Alertmanager (/api/v2/alerts) and Thanos Querier (/api/v1/alerts, /api/v1/rules) on this listener, with the Routes alertmanager-main and thanos-querier of openshift-monitoring: healthy (Watchdog and an info alert), critical (etcdMembersDown critical for 25m, KubePodCrashLooping of the ingress router warning for 2h), silenced (etcdMembersDown silenced, KubePersistentVolumeFillingUp inhibited), tenant (a critical alert of the user-workload stack in namespace shop-prod) or no-watchdog (the Watchdog missing). Default: critical with --cluster-scenario sick, else healthy. GET /_sim/cluster/alerts?scenario=NAME switches it at run time.',
+    },
+    {
+      long: 'cluster-route-host',
+      type: 'string',
+      arg: 'HOST',
+      default: 'localhost',
+      description: 'The host the two monitoring Routes name (a check reaches https://HOST:443, through a proxy that sends it here).',
+    },
     { long: 'cluster-token', type: 'string', arg: 'TOKEN', description: 'Bearer token the cluster API accepts (default: a new random 179-character token).' },
   ]),
   create(options, stateDir) {
@@ -117,6 +133,9 @@ export const CLUSTER_MODULE = defineSimModule({
     const operators = createOperatorsApi(operatorsScenario, stats, operatorChanges);
     const controlPlaneScenario = options['cluster-control-plane'] ?? (scenario === 'sick' ? 'sick' : 'healthy');
     const controlPlane = createControlPlaneApi(controlPlaneScenario, store, stats);
+    const alertsScenario = options['cluster-alerts'] ?? (scenario === 'sick' ? 'critical' : 'healthy');
+    const alertsState: AlertsState = { scenario: alertsScenario };
+    const alerts = createAlertsApi(alertsState, stats, options['cluster-route-host']);
 
     return {
       stats,
@@ -125,6 +144,7 @@ export const CLUSTER_MODULE = defineSimModule({
         monitoring: monitoringScenario,
         operators: operatorsScenario,
         controlPlane: controlPlaneScenario,
+        alerts: alertsScenario,
         nodes: String(store.nodes.length),
         listBytes: String(store.totalBytes),
         tokenFile,
@@ -141,6 +161,15 @@ export const CLUSTER_MODULE = defineSimModule({
               { 'content-type': 'text/plain' },
               `${changeOperator(operatorChanges, q.get('name') ?? '', q.get('state') ?? '', q.get('message'))}\n`,
             );
+          } catch (error) {
+            send(res, 400, { 'content-type': 'text/plain' }, `${(error as Error).message}\n`);
+          }
+          return;
+        }
+        if (url.pathname === '/_sim/cluster/alerts') {
+          // A run-time switch of the alerts served (the demo and tests walk the scenarios on one simulator).
+          try {
+            send(res, 200, { 'content-type': 'text/plain' }, `${switchAlerts(alertsState, url.searchParams.get('scenario') ?? '')}\n`);
           } catch (error) {
             send(res, 400, { 'content-type': 'text/plain' }, `${(error as Error).message}\n`);
           }
@@ -164,6 +193,10 @@ export const CLUSTER_MODULE = defineSimModule({
         }
         if (operators.handles(url.pathname)) {
           operators.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
+          return;
+        }
+        if (alerts.handles(url.pathname)) {
+          alerts.handle(req, res, url, auth[1] === forbidden ? NO_READER : undefined, sendStatus);
           return;
         }
         if (controlPlane.handles(url.pathname)) {

@@ -86,6 +86,13 @@ describe('make demo', () => {
       // The control plane: a failing readyz check, kubelet CSRs left pending, a full node, a skewed kubelet.
       /^APISERVER CRITICAL - API server v1\.27\.10\+28ed2d7: readyz failed: etcd \(reason withheld\)/m,
       /^CERTS WARNING - nearest expiry: .*2 kubelet CSRs pending over 1h: /m,
+      // The monitoring stack's alerts: each scenario of the simulator's Alertmanager and Thanos Querier.
+      /^ALERTS OK - no critical or warning alert firing \(1 other alert\) \[/m,
+      /^ALERTS CRITICAL - 1 critical, 1 warning alerts firing: etcdMembersDown openshift-etcd for 25m /m,
+      /^ALERTS OK - no critical or warning alert firing, 1 silenced, 1 inhibited /m,
+      /^ALERTS CRITICAL - 1 critical alert firing: ShopCheckoutErrors shop-prod\/checkout /m,
+      /^ALERTS CRITICAL - no Watchdog alert firing: the alerting pipeline is broken, /m,
+      /^\[\{"\{#ALERTNAME\}":"ClusterMonitoringOperatorDeprecatedConfig","\{#SEVERITY\}":"info"\}/m,
       /^NODES CRITICAL - .*near the pod limit: worker-4\.prod-eu1\.example\.com 240\/250 pods \(96%\)/m,
       /^NODES WARNING - .*kubelet v1\.24\.17\+3f4e5a8 is 3 minors behind/m,
       /^VM_CPU OK - cpu usage [\d.]+% \(current\)/m,

@@ -35,6 +35,13 @@ const longStatus = once(() =>
   }),
 );
 
+// Alertmanager's answer, hostile: 300,000 well-formed firing alerts (24 MB, 900,000 objects: under
+// the bound of objects parsed, over --max-alerts).
+const ALERTS_ONLY = ['check_cluster_alerts'];
+const manyAlerts = once(
+  () => `[${Array.from({ length: 300_000 }, (_, i) => `{"labels":{"alertname":"A${i}","severity":"critical"},"status":{"state":"active"}}`).join(',')}]`,
+);
+
 const usage = (inner: string) => `<?xml version="1.0" encoding="UTF-8"?><CurrentUsage xmlns="http://www.vmware.com/vcloud/v1.5">${inner}</CurrentUsage>`;
 // 200,000 attributes on one element: once 36 s (a quadratic duplicate check), then OK.
 const manyAttributes = once(
@@ -429,5 +436,22 @@ export const HOSTILE_CASES: FaultCase[] = [
       return [{ kind: 'status' as const, status: 500, contentType: 'application/vnd.vmware.vcloud.error+xml;version=34.0', body: hugeError() }];
     },
     cause: { nodes: /never/, vm: /simulated failure x+… \(\d+ more characters\)/ },
+  },
+  {
+    id: 'hostile: 300,000 firing alerts in one 24 MB answer',
+    only: 'nodes',
+    exes: ALERTS_ONLY,
+    get faults() {
+      return [{ kind: 'body' as const, contentType: 'application/json', body: manyAlerts() }];
+    },
+    cause: { nodes: /holds 300000 alerts, more than --max-alerts 50000|timed out after 3s/, vm: /never/ },
+  },
+  {
+    id: 'hostile: an endless alerts answer, bounded by --max-bytes',
+    only: 'nodes',
+    exes: ALERTS_ONLY,
+    extraArgs: ['--max-bytes', '5000000'],
+    faults: [{ kind: 'flood', bytes: 200 * 1024 * 1024 }],
+    cause: { nodes: /larger than --max-bytes 5000000/, vm: /never/ },
   },
 ];

@@ -199,6 +199,19 @@ export const TARGETS: Target[] = [
   // Faults aim at the CSR list (the chain is read from the handshake beside it). An expired
   // serving certificate is its finding (CRITICAL), and -w/-c are durations, not ranges.
   clusterTarget('check_cluster_certs', '/apis/certificates.k8s.io/v1/certificatesigningrequests', ['expired certificate', 'usage error: malformed threshold']),
+  // Faults aim at the Alertmanager's alerts (the simulator serves it on the cluster listener;
+  // --alertmanager-url is the URL under test, the cluster options' token and CA its own). A
+  // NodeList there is refused as not Alertmanager's list, in words of its own; no -w.
+  {
+    ...clusterTarget('check_cluster_alerts', '/api/v2/alerts', ['JSON/XML of the wrong kind', 'usage error: malformed threshold']),
+    args: (sim, url, transport) => [
+      '--alertmanager-url',
+      url,
+      '--token-file',
+      sim.apis.cluster.info.tokenFile,
+      ...(transport === 'https' ? ['--ca-file', sim.caFile] : ['--allow-http']),
+    ],
+  },
   vmTarget('check_vm_cpu'),
   { ...vmTarget('check_vm_disk'), only: PROFILE_CASES },
   { ...vmTarget('check_vm_mem'), only: PROFILE_CASES },

@@ -21,6 +21,11 @@ missing=""
 have icinga2 || missing="$missing icinga2-bin icinga2-common"
 have nagios4 || missing="$missing nagios4-core"
 have openssl || missing="$missing openssl"
+# check_cluster_alerts' integration test runs a real Prometheus and Alertmanager (never their
+# services: the test starts the binaries itself on 127.0.0.1).
+have prometheus || missing="$missing prometheus"
+have prometheus-alertmanager || missing="$missing prometheus-alertmanager"
+skip_run="$skip_run prometheus prometheus-alertmanager"
 if [ -z "$missing" ]; then
 	echo "integration-deps: icinga2, nagios4 and openssl are installed"
 	exit 0
@@ -33,4 +38,5 @@ echo "integration-deps: installing$missing"
 apt_install $missing
 
 have icinga2 && have nagios4 && have openssl || skip "installed$missing but icinga2/nagios4/openssl are still not found"
+have prometheus && have prometheus-alertmanager || skip "installed$missing but prometheus/prometheus-alertmanager are still not found"
 echo "integration-deps: installed$missing"

@@ -233,6 +233,13 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         `ca-file=${files.ca}`,
         'timeout=8',
         '',
+        // check_cluster_alerts: the simulator's Alertmanager (the sick cluster's critical alerts).
+        '[cluster-alerts]',
+        `alertmanager-url=${cluster.httpsUrl}`,
+        `token-file=${files.token}`,
+        `ca-file=${files.ca}`,
+        'timeout=8',
+        '',
         ...vcdSection('vcd', cacheDir),
         // The fleet's section: every service, as docs/zabbix.md says to add the hygiene ones.
         ...vcdSection('vcd-fleet', cacheDir, `services=${ALL_SERVICES}`),
@@ -278,6 +285,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'cloudchecks Cloud Director provider VDCs',
       'cloudchecks Cloud Director service',
       'cloudchecks Kubernetes nodes',
+      'cloudchecks cluster alerts',
       'cloudchecks cluster monitoring',
       'cloudchecks cluster operators',
       'cloudchecks control plane',
@@ -329,6 +337,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       '{$CLOUDCHECKS.APISERVER.SECTION}': 'cluster',
       '{$CLOUDCHECKS.CERTS.SECTION}': 'cluster',
     });
+    await host('cluster-alerts', ['cloudchecks cluster alerts'], { '{$CLOUDCHECKS.ALERTS.SECTION}': 'cluster-alerts' });
     // Each with check_vcd beside it: its triggers depend on check_vcd's, which Zabbix takes only
     // where both templates are linked.
     const SERVICE = 'cloudchecks Cloud Director service';
@@ -352,6 +361,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       (now) =>
         now.some((i) => i.key_.startsWith('cloudchecks.node.state[')) &&
         now.some((i) => i.key_.startsWith('cloudchecks.operator.state[')) &&
+        now.some((i) => i.key_.startsWith('cloudchecks.alerts.rule.code[')) &&
         now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme') &&
         now.some((i) => i.key_.startsWith('check_vdc[')) &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet') &&
@@ -568,6 +578,13 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     ])
       wanted.set(item('cluster', k).itemid, `cluster: ${k}`);
     wanted.set(item('vm-nocache', 'cloudchecks.vm.session_cache_unusable').itemid, 'vm-nocache: session cache unusable');
+    // The cluster's alerts: each firing rule raises its own problem.
+    expect(item('cluster-alerts', 'cloudchecks.alerts.rule.code[etcdMembersDown]').lastvalue).toBe('2');
+    expect(item('cluster-alerts', 'cloudchecks.alerts.rule.code[KubePodCrashLooping]').lastvalue).toBe('1');
+    expect(item('cluster-alerts', 'cloudchecks.alerts.rule.code[ClusterMonitoringOperatorDeprecatedConfig]').lastvalue).toBe('0');
+    expect(item('cluster-alerts', 'cloudchecks.alerts.pipeline').lastvalue).toBe('0');
+    for (const k of ['cloudchecks.alerts.rule.code[etcdMembersDown]', 'cloudchecks.alerts.rule.code[KubePodCrashLooping]'])
+      wanted.set(item('cluster-alerts', k).itemid, `cluster-alerts: ${k}`);
     expect(item('vm-nocache', 'cloudchecks.vm.session_cache_unusable').lastvalue).toBe('1');
     expect(item('vm-busy', 'cloudchecks.vm.session_cache_unusable').lastvalue).toBe('0');
 
@@ -609,6 +626,9 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(names).toContain('Cluster cluster: cluster operators degraded or unavailable, or the cluster version failing');
     expect(names).toContain('Cluster operator etcd is degraded or unavailable');
     expect(names).toContain('Cluster operator network needs attention (warning)');
+    expect(names).toContain('Cluster cluster-alerts: etcdMembersDown firing (critical)');
+    expect(names).toContain('Cluster cluster-alerts: KubePodCrashLooping firing (warning)');
+    expect(names.filter((n) => /alerting pipeline is broken|alerts cannot be read/.test(n))).toEqual([]);
     expect(names).toContain('VM legacy-07: memory cannot be checked');
     expect(names).toContain(`VM ${vms['full-disk']}: snapshot problem`);
     expect(names).toContain('VM appliance-06: disk cannot be checked');

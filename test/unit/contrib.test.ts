@@ -29,6 +29,8 @@ const NOT_IN_ICINGA: Record<string, string> = {
   '--zabbix-host': "check_vm_fleet's submission to Zabbix, not Icinga",
   '--zabbix-key': "check_vm_fleet's submission to Zabbix, not Icinga",
   '--compact': 'shapes --output json for Zabbix, which Icinga does not read',
+  '--max-alerts': 'a bound against broken or hostile servers; its default is far above any monitoring stack',
+  '--discovery-format': 'shapes --discovery output (generated engine configuration), not a check',
 };
 /** Options of the Cloud Director checks that only shape --discovery output (generated config, not a check). */
 const VM_DISCOVERY_ONLY = ['--discovery-format', '--include', '--exclude', '--discovery-file', '--allow-shrink'];
