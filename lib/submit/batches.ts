@@ -1,24 +1,33 @@
 // Results handed to an engine in batches as a fleet reads them, not all at the end: one batch
 // under way and one filling at most, so that memory holds two batches whatever the fleet.
 import { CheckError } from '../plugin/errors';
+import type { MissingService } from './icinga2';
 import type { PassiveResult } from './passive-result';
 
-/** What one batch did: results taken, and the `host!service` of those the engine has no object for. */
+/** What one batch did: results taken, and the host and service of those the engine has no object for. */
 export interface BatchReport {
   submitted: number;
-  missing: string[];
+  missing: MissingService[];
 }
 
-/** The `host!service` names of results the engine had no object for kept at most (the rest are counted). */
+/** The hosts (VMs) the engine had no objects for named at most (the rest are counted). */
 export const MAX_MISSING_NAMED = 100;
+
+/** A host (VM) the engine had no objects for, and the services whose results it did not take. */
+export interface MissingHost {
+  host: string;
+  services: string[];
+}
 
 /** What the batches did in all. */
 export interface BatchesOutcome {
   submitted: number;
-  /** The first MAX_MISSING_NAMED of the results the engine had no object for. */
-  missing: string[];
-  /** All of them. */
+  /** The first MAX_MISSING_NAMED hosts the engine had no objects for, each named once. */
+  missing: MissingHost[];
+  /** The results the engine had no object for. */
   missingCount: number;
+  /** The hosts they belong to, named or not. */
+  missingHosts: number;
 }
 
 /**
@@ -31,7 +40,9 @@ export class ResultBatches {
   private filling: PassiveResult[] = [];
   private sending: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | undefined;
-  private readonly outcome: BatchesOutcome = { submitted: 0, missing: [], missingCount: 0 };
+  private readonly outcome: BatchesOutcome = { submitted: 0, missing: [], missingCount: 0, missingHosts: 0 };
+  /** Every host with a result not taken (a VM's results may span two batches); only such hosts, so few. */
+  private readonly missingHosts = new Map<string, MissingHost | undefined>();
 
   constructor(
     private readonly send: (batch: readonly PassiveResult[]) => Promise<BatchReport>,
@@ -65,14 +76,25 @@ export class ResultBatches {
     this.sending = this.send(batch).then(
       (report) => {
         this.outcome.submitted += report.submitted;
-        this.outcome.missingCount += report.missing.length;
-        for (const name of report.missing) if (this.outcome.missing.length < MAX_MISSING_NAMED) this.outcome.missing.push(name);
+        for (const missing of report.missing) this.countMissing(missing);
       },
       (error: unknown) => {
         this.failure = { error };
         this.filling = [];
       },
     );
+  }
+
+  /** Counts a result not taken under its host, naming the host once (the first MAX_MISSING_NAMED hosts). */
+  private countMissing({ host, service }: MissingService): void {
+    this.outcome.missingCount++;
+    if (!this.missingHosts.has(host)) {
+      const named = this.outcome.missing.length < MAX_MISSING_NAMED ? { host, services: [] } : undefined;
+      if (named) this.outcome.missing.push(named);
+      this.missingHosts.set(host, named);
+      this.outcome.missingHosts++;
+    }
+    this.missingHosts.get(host)?.services.push(service);
   }
 
   /** Results taken so far (for a message that says how far the hand-over got). */

@@ -20,8 +20,14 @@ export interface IcingaTarget {
 /** What the API did with the results. */
 export interface SubmitReport {
   submitted: number;
-  /** `host!service` of results whose object Icinga does not have (or the user may not see). */
-  missing: string[];
+  /** Results whose object Icinga does not have (or the user may not see): their host and service. */
+  missing: MissingService[];
+}
+
+/** A result's object that the engine does not have. */
+export interface MissingService {
+  host: string;
+  service: string;
 }
 
 /** The permissions the API user needs, as its ApiUser object lists them. */
@@ -77,7 +83,7 @@ export async function submitToIcinga(
       const message = error instanceof CheckError ? error.message : String(error);
       throw new CheckError(`cannot submit to the Icinga 2 API: ${message} (--icinga2-url ${target.url.origin})`, { cause: error });
     }
-    if (judgeAnswer(response, result, target) === 'missing') report.missing.push(`${result.host}!${result.service}`);
+    if (judgeAnswer(response, result, target) === 'missing') report.missing.push({ host: result.host, service: result.service });
     else report.submitted++;
   });
   return report;
@@ -108,6 +114,9 @@ function judgeAnswer(response: HttpResponse, result: PassiveResult, target: Icin
     );
   // Also what a user without read access to the object gets: it cannot see it.
   if (response.status === 404) return 'missing';
+  // A filter that matches no object (a VM created since the last discovery): Icinga 2.13 and
+  // 2.14 answer HTTP 500 with an empty list of results. It costs this result only.
+  if (response.status === 500 && Array.isArray(doc?.results) && doc.results.length === 0) return 'missing';
   // A result the object refused (passive checks disabled) comes back as a result code, the
   // HTTP status then 500 when no object took it.
   const code = doc?.results?.[0]?.code;

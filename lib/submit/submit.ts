@@ -4,7 +4,7 @@ import type { PassiveResult } from './passive-result';
 import { ICINGA_PERMISSIONS, submitToIcinga } from './icinga2';
 import { submitToNagios } from './nagios';
 import type { SubmitConfig } from './options';
-import { ResultBatches } from './batches';
+import { ResultBatches, type MissingHost } from './batches';
 import { sendSpooledValue, SpooledValue } from './zabbix';
 
 /** What reached the engine. */
@@ -12,10 +12,12 @@ export interface SubmitOutcome {
   /** The engine as the status line names it. */
   engine: string;
   submitted: number;
-  /** Results the engine has no object for (`host!service`): new VMs not yet discovered; the first MAX_MISSING_NAMED of them. */
-  missing: string[];
+  /** Hosts the engine has no objects for (new VMs not yet discovered), each once with its services; the first MAX_MISSING_NAMED of them. */
+  missing: MissingHost[];
   /** How many results the engine had no object for, named or not. */
   missingCount: number;
+  /** How many hosts they belong to. */
+  missingHosts: number;
 }
 
 const ENGINE_NAMES = { icinga2: 'Icinga 2', nagios: 'Nagios', zabbix: 'Zabbix' } as const;
@@ -70,7 +72,7 @@ export function openSubmission(config: NonNullable<SubmitConfig>, context: RunCo
       const outcome = await batches.finish();
       if (config.mode === 'icinga2' && outcome.submitted === 0 && outcome.missingCount > 0) {
         throw new CheckError(
-          `Icinga 2 has none of the ${outcome.missingCount} VM services (first ${outcome.missing[0]}), or user ${config.icinga.user} may not see them or submit results to them (Icinga answers both with 404); create the VM hosts with --discovery --discovery-format icinga2 and the passive services of contrib/icinga2/vm-fleet.conf, and give the ApiUser permissions = ${ICINGA_PERMISSIONS}`,
+          `Icinga 2 has none of the ${outcome.missingCount} VM services (first ${outcome.missing[0].host}!${outcome.missing[0].services[0]}), or user ${config.icinga.user} may not see them or submit results to them (Icinga answers both alike); create the VM hosts with --discovery --discovery-format icinga2 and the passive services of contrib/icinga2/vm-fleet.conf, and give the ApiUser permissions = ${ICINGA_PERMISSIONS}`,
         );
       }
       return { engine, ...outcome };
@@ -105,7 +107,7 @@ function zabbixSubmission(config: Extract<NonNullable<SubmitConfig>, { mode: 'za
       }
       // One document carries every result; the dependent items take them apart.
       submitted = services;
-      return { engine, submitted, missing: [], missingCount: 0 };
+      return { engine, submitted, missing: [], missingCount: 0, missingHosts: 0 };
     },
     close: () => document.remove(),
   };

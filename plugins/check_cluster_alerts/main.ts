@@ -154,7 +154,11 @@ async function submitRules(result: Result, results: ReturnType<typeof rulePassiv
       summary: `${result.summary}; ${results.length} rule results submitted to ${outcome.engine}${missing}`,
       metrics: [...(result.metrics ?? []), { label: 'submitted', value: outcome.submitted, min: 0 }],
       items: [
-        ...outcome.missing.map((name) => ({ name, state: State.WARNING, text: `${name}: no such service in ${outcome.engine}; rerun the discovery` })),
+        ...outcome.missing.map(({ host, services }) => ({
+          name: host,
+          state: State.WARNING,
+          text: `${host}: no ${services.join(', ')} in ${outcome.engine}; rerun the discovery`,
+        })),
         ...(result.items ?? []),
       ],
     };

@@ -137,14 +137,14 @@ function withSubmission(result: Result, outcome: SubmitOutcome): Result {
   const metrics = [...(result.metrics ?? []), { label: 'submitted', value: outcome.submitted, min: 0 }];
   let summary = `${result.summary}; ${plural(outcome.submitted, 'result')} submitted to ${outcome.engine}`;
   if (outcome.missingCount === 0) return { ...result, summary, metrics };
-  summary += `, ${outcome.missingCount} not: ${outcome.engine} has no such service (rerun the discovery)`;
-  const items: Item[] = outcome.missing.map((name) => ({
-    name,
+  summary += `, ${outcome.missingCount} not: ${outcome.engine} has no services for ${plural(outcome.missingHosts, 'VM')} (rerun the discovery)`;
+  const items: Item[] = outcome.missing.map(({ host, services }) => ({
+    name: host,
     state: State.WARNING,
-    text: `${name}: no such service in ${outcome.engine}; rerun the discovery to add the VM`,
+    text: `${host}: no ${services.join(', ')} in ${outcome.engine}; rerun the discovery to add the VM`,
   }));
-  // The results not named (beyond MAX_MISSING_NAMED) are counted with the items left out.
-  const leftOut = (result.itemsLeftOut ?? 0) + outcome.missingCount - items.length;
+  // The VMs not named (beyond MAX_MISSING_NAMED) are counted with the items left out.
+  const leftOut = (result.itemsLeftOut ?? 0) + outcome.missingHosts - items.length;
   return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])], itemsLeftOut: leftOut };
 }
 

@@ -104,10 +104,16 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
 (icinga2 ? describe : describe.skip)('Icinga 2: check_vm_fleet --submit icinga2 feeds the passive services of vm-fleet.conf', () => {
   let icinga: PrivateIcinga;
   let vmIds: string[];
+  /** A VM created since the last discovery: the simulator has it, the daemon not yet. */
+  let newVm: string;
 
   beforeAll(async () => {
-    const hosts = await discover('icinga2');
+    const discovered = await discover('icinga2');
+    const last = [...discovered.matchAll(/^object Host "(vm-[^"]+)" \{\n[\s\S]*?^\}\n/gm)].at(-1)!;
+    newVm = last[1];
+    const hosts = discovered.replace(last[0], '');
     vmIds = [...hosts.matchAll(/^object Host "(vm-[^"]+)"/gm)].map((m) => m[1]);
+    expect(vmIds).not.toContain(newVm);
     icinga = new PrivateIcinga({
       icinga2: icinga2!,
       pluginDir: DIST,
@@ -132,12 +138,22 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
     return r.results[0]?.attrs.last_check_result ?? null;
   };
 
-  it('the runner submits every VM read, as the restricted ApiUser; each service shows what the single check says, then goes stale', async () => {
-    const expected = await expectedStates();
+  it('the runner submits every VM read, as the restricted ApiUser, and names once the VM Icinga does not know yet; each service shows what the single check says, then goes stale', async () => {
+    const all = await expectedStates();
+    const expected = new Map([...all].filter(([name]) => !name.startsWith(`${newVm}!`)));
     const runner = await icinga.check('vcd-acme-fleet', 'vm-fleet', 60_000);
-    expect(runner.output, runner.output).toMatch(/^VM_FLEET (OK|WARNING) - \d+ VMs? read in .*, (\d+) results submitted to Icinga 2/);
+    // Icinga answers HTTP 500 to a result for an object it does not have: that VM's results
+    // only are lost, every other one is submitted, and the VM is named once.
+    expect(runner.output, runner.output).toMatch(
+      /^VM_FLEET WARNING - \d+ VMs? read in .*, (\d+) results submitted to Icinga 2, 3 not: Icinga 2 has no services for 1 VM \(rerun the discovery\)/,
+    );
+    expect(runner.output.match(/rerun the discovery to add the VM/g), runner.output).toHaveLength(1);
+    expect(runner.output).toMatch(
+      new RegExp(`${newVm}: no (vm-cpu|vm-memory|vm-disk)(, (vm-cpu|vm-memory|vm-disk)){2} in Icinga 2[;,] rerun the discovery to add the VM`),
+    );
     const submitted = Number(/(\d+) results submitted/.exec(runner.output)![1]);
     expect(submitted).toBe(expected.size);
+    expect(all.size - expected.size).toBe(3);
     expect(runner.performance_data).toContain(`submitted=${submitted};;;0`);
     expect(runner.output).not.toContain(API_PASSWORD);
 
@@ -166,7 +182,7 @@ function runnerHost(caFile: string, own?: { passwordFile: string; cacheDir: stri
     );
     expect(stale!.state).toBe(3);
     expect(stale!.output).toMatch(
-      /^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}; runner vcd-acme-fleet!vm-fleet OK: VM_FLEET /,
+      /^no result from check_vm_fleet since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}; runner vcd-acme-fleet!vm-fleet WARNING: VM_FLEET WARNING - /,
     );
   }, 150_000);
 
