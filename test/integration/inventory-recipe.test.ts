@@ -21,8 +21,12 @@ import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 
 const icinga2 = findExecutable('icinga2');
 if (!icinga2 || !hasStockIcingaConfig()) announceSkip('icinga2', 'icinga2-bin icinga2-common (its stock /etc/icinga2)');
+// Discovery runs as the real nagios user, and the recipe as root.
+const asRoot = process.getuid?.() === 0 && spawnSync('id', ['-u', 'nagios']).status === 0;
+if (!asRoot)
+  console.warn(`\n${'!'.repeat(78)}\nSKIPPED: docs/scaling.md's inventory recipe: it runs as root, discovery as the nagios user\n${'!'.repeat(78)}\n`);
 
-(icinga2 && hasStockIcingaConfig() ? describe : describe.skip)('docs/scaling.md: the inventory recipe', () => {
+(icinga2 && hasStockIcingaConfig() && asRoot ? describe : describe.skip)('docs/scaling.md: the inventory recipe', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-inventory-'));
   const sim = new BuiltSimulator(['--vcd-scenario', 'healthy', '--vcd-user', 'monitoring']);
   let icinga: StockIcinga;
