@@ -113,9 +113,10 @@ uninstall-sim:
 # names, so that a new plugin or contrib file is packaged without a change here. Only the
 # command definitions (contrib/*/*commands*) go where the engines read them by themselves:
 # the other files (example services, discovery rules) are the admin's to include. The
-# inventory refresher (contrib/inventory) goes into SBINDIR, its hourly cron job into CRONDIR
-# (inert until /etc/cloudchecks/inventory.conf exists) and its systemd timer, not enabled,
-# into SYSTEMDUNITDIR.
+# inventory refresher (contrib/inventory) goes into SBINDIR with its manual page
+# (packaging/cloudchecks-inventory.8), its hourly cron job into CRONDIR (inert until
+# /etc/cloudchecks/inventory.conf exists) and its systemd timer, not enabled, into
+# SYSTEMDUNITDIR.
 CRONDIR           ?= /etc/cron.d
 SYSTEMDUNITDIR    ?= /lib/systemd/system
 ICINGA2CONTRIBDIR ?= /usr/share/icinga2/include/plugins-contrib.d
@@ -124,8 +125,9 @@ DATADIR           ?= /usr/share/cloudchecks
 DOCDIR            ?= /usr/share/doc/cloudchecks
 MANDIR            ?= /usr/share/man
 install-package: install install-sim
-	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(ICINGA2CONTRIBDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 packaging/cloudchecks-sim.1 dist/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 packaging/cloudchecks-inventory.8 $(DESTDIR)$(MANDIR)/man8/
 	for f in contrib/icinga2/*commands*.conf; do case $$f in */commands.conf) n=cloudchecks.conf;; *) n=cloudchecks-$$(basename $$f);; esac; \
 		install -m 0644 $$f $(DESTDIR)$(ICINGA2CONTRIBDIR)/$$n; done
 	if [ -n "$(NAGIOSCONFDIR)" ]; then install -d $(DESTDIR)$(NAGIOSCONFDIR); \

@@ -34,7 +34,7 @@ stage() {
   cp -R dist/man "$1/dist/"
   cp -R contrib docs "$1/"
   cp Makefile README.md LICENSE package.json "$1/"
-  mkdir -p "$1/packaging" && cp packaging/cloudchecks-sim.1 "$1/packaging/"
+  mkdir -p "$1/packaging" && cp packaging/cloudchecks-sim.1 packaging/cloudchecks-inventory.8 "$1/packaging/"
   find "$1" -exec touch -h -d "@$epoch" {} +
 }
 

@@ -6,9 +6,9 @@
 // copies of the stock /etc/icinga2 and /etc/nagios4, then the package is purged and nothing
 // of it may be left. It changes the machine's packages, so it runs only in CI (CI=true) or when
 // asked (CLOUDCHECKS_PACKAGE_TEST=1), as root; otherwise it says loudly that it is skipped.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,8 @@ const make = (target: string) =>
   );
 const sh = (file: string, args: string[]) => execFileSync(file, args, { cwd: REPO, encoding: 'utf8', timeout: 300_000, stdio: ['ignore', 'pipe', 'pipe'] });
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** Installed, or removed with its conffiles left (dpkg -s knows it until it is purged). */
+const known = () => spawnSync('dpkg', ['-s', 'cloudchecks'], { stdio: 'ignore' }).status === 0;
 const installed = () => {
   try {
     return /^Status: install ok installed$/m.test(sh('dpkg', ['-s', 'cloudchecks']));
@@ -83,6 +85,7 @@ suite('make deb / make rpm', () => {
       './usr/share/cloudchecks/icinga2/vcd-service.conf',
       // The inventory refresher: its script, its cron job and the systemd timer that replaces it.
       './usr/sbin/cloudchecks-inventory',
+      './usr/share/man/man8/cloudchecks-inventory.8.gz',
       './etc/cron.d/cloudchecks-inventory',
       './lib/systemd/system/cloudchecks-inventory.service',
       './lib/systemd/system/cloudchecks-inventory.timer',
@@ -128,7 +131,7 @@ suite('the installed .deb, run by Icinga 2 through include <plugins-contrib>', (
   afterAll(async () => {
     await icinga?.stop();
     await sim.stop();
-    if (installed()) sh('dpkg', ['--purge', 'cloudchecks']);
+    if (known()) sh('dpkg', ['--purge', 'cloudchecks']);
   });
 
   it('runs /usr/lib/nagios/plugins/check_nodes from the packaged CheckCommand', async () => {
@@ -210,6 +213,32 @@ suite('the installed .deb, run by Icinga 2 through include <plugins-contrib>', (
       expect(twice.output).toMatch(/critical\/config: Error: Object 'cloudchecks-common' of type 'CheckCommand' re-defined/);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("removed, not purged: the cron job, a conffile kept, says nothing every hour, even with the admin's inventory.conf left", async () => {
+    await icinga?.stop();
+    icinga = undefined;
+    const conf = '/etc/cloudchecks/inventory.conf';
+    const madeDir = !existsSync('/etc/cloudchecks');
+    const madeConf = !existsSync(conf);
+    if (madeConf) {
+      mkdirSync('/etc/cloudchecks', { recursive: true });
+      writeFileSync(conf, "# the admin's inventories, kept when the package is removed\n");
+    }
+    try {
+      sh('dpkg', ['--remove', 'cloudchecks']);
+      expect(existsSync('/usr/sbin/cloudchecks-inventory')).toBe(false);
+      const line = readFileSync('/etc/cron.d/cloudchecks-inventory', 'utf8')
+        .split('\n')
+        .find((l) => /^\d/.test(l));
+      // The command of the line (after five time fields and the user), as cron runs it.
+      const command = /^(?:\S+\s+){6}(.*)$/.exec(line ?? '')![1];
+      const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: '/root', LOGNAME: 'root', SHELL: '/bin/sh' } });
+      expect(r.stdout + r.stderr).toBe('');
+    } finally {
+      if (madeConf) rmSync(conf, { force: true });
+      if (madeDir) rmSync('/etc/cloudchecks', { recursive: true, force: true });
     }
   });
 

@@ -94,6 +94,9 @@ suite('make install-package (what the .deb and the .rpm hold)', () => {
     for (const f of readdirSync(nagios)) expect(readFileSync(join(nagios, f), 'utf8'), f).not.toMatch(/^\s*define (host|service|hostgroup)\b/m);
     expect(statSync(join(destdir, 'usr/bin/cloudchecks-sim')).mode & 0o777).toBe(0o755);
     expect(readdirSync(join(destdir, 'usr/share/man/man1')).sort()).toEqual([...built.map((p) => `${p}.1`), 'cloudchecks-sim.1'].sort());
+    // The inventory refresher, in /usr/sbin, with its page in section 8 (lintian wants one).
+    expect(statSync(join(destdir, 'usr/sbin/cloudchecks-inventory')).mode & 0o777).toBe(0o755);
+    expect(readdirSync(join(destdir, 'usr/share/man/man8'))).toEqual(['cloudchecks-inventory.8']);
   });
 });
 

@@ -37,7 +37,11 @@ describe('manual pages', () => {
   it('render without a warning from man/groff', () => {
     const man = findExecutable('man');
     if (!man) return console.warn('SKIPPED: man is not installed: the pages were not rendered');
-    for (const page of [...plugins.map((p) => join(DIST, 'man', `${p}.1`)), join(REPO, 'packaging/cloudchecks-sim.1')]) {
+    for (const page of [
+      ...plugins.map((p) => join(DIST, 'man', `${p}.1`)),
+      join(REPO, 'packaging/cloudchecks-sim.1'),
+      join(REPO, 'packaging/cloudchecks-inventory.8'),
+    ]) {
       const r = spawnSync(man, ['--warnings', '-l', page], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '80', MAN_KEEP_FORMATTING: '' } });
       expect(r.stderr, page).toBe('');
       expect(r.status).toBe(0);
@@ -60,8 +64,9 @@ describe('the package texts name every plugin', () => {
     for (const p of plugins) expect(texts[where as keyof typeof texts], `${where} does not name ${p}`).toMatch(new RegExp(`\\b${p}\\b`));
   });
   it('the Makefile installs the pages where man finds them', () => {
-    expect(execFileSync('make', ['-s', '-n', '-C', REPO, 'install-package', 'DESTDIR=/tmp/x'], { encoding: 'utf8' })).toMatch(
-      /install -m 0644 packaging\/cloudchecks-sim\.1 dist\/man\/\*\.1 \/tmp\/x\/usr\/share\/man\/man1\//,
-    );
+    const install = execFileSync('make', ['-s', '-n', '-C', REPO, 'install-package', 'DESTDIR=/tmp/x'], { encoding: 'utf8' });
+    expect(install).toMatch(/install -m 0644 packaging\/cloudchecks-sim\.1 dist\/man\/\*\.1 \/tmp\/x\/usr\/share\/man\/man1\//);
+    // The inventory refresher, an administrator's command in /usr/sbin: section 8.
+    expect(install).toMatch(/install -m 0644 packaging\/cloudchecks-inventory\.8 \/tmp\/x\/usr\/share\/man\/man8\//);
   });
 });
