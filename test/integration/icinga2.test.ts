@@ -602,9 +602,10 @@ ${Object.entries(c.vars)
         const tag = Object.fromEntries(tags.map((t) => t.split(/(?<!\\)=/) as [string, string]));
         return { measurement, metric: tag.metric, hasValue: /(^|,)value=/.test(fields) };
       });
-    // The writer flushes each second: wait (bounded) for a line of every command.
     const deadline = Date.now() + 20_000;
-    while (commands.some((c) => !influxSeries().some((l) => l.measurement === c)) && Date.now() < deadline) await sleep(250);
+    // The writer flushes each second: wait (bounded) for a line of every command that printed perfdata.
+    const withPerfdata = commands.filter((command) => cases.some((c) => c.command === command && icinga.perfdataSent(`sim-${c.host}`, c.service).size > 0));
+    while (withPerfdata.some((c) => !influxSeries().some((l) => l.measurement === c)) && Date.now() < deadline) await sleep(250);
     expect(icinga.influx.writes[0]).toMatch(/org=monitoring&bucket=icinga2/);
     // What the GraphiteWriter sent, and (with graphite-carbon) what carbon stored: a whisper file per path.
     const stored = async () => {
