@@ -23,7 +23,9 @@ const PALETTE = ['1A7C11', '2774A4', 'F63100', 'A54F10', '6C59DC', 'AC8C14', 'FC
 const THRESHOLD = { warning: 'FFA000', critical: 'E53935' };
 
 // A graph: its name, its items (keys of its own template; a threshold item's key ends in
-// _warning[…] or _critical[…] and is drawn dashed), and `percent` for a 0-100 % axis.
+// _warning[…] or _critical[…] and is drawn in the warning or critical colour), and `percent`
+// for a 0-100 % axis. Thresholds are solid lines: a dashed line (two pixels on, two off) loses
+// a segment shorter than its pattern.
 const VM_PROTOTYPES = (prefix) => [
   { name: 'VM {#VM.NAME}: CPU usage', percent: true, items: [`${prefix}.cpu.usage[{#VM.ID}]`] },
   { name: 'VM {#VM.NAME}: memory usage', percent: true, items: [`${prefix}.mem.usage[{#VM.ID}]`] },
@@ -161,7 +163,6 @@ function graphLines(template, graph, ind, kind) {
     const level = /_(warning|critical)\[/.exec(key)?.[1];
     const lines = [];
     if (n > 0) lines.push(`sortorder: '${n}'`);
-    if (level) lines.push('drawtype: DASHED_LINE');
     lines.push(`color: ${level ? THRESHOLD[level] : PALETTE[series++ % PALETTE.length]}`);
     lines.push('item:', `  host: ${quote(template)}`, `  key: ${key}`);
     out.push(...lines.map((l, k) => `${i}    ${k === 0 ? '- ' : '  '}${l}`));

@@ -94,7 +94,7 @@ describe('the graphs and dashboards of the Zabbix templates', () => {
     }
   });
 
-  it('draws what the issue asks per VM, per VDC and provider VDC (thresholds as dashed lines), per cluster and for check_vcd and the fleet', () => {
+  it('draws what the issue asks per VM, per VDC and provider VDC (thresholds as lines in the warning and critical colours), per cluster and for check_vcd and the fleet', () => {
     const prototypes = (template: string) => six.templates.find((t) => t.template === template)!.discovery_rules!.flatMap((r) => r.graph_prototypes ?? []);
     const names = (list: Graph[]) => list.map((g) => g.name);
     for (const t of ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VM fleet', 'cloudchecks Cloud Director VM fleet trapper'])
@@ -104,7 +104,7 @@ describe('the graphs and dashboards of the Zabbix templates', () => {
       expect(list).toHaveLength(3);
       for (const g of list) {
         expect(g.ymax_type_1, g.name).toBe('FIXED');
-        expect(g.graph_items.map((gi) => gi.drawtype ?? 'SINGLE_LINE')).toEqual(['SINGLE_LINE', 'DASHED_LINE', 'DASHED_LINE']);
+        expect(g.graph_items.map((gi) => gi.color)).toEqual([expect.not.stringMatching(/^(FFA000|E53935)$/), 'FFA000', 'E53935']);
         expect(g.graph_items[1].item.key).toMatch(/_warning\[/);
         expect(g.graph_items[2].item.key).toMatch(/_critical\[/);
       }
