@@ -76,11 +76,11 @@ export function readPng(data: Buffer): Png {
   };
 }
 
-/** How many pixels of each colour the image has. */
-export function colourCounts(png: Png): Map<string, number> {
+/** How many pixels of each colour the image has, from column `left` on. */
+export function colourCounts(png: Png, left = 0): Map<string, number> {
   const counts = new Map<string, number>();
   for (let y = 0; y < png.height; y++)
-    for (let x = 0; x < png.width; x++) {
+    for (let x = left; x < png.width; x++) {
       const c = png.rgb(x, y);
       counts.set(c, (counts.get(c) ?? 0) + 1);
     }
