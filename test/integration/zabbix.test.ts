@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import PLUGINS from '../../plugins/registry.json';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
-import { colourCounts, largestPng } from './support/png';
 import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/zabbix';
 
 const found = findZabbix();
@@ -58,8 +57,6 @@ interface ZTrigger {
 }
 
 const EXTERNAL = '10';
-/** Where chart2.php's plot begins (its Y axis labels are to the left), in pixels. */
-const PLOT_LEFT = 100;
 /** The fleet's services in its ini section: the three of the metrics and the three hygiene ones. */
 const ALL_SERVICES = 'cpu,mem,disk,snapshot,tools,lease';
 /** The simulator's VDCs of the default scenario, by role. */
@@ -639,163 +636,6 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(logouts).toBeGreaterThanOrEqual(3);
     expect(logins - logouts).toBe(1);
   });
-
-  // The pictures (scripts/zabbix-graphs.mjs) as an admin sees them, once values flow: every graph
-  // of every host, template graphs and discovered ones, drawn by chart2.php (legend off, so that a
-  // series' colour in the image is its line, never its legend), each series with values there in
-  // its colour; the same graph over a day before anything ran has none of them (the control); and
-  // each template dashboard, on each host of its template, opens with its widgets bound to graphs
-  // of that host. About 60 s here: the two runs, then chart2.php drawing some 300 graphs.
-  it("draws every graph through the frontend, each series with values in its colour; every template dashboard opens on its hosts, bound to the host's graphs", async () => {
-    // Two more runs of every check, each to its end (before the outage test stops vCD): every
-    // series gets two values moments apart, which Zabbix joins in a line (values further apart
-    // than 16 pixel columns' time are drawn as a gap, the first one alone as nothing).
-    const since = Math.floor(Date.now() / 1000);
-    let now: ZItem[] = [];
-    for (let run = 0; run < 2; run++) {
-      const from = Math.floor(Date.now() / 1000);
-      await executeNow();
-      await submitFleet();
-      now = await waitItems(
-        'a new value of every state item',
-        (list) => list.filter((i) => /\.code(\[|$)/.test(i.key_)).every((i) => Number(i.lastclock) >= from),
-        120_000,
-      );
-    }
-    const lastclock = new Map(now.map((i) => [i.itemid, Number(i.lastclock)]));
-    const lastvalue = new Map(now.map((i) => [i.itemid, i.lastvalue]));
-    // Which numeric items (history 0: float, 3: unsigned) have two values from those runs less
-    // than two minutes apart: Zabbix joins those in a line over two hours (900 pixels, 8 s each;
-    // a gap of 16 pixels or more is left empty, a value alone drawn as nothing).
-    const clocks = new Map<string, number[]>();
-    for (const history of [0, 3])
-      for (const h of await api<Array<{ itemid: string; clock: string }>>('history.get', {
-        hostids: Object.values(hostIds),
-        history,
-        time_from: since,
-        output: ['itemid', 'clock'],
-      }))
-        clocks.set(h.itemid, [...(clocks.get(h.itemid) ?? []), Number(h.clock)]);
-    const joined = (itemid: string) => {
-      const c = (clocks.get(itemid) ?? []).sort((a, b) => a - b);
-      return c.some((t, n) => n > 0 && t - c[n - 1] < 120);
-    };
-    interface ZGraph {
-      graphid: string;
-      name: string;
-      templateid: string;
-      hosts: Array<{ host: string; hostid: string }>;
-      gitems: Array<{ itemid: string; color: string }>;
-      graphDiscovery?: { parent_graphid: string } | [];
-    }
-    const graphs = await api<ZGraph[]>('graph.get', {
-      hostids: Object.values(hostIds),
-      output: ['graphid', 'name', 'templateid'],
-      selectGraphItems: ['itemid', 'color'],
-      selectHosts: ['host', 'hostid'],
-      selectGraphDiscovery: ['parent_graphid'],
-    });
-    const prototypes = await api<ZGraph[]>('graphprototype.get', {
-      hostids: Object.values(hostIds),
-      output: ['graphid', 'name', 'templateid'],
-      selectHosts: ['host'],
-    });
-    expect(graphs.length).toBeGreaterThan(200);
-    const draw = async (g: ZGraph, from: string, to: string) => {
-      const res = await zabbix.page(`chart2.php?graphid=${g.graphid}&from=${from}&to=${to}&width=900&height=200&legend=0`);
-      const body = Buffer.from(await res.arrayBuffer());
-      expect(res.headers.get('content-type'), `${g.hosts[0].host}: ${g.name}`).toMatch(/^image\/png/);
-      return largestPng(body);
-    };
-    const empty: string[] = [];
-    const drawnPrototypes = new Set<string>();
-    const started = Date.now();
-    for (const g of graphs) {
-      const what = `${g.hosts[0].host}: ${g.name}`;
-      const png = await draw(g, 'now-2h', 'now');
-      expect(png.width, what).toBeGreaterThanOrEqual(900);
-      // Right of the Y axis and its labels.
-      const colours = colourCounts(png, PLOT_LEFT);
-      const withValues = g.gitems.filter((gi) => (lastclock.get(gi.itemid) ?? 0) > 0);
-      const drawn = withValues.filter((gi) => joined(gi.itemid));
-      // A series is in its colour, or under another series with the same values, drawn in its
-      // own colour (the cluster operators degraded, progressing and unavailable: one each).
-      const seen = (gi: { color: string }) => (colours.get(gi.color.toUpperCase()) ?? 0) > 0;
-      for (const gi of drawn) {
-        const covered = drawn.some((other) => other !== gi && lastvalue.get(other.itemid) === lastvalue.get(gi.itemid) && seen(other));
-        expect(seen(gi) || covered, `${what}: the series in ${gi.color} (values at ${(clocks.get(gi.itemid) ?? []).map((t) => t - since).join(', ')} s)`).toBe(
-          true,
-        );
-      }
-      if (drawn.length === 0) empty.push(what);
-      else if (!Array.isArray(g.graphDiscovery) && g.graphDiscovery) drawnPrototypes.add(g.graphDiscovery.parent_graphid);
-    }
-    const took = (Date.now() - started) / 1000;
-    if (took > 30) console.warn(`chart2.php drew ${graphs.length} graphs in ${took.toFixed(1)} s`);
-    // The control: the busiest VM's CPU a month ago, before anything ran, has no line: its values
-    // add pixels of its colour (6.0's image of that empty month still had 27 of them).
-    const busyCpu = graphs.find((g) => g.hosts[0].host === 'vm-busy' && g.name === 'VM: CPU usage')!;
-    const colourOf = (png: ReturnType<typeof largestPng>) => colourCounts(png, PLOT_LEFT).get(busyCpu.gitems[0].color.toUpperCase()) ?? 0;
-    const before = colourOf(await draw(busyCpu, 'now-30d', 'now-29d'));
-    expect(colourOf(await draw(busyCpu, 'now-2h', 'now'))).toBeGreaterThan(before);
-    // Every graph of a template's own items has values; of the discovered ones, only those of
-    // things that give no figure (a pay-as-you-go VDC, a VM whose metrics are refused) do not,
-    // and every graph prototype drew at least one discovered thing.
-    expect(empty.filter((e) => !/^(vcd-acme|vcd-acme-fleet|vcd-acme-fleet-trapper|cluster): (VDC|VM|Node|Operator) /.test(e))).toEqual([]);
-    expect(empty.length).toBeLessThan(graphs.length / 4);
-    expect(prototypes.filter((p) => !drawnPrototypes.has(p.graphid)).map((p) => `${p.hosts[0].host}: ${p.name}`)).toEqual([]);
-
-    // The template dashboards, on each host of their template.
-    interface ZDashboard {
-      dashboardid: string;
-      name: string;
-      templateid: string;
-      pages: Array<{ widgets: Array<{ type: string; name: string; fields: Array<{ name: string; value: string }> }> }>;
-    }
-    const templates = await api<Array<{ templateid: string; host: string; hosts: Array<{ hostid: string; host: string }> }>>('template.get', {
-      search: { host: 'cloudchecks' },
-      output: ['host'],
-      selectHosts: ['hostid', 'host'],
-    });
-    const dashboards = await api<ZDashboard[]>('templatedashboard.get', {
-      templateids: templates.map((t) => t.templateid),
-      output: 'extend',
-      selectPages: 'extend',
-    });
-    expect(dashboards.map((d) => d.name).sort()).toEqual(templates.map((t) => t.host).sort());
-    const hostPrototypes = prototypes as Array<ZGraph & { hosts: Array<{ host: string }> }>;
-    for (const d of dashboards) {
-      const template = templates.find((t) => t.templateid === d.templateid)!;
-      const widgets = d.pages.flatMap((p) => p.widgets);
-      expect(widgets.length, d.name).toBeGreaterThan(0);
-      for (const host of template.hosts.filter((h) => Object.values(hostIds).includes(h.hostid))) {
-        for (const w of widgets) {
-          const graphid = w.fields.find((f) => f.name === 'graphid' || f.name === 'graphid.0')?.value;
-          const what = `${host.host}: dashboard ${d.name}, widget ${w.name}`;
-          if (/prototype/i.test(w.type)) {
-            const own = hostPrototypes.find((p) => p.templateid === graphid && p.hosts[0].host === host.host);
-            expect(own, what).toBeDefined();
-            expect(
-              graphs.some((g) => !Array.isArray(g.graphDiscovery) && g.graphDiscovery?.parent_graphid === own!.graphid),
-              `${what}: discovered graphs`,
-            ).toBe(true);
-          } else {
-            const own = graphs.find((g) => g.templateid === graphid && g.hosts[0].hostid === host.hostid);
-            expect(own, what).toBeDefined();
-            expect(
-              own!.gitems.some((gi) => (lastclock.get(gi.itemid) ?? 0) > 0),
-              `${what}: values`,
-            ).toBe(true);
-          }
-        }
-        const res = await zabbix.page(`zabbix.php?action=host.dashboard.view&hostid=${host.hostid}&dashboardid=${d.dashboardid}`);
-        const page = await res.text();
-        expect(res.status, `${host.host}: ${d.name}`).toBe(200);
-        expect(page, `${host.host}: ${d.name}`).toContain(`"dashboardid":"${d.dashboardid}"`);
-        for (const w of widgets) expect(page, `${host.host}: ${d.name} shows ${w.name}`).toContain(JSON.stringify(w.name).slice(1, -1).replace(/\//g, '\\/'));
-      }
-    }
-  }, 240_000);
 
   it('with vCD stopped, check_vcd is the one new problem of each Cloud Director host: the VMs, VDCs and fleet runners beneath it raise none', async () => {
     const vcdHosts = ['vcd-acme', 'vcd-acme-fleet', 'vcd-acme-fleet-trapper'];

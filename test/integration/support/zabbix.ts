@@ -77,7 +77,6 @@ export class PrivateZabbix {
   apiUrl = '';
   /** The frontend's address (index.php, chart2.php, zabbix.php). */
   webUrl = '';
-  private webCookie = '';
   private pgPort = 0;
   /** The server's trapper port on 127.0.0.1 (ListenPort), known once start() ran. */
   serverPort = 0;
@@ -255,22 +254,6 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
     if (took > 5000) console.warn(`zabbix API ${method} took ${(took / 1000).toFixed(1)} s`);
     if (doc.error) throw new Error(`${method}: ${doc.error.message} ${doc.error.data}`);
     return doc.result;
-  }
-
-  /** A frontend page (`chart2.php?…`, `zabbix.php?…`) as Admin, signed in once through the login form as a browser would. */
-  async page(path: string): Promise<Response> {
-    if (!this.webCookie) {
-      const login = await fetch(`${this.webUrl}/index.php`, {
-        method: 'POST',
-        body: new URLSearchParams({ name: 'Admin', password: 'zabbix', autologin: '1', enter: 'Sign in' }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(60_000),
-      });
-      const cookie = /zbx_session=[^;,\s]+/.exec(login.headers.get('set-cookie') ?? '')?.[0];
-      if (!cookie) throw new Error(`the frontend's login form gave no session (HTTP ${login.status}): ${(await login.text()).slice(0, 300)}`);
-      this.webCookie = cookie;
-    }
-    return fetch(`${this.webUrl}/${path}`, { headers: { cookie: this.webCookie }, redirect: 'manual', signal: AbortSignal.timeout(60_000) });
   }
 
   /** psql's options for the private cluster, as its superuser, stopping at the first error. */
