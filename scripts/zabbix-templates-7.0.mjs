@@ -8,11 +8,14 @@
 //   minutes; without one it takes the global "External check" timeout, 3 s by default):
 //   {$CLOUDCHECKS.TIMEOUT} for the single checks and discoveries, {$CLOUDCHECKS.FLEET.TIMEOUT}
 //   for check_vm_fleet's master item, sized in docs/scaling.md;
-// - those macros, with their values below, in the templates that have external checks.
+// - those macros, with their values below, in the templates that have external checks;
+// - the dashboards in 7.0's widget format, from scripts/zabbix-graphs.mjs (7.0 names the widget
+//   modules, on a grid three times as wide).
 // The rest is the source's text, line for line.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dashboardLines } from './zabbix-graphs.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SOURCE = join(REPO, 'contrib/zabbix/cloudchecks_templates.yaml');
@@ -49,7 +52,7 @@ export function toZabbix70(source) {
   }
   template = '';
   const wanted = (t) => (!templateHasExternal.has(t) ? [] : t.endsWith('VM fleet') ? ['{$CLOUDCHECKS.FLEET.TIMEOUT}'] : ['{$CLOUDCHECKS.TIMEOUT}']);
-  const rewrote = { version: 0, date: 0, groups: 0, timeouts: 0, macros: 0 };
+  const rewrote = { version: 0, date: 0, groups: 0, timeouts: 0, macros: 0, dashboards: 0 };
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
     if (i < 8 && /^# .*Export format 6\.0/.test(line)) {
@@ -77,6 +80,12 @@ export function toZabbix70(source) {
     const t = /^ {6}template: (.+)$/.exec(line);
     if (t) template = t[1];
     if (/^ +type: EXTERNAL$/.test(line)) external = true;
+    if (line === '      dashboards:') {
+      while (i + 1 < lines.length && /^ {8}/.test(lines[i + 1])) i++;
+      out.push(...dashboardLines(template, '7.0'));
+      rewrote.dashboards++;
+      continue;
+    }
     if (line === '      macros:') {
       // The template's macros, with the 7.0 ones, sorted by name as Zabbix exports them.
       const blocks = [];

@@ -1,6 +1,7 @@
 // check_vm_fleet's `--output json` document (and the value --submit zabbix sends), written VM by
-// VM as the results come: `{"vms":{"<id>":{…},…},"state":…,"code":…,"summary":…}`. The
-// collection's state comes last, as it is known last; readers take the fields by name.
+// VM as the results come: `{"vms":{"<id>":{…},…},"state":…,"code":…,"summary":…,"metrics":[…]}`.
+// The collection's state and figures (VMs read, seconds: what the templates' graphs draw) come
+// last, as they are known last; readers take the fields by name.
 import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import { oneLine, type Result } from '../../lib/plugin/result';
 import { State, stateName } from '../../lib/plugin/state';
@@ -41,9 +42,10 @@ export function vmMember(vm: FleetVmResult, compact: boolean): string {
   return `${JSON.stringify(vm.id)}:${JSON.stringify(entry)}`;
 }
 
-/** The document's end: the collection's state and summary after the last VM. */
-export function documentEnd(result: Pick<Result, 'state' | 'summary'>): string {
-  return `},"state":${JSON.stringify(stateName(result.state))},"code":${result.state},"summary":${JSON.stringify(oneLine(result.summary))}}\n`;
+/** The document's end: the collection's state, summary and perfdata figures (label and value) after the last VM. */
+export function documentEnd(result: Pick<Result, 'state' | 'summary' | 'metrics'>): string {
+  const metrics = (result.metrics ?? []).map(({ label, value }) => ({ label, value: value === null || !Number.isFinite(value) ? null : value }));
+  return `},"state":${JSON.stringify(stateName(result.state))},"code":${result.state},"summary":${JSON.stringify(oneLine(result.summary))},"metrics":${JSON.stringify(metrics)}}\n`;
 }
 
 /** Text gathered before a write: one write per this many characters, not one per VM. */

@@ -227,8 +227,16 @@ describe('the collection', () => {
   it('-t bounds the run: the VMs read are delivered, the others named as not read, WARNING', async () => {
     const r = await runExecutable(join(DIST, 'check_vm_fleet'), [...connection(limited), '--concurrency', '4', '-t', '6', '--output', 'json'], { env });
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { state: string; summary: string; vms: Record<string, { read: boolean; cpu: { summary: string } }> };
+    const doc = JSON.parse(r.stdout) as {
+      state: string;
+      summary: string;
+      vms: Record<string, { read: boolean; cpu: { summary: string } }>;
+      metrics: Array<{ label: string; value: number }>;
+    };
     expect(doc.state).toBe('WARNING');
+    // The collection's figures end the document (the Zabbix templates draw the VMs read and the time).
+    expect(doc.metrics.map((m) => m.label)).toEqual(['vms', 'ok', 'warning', 'critical', 'unknown', 'seconds']);
+    expect(doc.metrics.find((m) => m.label === 'seconds')!.value).toBeLessThan(6.5);
     const vms = Object.values(doc.vms);
     expect(vms.length).toBe(2000);
     const unread = vms.filter((v) => !v.read);

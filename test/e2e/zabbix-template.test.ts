@@ -57,7 +57,8 @@ beforeAll(async () => {
   vmArgs = ['--url', v.httpsUrl, '--user', 'monitor', '--org', 'acme', '--password-file', v.info.passwordFile, '--ca-file', sim.caFile];
   const vm = [...vmArgs, '--vm', VM, '--no-cache'];
   for (const [plugin, args] of [
-    ['check_nodes', cluster],
+    // As its own ini section has it for the Kubernetes nodes template's pods items (docs/zabbix.md).
+    ['check_nodes', [...cluster, '--pods']],
     ['check_cluster_monitoring', cluster],
     ['check_cluster_operators', cluster],
     ['check_apiserver', cluster],
@@ -114,7 +115,7 @@ function dependentItems(): Array<{ item: Item; plugin: string; proto: boolean }>
 
 /**
  * The JSONPath forms the template uses: member steps (`.name`, `['name']`), filters on a list
- * (`[?(@.key=='v')]`, `[?(@.key =~ 're')]`) and `.first()`.
+ * (`[?(@.key=='v')]`, `[?(@.key =~ 're')]`), `.first()` and `.max()`.
  */
 function evaluate(doc: Record<string, unknown>, path: string, macros: Record<string, string>): unknown {
   const p = path.replace(/\{#[\w.]+\}/g, (m) => macros[m] ?? m);
@@ -130,6 +131,9 @@ function evaluate(doc: Record<string, unknown>, path: string, macros: Record<str
     const [, call, name, quoted, key, op, operand] = m;
     if (call === 'first') {
       value = (value as unknown[])[0];
+      many = false;
+    } else if (call === 'max') {
+      value = (value as unknown[]).length > 0 ? Math.max(...(value as number[])) : undefined;
       many = false;
     } else if (call !== undefined) throw new Error(`JSONPath function not understood by this test: ${path}`);
     else if (key !== undefined) {
@@ -175,6 +179,13 @@ describe('contrib/zabbix template against real plugin output', () => {
           continue;
         }
         if (step.type === 'DISCARD_UNCHANGED_HEARTBEAT') continue;
+        if (step.type === 'REGEX') {
+          // The thresholds: a plain number is the line drawn (Zabbix's output template \\1).
+          const m = new RegExp(step.parameters[0]).exec(String(value));
+          expect(m, `${plugin}: ${item.key}: ${step.parameters[0]} on ${String(value)}`).not.toBeNull();
+          value = m![1];
+          continue;
+        }
         // Zabbix hands a JSONPath's object or list on as its JSON text; user macros in a step are their template values.
         const found =
           step.type === 'JSONPATH' ? evaluate(outputs[plugin], step.parameters[0], macros) : runJavascript(withMacros(step.parameters[0]), String(value));
@@ -197,8 +208,12 @@ describe('contrib/zabbix template against real plugin output', () => {
   });
 
   it('node discovery names match the items the node prototypes look up', () => {
-    const names = (outputs.check_nodes.items as Array<{ name: string }>).map((i) => i.name).sort();
+    const items = outputs.check_nodes.items as Array<{ name: string; text: string }>;
+    const names = [...new Set(items.map((i) => i.name))].sort();
     expect(nodeDiscovery.map((d) => d['{#NODE}']).sort()).toEqual(names);
+    // With --pods, a node near its pod limit has a second item, after its health one: the
+    // prototypes' .first() reads the health.
+    for (const name of names) expect(items.find((i) => i.name === name)!.text, name).not.toMatch(/ pods \(\d+%\)$/);
   });
 
   it('VM discovery gives the macros the VM prototypes and the rule filter use', () => {

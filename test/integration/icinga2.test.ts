@@ -9,6 +9,7 @@ import type * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCarbon, PrivateCarbon } from './support/carbon';
 import { announceSkip, findExecutable } from './support/engines';
 import { documentedSteps, shimCalls } from './support/documented-steps';
 import { hasStockIcingaConfig, PrivateIcinga, sleep, StockIcinga, validateConfig, type CheckResult } from './support/icinga2';
@@ -18,6 +19,16 @@ import { openTunnel } from '../support/connect-tunnel';
 const icinga2 = findExecutable('icinga2');
 if (!icinga2) announceSkip('icinga2', 'icinga2-bin icinga2-common');
 const suite = icinga2 ? describe : describe.skip;
+/** Debian's graphite-carbon: where installed, Icinga's GraphiteWriter also feeds a real carbon-cache. */
+const carbonCache = findCarbon();
+if (icinga2 && !carbonCache) {
+  const bar = '!'.repeat(78);
+  console.warn(
+    `\n${bar}\nSKIPPED: the graph templates were not checked against a real Graphite: carbon-cache (graphite-carbon) is not installed.\n` +
+      "Install with: apt-get install --no-install-recommends graphite-carbon (or run 'make integration-deps CLOUDCHECKS_INSTALL_DEPS=1' as root).\n" +
+      `${bar}\n`,
+  );
+}
 
 const COMMANDS = join(REPO, 'contrib/icinga2/commands.conf');
 const EXAMPLES = join(REPO, 'contrib/icinga2/example-services.conf');
@@ -46,6 +57,7 @@ suite('Icinga 2 runs the plugins through contrib/icinga2/commands.conf', () => {
   const healthy = new BuiltSimulator(['--cluster-scenario', 'healthy', '--vcd-scenario', 'healthy']);
   const sick = new BuiltSimulator(['--cluster-scenario', 'sick', '--vcd-scenario', 'default']);
   let icinga: PrivateIcinga;
+  let carbon: PrivateCarbon | undefined;
   let cases: Case[] = [];
   const results = new Map<string, CheckResult>();
   // The proxy of vars.cloudchecks_proxy: a CONNECT proxy on 127.0.0.1 that records where each tunnel went.
@@ -468,11 +480,17 @@ ${Object.entries(c.vars)
 }`,
       )
       .join('\n');
+    if (carbonCache) {
+      carbon = new PrivateCarbon(carbonCache);
+      await carbon.start();
+    }
     icinga = new PrivateIcinga({
       icinga2: icinga2!,
       pluginDir: DIST,
       objects: [
         `include ${JSON.stringify(COMMANDS)}`,
+        // A second GraphiteWriter, to a real carbon-cache: the paths Graphite stores.
+        carbon ? `object GraphiteWriter "carbon" { host = "127.0.0.1"; port = ${carbon.port} }` : '',
         hostConfig('healthy', healthy),
         hostConfig('sick', sick),
         services,
@@ -486,6 +504,7 @@ ${Object.entries(c.vars)
 
   afterAll(async () => {
     await icinga?.stop();
+    await carbon?.stop();
     await Promise.all([healthy.stop(), sick.stop()]);
     for (const s of sockets) s.destroy();
     await new Promise((r) => proxy.close(r));
@@ -566,6 +585,94 @@ ${Object.entries(c.vars)
     // The control proves the warning is logged when perfdata is bad; nothing else may be.
     expect(invalid.some((l) => l.includes("'sim-healthy!perfdata-control'"))).toBe(true);
     expect(invalid.filter((l) => !l.includes('perfdata-control'))).toEqual([]);
+  }, 60_000);
+
+  // The pictures (scripts/icinga-graphs.mjs) against what Icinga's own writers made of the same
+  // results: each graphite module curve a path the GraphiteWriter sent, each Grafana query a
+  // series the Influxdb2Writer wrote, for every check command this suite runs (the fleet, the
+  // provider VDCs and check_vcd have theirs checked against the plugins in
+  // test/e2e/icinga-graphs.test.ts).
+  it("draws from what Icinga's writers send: every graphite template curve a path the GraphiteWriter sent (and carbon stored), every Grafana query a series the Influxdb2Writer wrote", async () => {
+    const commands = [...new Set(cases.map((c) => c.command))];
+    const ini = readFileSync(join(REPO, 'contrib/icinga2/graphite/cloudchecks.ini'), 'utf8');
+    const influxSeries = () =>
+      icinga.influx.lines.map((line) => {
+        const [head, fields] = line.split(/(?<!\\) /);
+        const [measurement, ...tags] = head.split(/(?<!\\),/);
+        const tag = Object.fromEntries(tags.map((t) => t.split(/(?<!\\)=/) as [string, string]));
+        return { measurement, metric: tag.metric, hasValue: /(^|,)value=/.test(fields) };
+      });
+    const deadline = Date.now() + 20_000;
+    // The writer flushes each second: wait (bounded) for a line of every command that printed perfdata.
+    const withPerfdata = commands.filter((command) => cases.some((c) => c.command === command && icinga.perfdataSent(`sim-${c.host}`, c.service).size > 0));
+    while (withPerfdata.some((c) => !influxSeries().some((l) => l.measurement === c)) && Date.now() < deadline) await sleep(250);
+    expect(icinga.influx.writes[0]).toMatch(/org=monitoring&bucket=icinga2/);
+    // What the GraphiteWriter sent, and (with graphite-carbon) what carbon stored: a whisper file per path.
+    const stored = async () => {
+      if (!carbon) return [];
+      const until = Date.now() + 30_000;
+      const want = cases.filter((c) => !['mem-off', 'tools-outdated'].includes(c.service)).map((c) => `icinga2.sim-${c.host}.services.${c.service}.`);
+      for (;;) {
+        const paths = carbon.storedPaths();
+        if (want.every((w) => paths.some((p) => p.startsWith(w))) || Date.now() > until) return paths;
+        await sleep(500);
+      }
+    };
+    const inCarbon = await stored();
+    if (carbon) expect(inCarbon.length).toBeGreaterThan(50);
+    const sentBy = (command: string) =>
+      cases.filter((c) => c.command === command).flatMap((c) => [...icinga.perfdataSent(`sim-${c.host}`, c.service).keys()].map((k) => `P.${k}`));
+    const storedBy = (command: string) =>
+      cases
+        .filter((c) => c.command === command)
+        .flatMap((c) => {
+          const prefix = `icinga2.sim-${c.host}.services.${c.service}.`;
+          return inCarbon.filter((p) => p.startsWith(prefix)).map((p) => `P.${p.slice(prefix.length)}`);
+        });
+    let curves = 0;
+    for (const m of ini.matchAll(/^\[([^\]]+)\.graph\]\ncheck_command = "([^"]+)"$/gm)) {
+      const [, name, command] = m;
+      if (!commands.includes(command)) continue;
+      const block = new RegExp(`^\\[${name.replace(/[.-]/g, '\\$&')}\\.metrics_filters\\]\\n((?:.+\\n)+)`, 'm').exec(ini)![1];
+      const sent = sentBy(command);
+      for (const [, path] of block.matchAll(/^\S+ = "(.+)"$/gm)) {
+        const glob = path.replace('$service_name_template$', `P.${command}`).replace(/\$label(?::([^$]*))?\$/g, (_, p: string | undefined) => p ?? '*');
+        const re = new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`);
+        expect
+          .soft(
+            sent.some((p) => re.test(p)),
+            `${name}: ${path} among ${sent.join(' ')}`,
+          )
+          .toBe(true);
+        if (carbon)
+          expect
+            .soft(
+              storedBy(command).some((p) => re.test(p)),
+              `${name}: ${path} stored by carbon`,
+            )
+            .toBe(true);
+        curves++;
+      }
+    }
+    expect(curves).toBeGreaterThan(20);
+    const dashboard = JSON.parse(readFileSync(join(REPO, 'contrib/grafana/cloudchecks-icinga2-influxdb2.json'), 'utf8')) as {
+      panels: Array<{ title: string; targets?: Array<{ query: string }> }>;
+    };
+    const series = influxSeries();
+    let queries = 0;
+    for (const p of dashboard.panels)
+      for (const t of p.targets ?? []) {
+        const measurement = /r\._measurement == "([^"]+)"/.exec(t.query)![1];
+        if (!commands.includes(measurement)) continue;
+        const exact = /r\.metric == "([^"]+)"/.exec(t.query)?.[1];
+        const suffix = /r\.metric =~ \/(.+)\//.exec(t.query)?.[1];
+        const found = series.some(
+          (l) => l.measurement === measurement && l.hasValue && (exact !== undefined ? l.metric === exact : new RegExp(suffix!).test(l.metric)),
+        );
+        expect.soft(found, `${p.title}: ${measurement} ${exact ?? suffix}`).toBe(true);
+        queries++;
+      }
+    expect(queries).toBeGreaterThan(20);
   }, 60_000);
 });
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `make integration-deps`: makes sure the monitoring engines that the integration tests run
-# (Icinga 2, Nagios 4, from Debian/Ubuntu packages) are installed.
+# (Icinga 2, Nagios 4, from Debian/Ubuntu packages) are installed, and graphite-carbon (the
+# carbon-cache that the Icinga 2 test feeds, to read the metric paths Graphite stores).
 # - Present: nothing to do.
 # - Absent, in CI (CI=true) or when asked (CLOUDCHECKS_INSTALL_DEPS=1): apt-get installs them,
 #   as root or through passwordless sudo, without starting any service.
@@ -13,7 +14,7 @@ set -u
 skip_label="integration-deps"
 skip_tests="The Icinga 2 / Nagios integration tests will be SKIPPED, not passed."
 skip_them="them"
-skip_run="apt-get install --no-install-recommends icinga2-bin icinga2-common nagios4-core openssl"
+skip_run="apt-get install --no-install-recommends icinga2-bin icinga2-common nagios4-core openssl graphite-carbon"
 
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
 
@@ -26,8 +27,9 @@ have openssl || missing="$missing openssl"
 have prometheus || missing="$missing prometheus"
 have prometheus-alertmanager || missing="$missing prometheus-alertmanager"
 skip_run="$skip_run prometheus prometheus-alertmanager"
+have carbon-cache || missing="$missing graphite-carbon"
 if [ -z "$missing" ]; then
-	echo "integration-deps: icinga2, nagios4 and openssl are installed"
+	echo "integration-deps: icinga2, nagios4, openssl, carbon-cache, prometheus and prometheus-alertmanager are installed"
 	exit 0
 fi
 
@@ -37,6 +39,6 @@ echo "integration-deps: installing$missing"
 # shellcheck disable=SC2086 # $missing is a list of package names
 apt_install $missing
 
-have icinga2 && have nagios4 && have openssl || skip "installed$missing but icinga2/nagios4/openssl are still not found"
+have icinga2 && have nagios4 && have openssl && have carbon-cache || skip "installed$missing but icinga2/nagios4/openssl/carbon-cache are still not found"
 have prometheus && have prometheus-alertmanager || skip "installed$missing but prometheus/prometheus-alertmanager are still not found"
 echo "integration-deps: installed$missing"

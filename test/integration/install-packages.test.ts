@@ -83,6 +83,9 @@ suite('make deb / make rpm', () => {
       './usr/share/cloudchecks/zabbix/cloudchecks_templates.yaml',
       './usr/share/doc/cloudchecks/copyright',
       './usr/share/cloudchecks/icinga2/vcd-service.conf',
+      // The pictures for Icinga Web 2's graphite module and for Grafana (docs/icinga2.md).
+      './usr/share/cloudchecks/icinga2/graphite/cloudchecks.ini',
+      './usr/share/cloudchecks/grafana/cloudchecks-icinga2-influxdb2.json',
       // The inventory refresher: its script, its cron job and the systemd timer that replaces it.
       './usr/sbin/cloudchecks-inventory',
       './usr/share/man/man8/cloudchecks-inventory.8.gz',

@@ -224,22 +224,25 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       ...more,
       '',
     ];
+    /** A cluster section: the connection and what else it says. */
+    const clusterSection = (name: string, ...more: string[]) => [
+      `[${name}]`,
+      `url=${cluster.httpsUrl}`,
+      `token-file=${files.token}`,
+      `ca-file=${files.ca}`,
+      'timeout=8',
+      ...more,
+      '',
+    ];
     writeFileSync(
       ini,
       [
-        '[cluster]',
-        `url=${cluster.httpsUrl}`,
-        `token-file=${files.token}`,
-        `ca-file=${files.ca}`,
-        'timeout=8',
-        '',
+        ...clusterSection('cluster'),
+        // check_nodes' own section, as docs/zabbix.md says for options only it knows: the pods
+        // per node, which its template draws.
+        ...clusterSection('cluster-nodes', 'pods'),
         // check_cluster_alerts: the simulator's Alertmanager (the sick cluster's critical alerts).
-        '[cluster-alerts]',
-        `alertmanager-url=${cluster.httpsUrl}`,
-        `token-file=${files.token}`,
-        `ca-file=${files.ca}`,
-        'timeout=8',
-        '',
+        ...clusterSection('cluster-alerts', `alertmanager-url=${cluster.httpsUrl}`),
         ...vcdSection('vcd', cacheDir),
         // The fleet's section: every service, as docs/zabbix.md says to add the hygiene ones.
         ...vcdSection('vcd-fleet', cacheDir, `services=${ALL_SERVICES}`),
@@ -331,7 +334,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       hostIds[name] = r.hostids[0];
     };
     await host('cluster', ['cloudchecks Kubernetes nodes', 'cloudchecks cluster monitoring', 'cloudchecks cluster operators', 'cloudchecks control plane'], {
-      '{$CLOUDCHECKS.SECTION}': 'cluster',
+      '{$CLOUDCHECKS.SECTION}': 'cluster-nodes',
       '{$CLOUDCHECKS.MONITORING.SECTION}': 'cluster',
       '{$CLOUDCHECKS.OPERATORS.SECTION}': 'cluster',
       '{$CLOUDCHECKS.APISERVER.SECTION}': 'cluster',
@@ -621,7 +624,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'triggers in an unknown state',
     ).toEqual([]);
     const names = triggers.filter((t) => t.value === '1').map((t) => t.description);
-    expect(names).toContain('Cluster cluster: nodes failing');
+    expect(names).toContain('Cluster cluster-nodes: nodes failing');
     expect(names).toContain('Cluster cluster: monitoring stack down or degraded');
     expect(names).toContain('Cluster cluster: cluster operators degraded or unavailable, or the cluster version failing');
     expect(names).toContain('Cluster operator etcd is degraded or unavailable');

@@ -1,10 +1,12 @@
 // A private, throw-away Icinga 2 daemon for the integration tests: its own config, data,
 // log and run directories (the -D constants), its REST API on 127.0.0.1, a GraphiteWriter
 // pointed at a local TCP sink (so that Icinga parses every perfdata item and tells us
-// which it rejected), and nothing of the system's Icinga touched.
+// which it rejected) and an Influxdb2Writer at a local HTTP sink (the metrics the Grafana
+// dashboard reads), and nothing of the system's Icinga touched.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -104,6 +106,35 @@ class GraphiteSink {
   }
 }
 
+/** Collects the line protocol Icinga's Influxdb2Writer posts to /api/v2/write (answering as InfluxDB v2 does: 204). */
+class InfluxSink {
+  lines: string[] = [];
+  /** The query strings of the writes (org, bucket, precision). */
+  writes: string[] = [];
+  private server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url?.startsWith('/api/v2/write?')) {
+        this.writes.push(req.url.slice('/api/v2/write?'.length));
+        this.lines.push(...body.split('\n').filter((l) => l.trim() !== ''));
+      }
+      res.writeHead(req.method === 'POST' ? 204 : 200).end();
+    });
+  });
+  port = 0;
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
 export interface IcingaOptions {
   icinga2: string;
   /** Config appended after the daemon's own objects (hosts, services, includes). */
@@ -173,6 +204,7 @@ export class PrivateIcinga {
   /** Everything the daemon printed (it logs to stdout: no FileLogger is configured). */
   log = '';
   graphite = new GraphiteSink();
+  influx = new InfluxSink();
   private child?: ChildProcess;
   private exited?: Promise<void>;
   /** The REST API's port on 127.0.0.1, known once start() ran. */
@@ -197,6 +229,8 @@ export class PrivateIcinga {
       `object ApiUser "cloudchecks-test" { password = ${JSON.stringify(this.password)}; permissions = [ "*" ] }`,
       // Makes Icinga parse every perfdata item of every result and log the ones it cannot.
       `object GraphiteWriter "graphite" { host = "127.0.0.1"; port = ${this.graphite.port}; enable_send_thresholds = true }`,
+      // As features-available/influxdb2.conf has it, with the sink's port and a flush each second.
+      `object Influxdb2Writer "influxdb2" { host = "127.0.0.1"; port = ${this.influx.port}; organization = "monitoring"; bucket = "icinga2"; auth_token = "cloudchecks-test"; flush_interval = 1s }`,
       this.options.objects,
       '',
     ].join('\n');
@@ -207,6 +241,7 @@ export class PrivateIcinga {
     for (const d of ['etc', 'data', 'log', 'cache', 'spool', 'run']) mkdirSync(join(this.root, d), { recursive: true });
     this.nodeName = writeCertificates(join(this.root, 'data', 'certs'), this.nodeName).nodeName;
     await this.graphite.start();
+    await this.influx.start();
     this.apiPort = await freePort();
     const conf = join(this.root, 'etc', 'icinga2.conf');
     writeFileSync(conf, this.config());
@@ -279,6 +314,7 @@ export class PrivateIcinga {
   async stop(): Promise<void> {
     await stopDaemon(this.child, this.exited);
     await this.graphite.close();
+    await this.influx.close();
     rmSync(this.root, { recursive: true, force: true });
   }
 }

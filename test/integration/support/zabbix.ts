@@ -75,6 +75,8 @@ export class PrivateZabbix {
   /** The user external checks run as: `zabbix` when the test runs as root (as in production). */
   readonly runAs = process.getuid?.() === 0 ? userIds('zabbix') : undefined;
   apiUrl = '';
+  /** The frontend's address (index.php, chart2.php, zabbix.php). */
+  webUrl = '';
   private pgPort = 0;
   /** The server's trapper port on 127.0.0.1 (ListenPort), known once start() ran. */
   serverPort = 0;
@@ -208,7 +210,8 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
     const webPort = await freePort(40000, 60000);
     const php = spawn(install.php, ['-S', `127.0.0.1:${webPort}`, '-t', ui], { stdio: ['ignore', 'ignore', 'ignore'], detached: true });
     this.children.push(php);
-    this.apiUrl = `http://127.0.0.1:${webPort}/api_jsonrpc.php`;
+    this.webUrl = `http://127.0.0.1:${webPort}`;
+    this.apiUrl = `${this.webUrl}/api_jsonrpc.php`;
 
     const deadline = Date.now() + 30_000;
     for (;;) {
