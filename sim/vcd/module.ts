@@ -16,6 +16,7 @@ import { cellRows, cellsPage, providerPolicyRows, providerVdcDocument, providerV
 import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
 import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
+import { scenarioTasks, taskRows, type SimTask } from './tasks';
 import type { SimVm } from './vms';
 import { readUsageSpec, type UsageFilter } from './usage-spec';
 
@@ -48,7 +49,7 @@ const VCD_OPTIONS = defineOptions([
     default: 'default',
     choices: ['default', 'healthy', 'fleet', 'hostile', 'nodes'],
     description:
-      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving); tasks for check_vcd_tasks (default: four failed vdcComposeVapp in the tenant organisation and a failed vappDeploy in globex within 15 minutes, and the ordinary work; hostile: failures named as the hostile VMs; others none failed).",
   },
   {
     long: 'vcd-fleet-vms',
@@ -114,6 +115,14 @@ const VCD_OPTIONS = defineOptions([
     default: 0,
     description:
       "N more provider VDCs beside the scenario's (pvdc-bulk-000001 on, one storage policy each, every 100th at 85% of its memory), e.g. 100000 for the listing of a very large estate.",
+  },
+  {
+    long: 'vcd-tasks',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      "N more tasks of the tenant organisation in the last ten minutes beside the scenario's (every tenth a failed vdcComposeVapp), e.g. 100000 with --vcd-query-page-size 100000 for one page of 100,000 tasks.",
   },
   {
     long: 'vcd-query-page-size',
@@ -224,6 +233,7 @@ class VcdServer {
     fleet: Fleet,
     private readonly vdcSet: VdcSet,
     private readonly estate: Estate,
+    private readonly tasks: readonly SimTask[] = [],
   ) {
     this.vms = new Map(fleet.vms.map((vm) => [vm.id, vm]));
     this.orgOf = new Map(fleet.records.map((r) => [r.id, r.org]));
@@ -475,9 +485,29 @@ class VcdServer {
         return viewer.provider ? this.providerRows('providerVdcStorageProfile', base, version) : 'This operation is denied.';
       case 'cell':
         return viewer.provider ? cellRows(this.estate, base) : 'This operation is denied.';
+      case 'task':
+      case 'adminTask':
+        return this.taskRows(type, base, viewer, sees);
       default:
-        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell)`;
+        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell, task, adminTask)`;
     }
+  }
+
+  /** The task rows of a viewer, built once (their dates are written as each page is served). */
+  private readonly taskRowCache = new Map<string, QueryRow[]>();
+  private taskRows(type: string, base: string, viewer: { provider: boolean; org: string }, sees: (org: string) => boolean): QueryRow[] {
+    const key = `${type} ${base} ${viewer.provider} ${viewer.org}`;
+    let rows = this.taskRowCache.get(key);
+    if (rows === undefined) {
+      rows = taskRows(
+        this.tasks.filter((t) => sees(t.org)),
+        base,
+        type === 'adminTask',
+        (org) => this.orgHref(base, org),
+      );
+      this.taskRowCache.set(key, rows);
+    }
+    return rows;
   }
 
   /** The VMs (no templates) of a VDC, and how many run. */
@@ -784,11 +814,13 @@ function create(options: VcdSimOptions, stateDir: string): SimApi {
   const scenario = options['vcd-scenario'];
   // Every organisation's VDCs: a tenant login sees its own, a provider login (the configured
   // System user, or the provider user beside a tenant one) every one.
+  const fleet = scenarioFleet(scenario, fleetOrg, fleetVmsFrom(options));
   const server = new VcdServer(
     cfg,
-    scenarioFleet(scenario, fleetOrg, fleetVmsFrom(options)),
+    fleet,
     scenarioVdcs(scenario, cfg.org, true),
     scenarioEstate(scenario, Math.min(Math.max(0, options['vcd-pvdcs']), 1_000_000)),
+    scenarioTasks(scenario, fleet.orgs[1]?.name ?? 'acme', Math.min(Math.max(0, options['vcd-tasks']), 1_000_000)),
   );
   const passwordFile = join(stateDir, 'vcd-password');
   const apiTokenFile = join(stateDir, 'vcd-api-token');
