@@ -278,6 +278,9 @@ async function providerDemo(healthy, sick) {
   });
   const down = args(healthy).map((a, i, all) => (all[i - 1] === '--url' ? `https://127.0.0.1:${closed}` : a));
   await runPlugin('vCD down: CRITICAL here (every other vCD check is UNKNOWN, and depends on this one)', 'check_vcd', down);
+  process.stdout.write(`\n${bold('=== check_vcd_tasks: the tasks that failed in the last 15 minutes ===')}\n`);
+  await runPlugin('A System account: every organisation, grouped by operation and organisation', 'check_vcd_tasks', system(sick));
+  await runPlugin("A tenant account: its own organisation's tasks, --operation narrowing", 'check_vcd_tasks', [...args(sick), '--operation', '^vdc']);
 }
 
 async function main() {

@@ -14,7 +14,8 @@ void runPlugin({
   command: 'check_vcd_tasks',
   description:
     "Checks the tasks of VMware Cloud Director that failed (ended in error, or were aborted) within --window: their number against -w/-c, grouped by operation and organisation in the status line, one line per task in the long output (operation, object, owner, organisation, start, the error's message). A tenant account sees its organisation's tasks, a System account every organisation's (--tenant-org narrows).",
-  usage: 'check_vcd_tasks -u URL -U USER -o ORG --password-file PATH [--window DURATION] [--tenant-org NAME] [--operation REGEX] [--ignore REGEX] [-w RANGE] [-c RANGE] [options]',
+  usage:
+    'check_vcd_tasks -u URL -U USER -o ORG --password-file PATH [--window DURATION] [--tenant-org NAME] [--operation REGEX] [--ignore REGEX] [-w RANGE] [-c RANGE] [options]',
   options: TASKS_OPTIONS,
   examples: [
     'check_vcd_tasks -u https://vcd.example.com -U provider-monitor -o System --password-file /etc/nagios/vcd-system.pw',

@@ -18,13 +18,14 @@ export const TASKS_OPTIONS = defineOptions([
     type: 'string',
     arg: 'DURATION',
     default: '15m',
-    description: 'The tasks started within this time before now (15m, 1h; at most 24h). Make it the check interval or longer: a failure is seen as long as its start is in the window.',
+    description:
+      'The tasks started within this time before now (15m, 1h; at most 24h). Make it the check interval or longer: a failure is seen as long as its start is in the window.',
   },
   {
     long: 'operation',
     type: 'string',
     arg: 'REGEX',
-    description: 'Only tasks whose operation (the record\'s name: vdcComposeVapp, vappDeploy, vdcUpdateVdc ...) matches; in the counts too.',
+    description: "Only tasks whose operation (the record's name: vdcComposeVapp, vappDeploy, vdcUpdateVdc ...) matches; in the counts too.",
   },
   {
     long: 'ignore',

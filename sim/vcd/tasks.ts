@@ -51,14 +51,32 @@ function defaultTasks(tenant: string): SimTask[] {
   );
   return [
     ...fails,
-    task({ operation: 'vappDeploy', org: 'globex', owner: 'bob', objectType: 'vApp', objectName: 'erp', status: 'error', ageSeconds: 420, message: 'Cannot deploy: the vApp lease has expired.' }),
+    task({
+      operation: 'vappDeploy',
+      org: 'globex',
+      owner: 'bob',
+      objectType: 'vApp',
+      objectName: 'erp',
+      status: 'error',
+      ageSeconds: 420,
+      message: 'Cannot deploy: the vApp lease has expired.',
+    }),
     task({ operation: 'vappPowerOn', org: tenant, owner: 'alice', objectType: 'vApp', objectName: 'db-01', status: 'success', ageSeconds: 240 }),
     task({ operation: 'vdcComposeVapp', org: tenant, owner: 'carol', objectType: 'vApp', objectName: 'app-01', status: 'success', ageSeconds: 600 }),
     task({ operation: 'vdcUpdateVdc', org: tenant, owner: 'system', objectType: 'vdc', objectName: `${tenant}-prod`, status: 'running', ageSeconds: 30 }),
     task({ operation: 'vappUndeployPowerOff', org: tenant, owner: 'carol', objectType: 'vApp', objectName: 'test-07', status: 'canceled', ageSeconds: 300 }),
     task({ operation: 'vappPowerOn', org: 'globex', owner: 'bob', objectType: 'vApp', objectName: 'crm', status: 'success', ageSeconds: 200 }),
     // Outside a 15-minute window: an abort of two hours ago.
-    task({ operation: 'vdcCopyTemplate', org: tenant, owner: 'alice', objectType: 'vAppTemplate', objectName: 'ubuntu-22', status: 'aborted', ageSeconds: 7200, message: 'Aborted by the system on cell restart.' }),
+    task({
+      operation: 'vdcCopyTemplate',
+      org: tenant,
+      owner: 'alice',
+      objectType: 'vAppTemplate',
+      objectName: 'ubuntu-22',
+      status: 'aborted',
+      ageSeconds: 7200,
+      message: 'Aborted by the system on cell restart.',
+    }),
   ];
 }
 
@@ -70,7 +88,16 @@ function healthyTasks(tenant: string): SimTask[] {
 /** The hostile scenario: failures whose names and messages attack the monitoring. */
 function hostileTasks(tenant: string): SimTask[] {
   return HOSTILE_NAMES.map(([name, vapp], i) =>
-    task({ operation: 'vdcComposeVapp', org: tenant, owner: vapp, objectType: 'vApp', objectName: name, status: 'error', ageSeconds: 60 + i * 30, message: `${vapp}\n${name}` }),
+    task({
+      operation: 'vdcComposeVapp',
+      org: tenant,
+      owner: vapp,
+      objectType: 'vApp',
+      objectName: name,
+      status: 'error',
+      ageSeconds: 60 + i * 30,
+      message: `${vapp}\n${name}`,
+    }),
   );
 }
 

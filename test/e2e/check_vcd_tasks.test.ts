@@ -49,7 +49,9 @@ describe('check_vcd_tasks', () => {
       ['tasks_failed', 5],
       ['tasks_total', 10],
     ]);
-    expect(r.stdout).toMatch(/^\[WARNING\] vappDeploy on vApp "erp" by bob \(org globex\), started \S+Z, ended \S+Z: error: Cannot deploy: the vApp lease has expired\.$/m);
+    expect(r.stdout).toMatch(
+      /^\[WARNING\] vappDeploy on vApp "erp" by bob \(org globex\), started \S+Z, ended \S+Z: error: Cannot deploy: the vApp lease has expired\.$/m,
+    );
     expect(r.stdout.split('\n').filter((l) => l.startsWith('[WARNING] vdcComposeVapp'))).toHaveLength(4);
     // The server cut the window: the abort of two hours ago was never sent.
     expect(r.stdout).not.toMatch(/vdcCopyTemplate/);

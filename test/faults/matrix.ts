@@ -143,6 +143,26 @@ const pvdcTarget = (): Target => {
   };
 };
 
+/**
+ * check_vcd_tasks: the query service's seam (the VM checks' connection and session cache, the
+ * paged reader check_pvdc takes every case of); faults aim at the task query. No -w of a range
+ * of percent, no metrics document: the seam's sample.
+ */
+const tasksTarget = (): Target => {
+  const vm = vmTarget('check_vcd_tasks');
+  return {
+    ...vm,
+    path: '/api/query$',
+    args: (sim, url, transport) => {
+      const args = vm.args(sim, url, transport);
+      args.splice(args.indexOf('--vm'), 2);
+      return args;
+    },
+    skip: METRICS_ONLY,
+    only: SEAM_CASES,
+  };
+};
+
 /** check_vcd: the service itself, whose every server fault is CRITICAL; faults aim at /api/versions, its first read. */
 const serviceTarget = (): Target => {
   const vm = vmTarget('check_vcd');
@@ -229,6 +249,7 @@ export const TARGETS: Target[] = [
   vdcTarget(),
   pvdcTarget(),
   serviceTarget(),
+  tasksTarget(),
 ];
 
 /** One fault: what the server does, extra arguments, and the cause the line must name. */

@@ -106,7 +106,8 @@ export function judgeTasks(tally: TaskTally, rules: TaskRules, scope: string): R
   const metrics = [judged.metric, unjudgedMetric('tasks_total', tally.total, { min: 0 })];
   const listed = tally.listed();
   const items: Item[] = listed.map((t) => ({ name: t.operation, state: judged.state, text: describeTask(t) }));
-  if (tally.failed > listed.length) items.push({ name: 'more', state: judged.state, text: `… ${tally.failed - listed.length} more failed tasks (the newest ${listed.length} are listed)` });
+  if (tally.failed > listed.length)
+    items.push({ name: 'more', state: judged.state, text: `… ${tally.failed - listed.length} more failed tasks (the newest ${listed.length} are listed)` });
   if (tally.ignored > 0) items.push({ name: 'ignored', state: State.OK, text: `${tally.ignored} failed tasks ignored (--ignore)` });
   const ignored = tally.ignored > 0 ? `, ${tally.ignored} ignored` : '';
   if (tally.failed === 0)

@@ -6,7 +6,11 @@ import { State } from '../../../../lib/plugin/state';
 import type { TaskRecord } from '../../../../lib/vcd/tasks/task-query';
 import { judgeTasks, MAX_TASKS_LISTED, TaskTally, type TaskRules } from '../../../../lib/vcd/tasks/task-report';
 
-const rules = (over: Partial<TaskRules> = {}): TaskRules => ({ failed: ScalarContext.fromOptions({ warning: '0', critical: '9' }), windowSeconds: 900, ...over });
+const rules = (over: Partial<TaskRules> = {}): TaskRules => ({
+  failed: ScalarContext.fromOptions({ warning: '0', critical: '9' }),
+  windowSeconds: 900,
+  ...over,
+});
 
 const task = (over: Partial<TaskRecord>): TaskRecord => ({
   operation: 'vdcComposeVapp',
@@ -54,7 +58,11 @@ describe('judgeTasks', () => {
   });
 
   it('narrows by --operation and --tenant-org, and --ignore keeps a failure out of the failed count only', () => {
-    const tasks = [task({ status: 'error', message: 'quota exceeded' }), task({ operation: 'vappDeploy', status: 'error' }), task({ org: 'globex', status: 'error' })];
+    const tasks = [
+      task({ status: 'error', message: 'quota exceeded' }),
+      task({ operation: 'vappDeploy', status: 'error' }),
+      task({ org: 'globex', status: 'error' }),
+    ];
     const r = rules({ operation: /^vdc/, org: 'ACME', ignore: /quota/ });
     const result = judge(tasks, r);
     expect(result.state).toBe(State.OK);
