@@ -277,6 +277,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'cloudchecks Cloud Director VMs',
       'cloudchecks Cloud Director provider VDCs',
       'cloudchecks Cloud Director service',
+      'cloudchecks Cloud Director tasks',
       'cloudchecks Kubernetes nodes',
       'cloudchecks cluster monitoring',
       'cloudchecks cluster operators',
@@ -332,7 +333,10 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     // Each with check_vcd beside it: its triggers depend on check_vcd's, which Zabbix takes only
     // where both templates are linked.
     const SERVICE = 'cloudchecks Cloud Director service';
-    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs', 'cloudchecks Cloud Director tasks', SERVICE], {
+      '{$CLOUDCHECKS.SECTION}': 'vcd',
+      '{$CLOUDCHECKS.VCD.TASKS.SECTION}': 'vcd',
+    });
     await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd-fleet' });
     await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper', SERVICE], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
@@ -616,6 +620,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(names).toContain('Cloud Director session cache unusable: every check logs in');
     expect(names).toContain('VDC acme-archive (org acme): disabled, not ready or over a critical limit');
     expect(names).toContain('VDC acme-analytics (org acme): near a limit, or VMs in failed states');
+    // The four failed composes of the tenant's organisation.
+    expect(names).toContain('Cloud Director: tasks failed');
     // Healthy things raise nothing.
     expect(names.filter((n) => /web-01|vm-4f2c/.test(n))).toEqual([]);
   }, 90_000);
