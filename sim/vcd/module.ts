@@ -17,6 +17,7 @@ import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } fr
 import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
 import { scenarioTasks, taskRows, type SimTask } from './tasks';
+import { cloudApiEdgesPage, edgeRows, scenarioEdges, type SimEdge } from './edges';
 import type { SimVm } from './vms';
 import { readUsageSpec, type UsageFilter } from './usage-spec';
 
@@ -49,7 +50,7 @@ const VCD_OPTIONS = defineOptions([
     default: 'default',
     choices: ['default', 'healthy', 'fleet', 'hostile', 'nodes'],
     description:
-      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving); tasks for check_vcd_tasks (default: four failed vdcComposeVapp in the tenant organisation and a failed vappDeploy in globex within 15 minutes, and the ordinary work; hostile: failures named as the hostile VMs; others none failed).",
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving); tasks for check_vcd_tasks (default: four failed vdcComposeVapp in the tenant organisation and a failed vappDeploy in globex within 15 minutes, and the ordinary work; hostile: failures named as the hostile VMs; others none failed); edge gateways for check_edge_gateways (default: acme-edge-01 realised, acme-edge-02 configuring, globex-edge-01 REALIZATION_FAILED with HA down, initech-edge-01 realised with HA degraded; hostile: the hostile names, every other one failed; others one realised).",
   },
   {
     long: 'vcd-fleet-vms',
@@ -123,6 +124,26 @@ const VCD_OPTIONS = defineOptions([
     default: 0,
     description:
       "N more tasks of the tenant organisation in the last ten minutes beside the scenario's (every tenth a failed vdcComposeVapp), e.g. 100000 with --vcd-query-page-size 100000 for one page of 100,000 tasks.",
+  },
+  {
+    long: 'vcd-edges',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      "N more edge gateways of the tenant organisation beside the scenario's (every 100th REALIZATION_FAILED), e.g. 100000 for a page of 100,000 with --vcd-cloudapi-page-size 100000.",
+  },
+  {
+    long: 'vcd-cloudapi-page-size',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description: 'Answer the CloudAPI edge gateway list in pages of N whatever pageSize asks (0: as asked, at most 128).',
+  },
+  {
+    long: 'vcd-cloudapi-endless',
+    type: 'boolean',
+    description: 'The CloudAPI edge gateway list never ends: every page says there is one more.',
   },
   {
     long: 'vcd-query-page-size',
@@ -234,6 +255,8 @@ class VcdServer {
     private readonly vdcSet: VdcSet,
     private readonly estate: Estate,
     private readonly tasks: readonly SimTask[] = [],
+    private readonly edges: readonly SimEdge[] = [],
+    private readonly cloudApiPaging: { size: number; endless: boolean } = { size: 0, endless: false },
   ) {
     this.vms = new Map(fleet.vms.map((vm) => [vm.id, vm]));
     this.orgOf = new Map(fleet.records.map((r) => [r.id, r.org]));
@@ -272,6 +295,7 @@ class VcdServer {
       if (leases) return this.leaseSection(req, res, leases[1]);
       if ((path === '/cloudapi/1.0.0/sessions/current' && !this.cfg.noCloudApi) || path === '/api/session') return this.currentSession(req, res, path);
       if (path === '/cloudapi/1.0.0/cells' && !this.cfg.noCloudApi) return this.cells(req, res);
+      if (path === '/cloudapi/1.0.0/edgeGateways' && !this.cfg.noCloudApi) return this.edgeGateways(req, res, url);
       const pvdc = PVDC_DOCUMENT.exec(path);
       if (pvdc) return this.providerVdc(req, res, pvdc[1]);
       const pvdcMetrics = this.cfg.noCloudApi ? null : PVDC_METRICS.exec(decodeURIComponent(path));
@@ -485,11 +509,16 @@ class VcdServer {
         return viewer.provider ? this.providerRows('providerVdcStorageProfile', base, version) : 'This operation is denied.';
       case 'cell':
         return viewer.provider ? cellRows(this.estate, base) : 'This operation is denied.';
+      case 'edgeGateway':
+        return edgeRows(
+          this.edges.filter((e) => sees(e.org)),
+          base,
+        );
       case 'task':
       case 'adminTask':
         return this.taskRows(type, base, viewer, sees);
       default:
-        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell, task, adminTask)`;
+        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell, task, adminTask, edgeGateway)`;
     }
   }
 
@@ -549,6 +578,23 @@ class VcdServer {
       return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.session+xml;version=34.0' }, sessionDocument(this.styleOf(req), user, s[1].org));
     const doc = { id: `urn:vcloud:session:${randomBytes(8).toString('hex')}`, user: { name: user }, org: { name: s[1].org }, location: 'vcd-cell-01' };
     return send(res, 200, { 'content-type': 'application/json;version=34.0' }, JSON.stringify(doc));
+  }
+
+  /** The CloudAPI edge gateway list: a tenant's own, System every organisation's (filter=orgRef.name==X narrows). */
+  private edgeGateways(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const s = this.sessionOf(req);
+    if (!s) return this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
+    const viewer = s[1].org;
+    const version = /version=(\S+)/.exec(req.headers.accept ?? '')?.[1] ?? '34.0';
+    const org = /^orgRef\.name==(.*)$/.exec(url.searchParams.get('filter') ?? '')?.[1];
+    const edges = this.edges.filter(
+      (e) => (isSystem(viewer) || e.org.toLowerCase() === viewer.toLowerCase()) && (org === undefined || e.org.toLowerCase() === org.toLowerCase()),
+    );
+    const asked = Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
+    const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+    this.stats.bump('edge-gateways');
+    const { size, endless } = this.cloudApiPaging;
+    return send(res, 200, { 'content-type': `application/json;version=${version}` }, cloudApiEdgesPage(edges, page, size > 0 ? size : asked, endless));
   }
 
   /** The CloudAPI cells list: System only. */
@@ -821,6 +867,8 @@ function create(options: VcdSimOptions, stateDir: string): SimApi {
     scenarioVdcs(scenario, cfg.org, true),
     scenarioEstate(scenario, Math.min(Math.max(0, options['vcd-pvdcs']), 1_000_000)),
     scenarioTasks(scenario, fleet.orgs[1]?.name ?? 'acme', Math.min(Math.max(0, options['vcd-tasks']), 1_000_000)),
+    scenarioEdges(scenario, fleet.orgs[1]?.name ?? 'acme', Math.min(Math.max(0, options['vcd-edges']), 1_000_000)),
+    { size: Math.min(Math.max(0, options['vcd-cloudapi-page-size']), 1_000_000), endless: options['vcd-cloudapi-endless'] },
   );
   const passwordFile = join(stateDir, 'vcd-password');
   const apiTokenFile = join(stateDir, 'vcd-api-token');
