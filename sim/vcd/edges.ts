@@ -18,7 +18,7 @@ export interface SimEdge {
   ha: string;
 }
 
-const guid = (n: number) => `e1d9${n.toString(16).padStart(4, '0')}-2c3b-4a5d-8e6f-${n.toString(16).padStart(12, '0')}`;
+const guid = (n: number) => `${(0xe1d90000 + n).toString(16)}-2c3b-4a5d-8e6f-${n.toString(16).padStart(12, '0')}`;
 
 /** The edges of a scenario, and `extra` more in the tenant organisation (every 100th failed). */
 export function scenarioEdges(scenario: string, tenant: string, extra = 0): SimEdge[] {
