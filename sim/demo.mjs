@@ -281,6 +281,9 @@ async function providerDemo(healthy, sick) {
   process.stdout.write(`\n${bold('=== check_vcd_tasks: the tasks that failed in the last 15 minutes ===')}\n`);
   await runPlugin('A System account: every organisation, grouped by operation and organisation', 'check_vcd_tasks', system(sick));
   await runPlugin("A tenant account: its own organisation's tasks, --operation narrowing", 'check_vcd_tasks', [...args(sick), '--operation', '^vdc']);
+  process.stdout.write(`\n${bold("=== check_edge_gateways: the tenants' edge gateways ===")}\n`);
+  await runPlugin('A System account: every organisation, one edge gateway failed', 'check_edge_gateways', system(sick));
+  await runPlugin('The edge gateways as Zabbix low-level discovery', 'check_edge_gateways', [...system(sick), '--discovery']);
 }
 
 async function main() {

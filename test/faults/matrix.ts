@@ -163,6 +163,19 @@ const tasksTarget = (): Target => {
   };
 };
 
+/**
+ * check_edge_gateways: faults aim at its first read, the CloudAPI list (a JSON page: the
+ * XML-shaped cases are no case of its); the query seam's sample beside it.
+ */
+const edgesTarget = (): Target => ({
+  ...tasksTarget(),
+  exe: 'check_edge_gateways',
+  path: '/cloudapi/1.0.0/edgeGateways',
+  // An empty body is "not JSON" there (the case names the XML reader's words), and a 404 is a
+  // server without the list, read from the query service instead: e2e tests both.
+  skip: [...METRICS_ONLY, 'empty body', "HTTP 404 with the server's error document"],
+});
+
 /** check_vcd: the service itself, whose every server fault is CRITICAL; faults aim at /api/versions, its first read. */
 const serviceTarget = (): Target => {
   const vm = vmTarget('check_vcd');
@@ -250,6 +263,7 @@ export const TARGETS: Target[] = [
   pvdcTarget(),
   serviceTarget(),
   tasksTarget(),
+  edgesTarget(),
 ];
 
 /** One fault: what the server does, extra arguments, and the cause the line must name. */

@@ -83,6 +83,11 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
         `cloudchecks_vcd_tasks!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!--window 15m ${ca} ${cache} -t 20`,
       );
     expect(vcdBlock).toMatch(/service_description\s+vcd tasks/);
+    const edgeBlock = vcdBlock.replace(
+      /cloudchecks_edge_gateways!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!/,
+      `cloudchecks_edge_gateways!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} ${cache} -t 20`,
+    );
+    expect(edgeBlock).not.toBe(vcdBlock);
     expect(vcdBlock).toMatch(/define servicedependency \{/);
     // A provider VDC host as check_pvdc --discovery writes it.
     const discovered = execFileSync(
@@ -109,7 +114,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
     writeFileSync(
       join(stock.etc, 'conf.d', 'test-vcd.cfg'),
       [
-        vcdBlock,
+        edgeBlock,
         discovered.replace(/^(define host \{)$/m, '$1\n    contact_groups  cc-pagers'),
         `define command {\n    command_name cc-up\n    command_line /bin/true\n}`,
         `define command {\n    command_name cc-page\n    command_line /usr/bin/printf '%s,%s,%s,%s\\n' '$NOTIFICATIONTYPE$' '$HOSTNAME$' '$SERVICEDESC$' '$SERVICESTATE$' >> ${pages}\n}`,
@@ -135,6 +140,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       ['acme', 'vm-fleet'],
       [pvdcHost, 'provider VDC'],
       ['vcd', 'vcd tasks'],
+      ['vcd', 'edge gateways'],
     ] as const;
     /** Forces one check of each service (the vcd service first) and waits until Nagios has them all. */
     const round = async () => {
@@ -199,7 +205,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
 });
 
 /** Icinga 2 values as a config literal. */
-const icingaValue = (v: string | boolean) => (typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const icingaValue = (v: string | boolean | string[]) => (typeof v === 'boolean' ? String(v) : JSON.stringify(v));
 
 icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notifies', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-vcd-service-icinga-'));
@@ -223,7 +229,7 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
       cloudchecks_ca_file: caFile,
       cloudchecks_vcd_cache_dir: join(root, 'cache'),
     });
-    const host = (name: string, vars: Record<string, string | boolean>, extra = '') =>
+    const host = (name: string, vars: Record<string, string | boolean | string[]>, extra = '') =>
       `object Host ${JSON.stringify(name)} {\n  check_command = "dummy"\n${Object.entries(vars)
         .map(([k, v]) => `  vars.${k} = ${icingaValue(v)}`)
         .join('\n')}\n${extra}}`;
@@ -266,7 +272,14 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
         `object NotificationCommand "cc-page" {\n  command = [ "/bin/sh", "-c", "printf '%s,%s,%s,%s\\\\n' \\"$$1\\" \\"$$2\\" \\"$$3\\" \\"$$4\\" >> ${pages}", "page", "$notification.type$", "$host.name$", "$service.name$", "$service.state$" ]\n}`,
         'apply Notification "page" to Service {\n  command = "cc-page"\n  users = [ "cc-pager" ]\n  interval = 0\n  assign where true\n}',
         // The vCD's own host carries vcd-tasks beneath vcd, as vcd-service.conf says.
-        host('vcd', { ...connection(vcd.providerUser, 'System'), cloudchecks_vcd_service: true, cloudchecks_vcd_tasks: true, cloudchecks_vcd_parent: 'vcd' }),
+        host('vcd', {
+          ...connection(vcd.providerUser, 'System'),
+          cloudchecks_vcd_service: true,
+          cloudchecks_vcd_tasks: true,
+          cloudchecks_edge_gateways: true,
+          cloudchecks_edges: ['acme-edge-01'],
+          cloudchecks_vcd_parent: 'vcd',
+        }),
         host('acme', { ...connection(vcd.user, vcd.org), cloudchecks_vcd_parent: 'vcd' }),
         'object Service "vdc" {\n  host_name = "acme"\n  check_command = "cloudchecks-vdc"\n  max_check_attempts = 3\n}',
       ].join('\n'),
@@ -277,6 +290,8 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
       ['acme', 'vdc'],
       [pvdcHost, 'pvdc'],
       ['vcd', 'vcd-tasks'],
+      ['vcd', 'edge-gateways'],
+      ['vcd', 'edge acme-edge-01'],
     ] as const;
     await icinga.start();
     try {

@@ -275,6 +275,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'cloudchecks Cloud Director VM fleet',
       'cloudchecks Cloud Director VM fleet trapper',
       'cloudchecks Cloud Director VMs',
+      'cloudchecks Cloud Director edge gateways',
       'cloudchecks Cloud Director provider VDCs',
       'cloudchecks Cloud Director service',
       'cloudchecks Cloud Director tasks',
@@ -333,10 +334,20 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     // Each with check_vcd beside it: its triggers depend on check_vcd's, which Zabbix takes only
     // where both templates are linked.
     const SERVICE = 'cloudchecks Cloud Director service';
-    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs', 'cloudchecks Cloud Director tasks', SERVICE], {
-      '{$CLOUDCHECKS.SECTION}': 'vcd',
-      '{$CLOUDCHECKS.VCD.TASKS.SECTION}': 'vcd',
-    });
+    await host(
+      'vcd-acme',
+      [
+        'cloudchecks Cloud Director VMs',
+        'cloudchecks Cloud Director VDCs',
+        'cloudchecks Cloud Director tasks',
+        'cloudchecks Cloud Director edge gateways',
+        SERVICE,
+      ],
+      {
+        '{$CLOUDCHECKS.SECTION}': 'vcd',
+        '{$CLOUDCHECKS.VCD.TASKS.SECTION}': 'vcd',
+      },
+    );
     await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd-fleet' });
     await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper', SERVICE], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
@@ -358,6 +369,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         now.some((i) => i.key_.startsWith('cloudchecks.operator.state[')) &&
         now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme') &&
         now.some((i) => i.key_.startsWith('check_vdc[')) &&
+        now.some((i) => i.key_.startsWith('check_edge_gateways[') && i.key_.includes('"--edge"')) &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet') &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet-trapper'),
       240_000,

@@ -51,6 +51,7 @@ const beneath: Array<[string, (t: Template) => WithDeps[]]> = [
   ['cloudchecks Cloud Director VM fleet', ownItems],
   ['cloudchecks Cloud Director VM fleet trapper', ownItems],
   ['cloudchecks Cloud Director tasks', ownItems],
+  ['cloudchecks Cloud Director edge gateways', discovered],
 ];
 const SECOND_UNKNOWN = new Set(beneath.map(([name]) => name));
 
