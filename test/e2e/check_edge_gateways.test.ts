@@ -67,13 +67,17 @@ describe('check_edge_gateways', () => {
     await new Promise((r) => setTimeout(r, 3000));
     const later = await run(sim, 'tenant', ['--edge', 'acme-edge-02', '--busy-grace', '2s'], cache);
     expect(later.code).toBe(2);
-    expect(firstLine(later)).toMatch(/^EDGE_GATEWAYS CRITICAL - edge gateway acme-edge-02 \(org acme\), VDC acme-prod: busy for \ds \(more than --busy-grace 2s\)/);
+    expect(firstLine(later)).toMatch(
+      /^EDGE_GATEWAYS CRITICAL - edge gateway acme-edge-02 \(org acme\), VDC acme-prod: busy for \ds \(more than --busy-grace 2s\)/,
+    );
   });
 
   it('without CloudAPI: the query records, and HA degraded is WARNING', async () => {
     const r = await run(legacy, 'system', ['--edge', 'initech-edge-01', '-v']);
     expect(r.code).toBe(1);
-    expect(firstLine(r)).toMatch(/^EDGE_GATEWAYS WARNING - edge gateway initech-edge-01 \(org initech\), VDC initech-prod: realised, HA degraded \(haStatus DEGRADED\) \[read from the query service edgeGateway records \(no CloudAPI edgeGateways\)/);
+    expect(firstLine(r)).toMatch(
+      /^EDGE_GATEWAYS WARNING - edge gateway initech-edge-01 \(org initech\), VDC initech-prod: realised, HA degraded \(haStatus DEGRADED\) \[read from the query service edgeGateway records \(no CloudAPI edgeGateways\)/,
+    );
     const all = await run(legacy, 'system', []);
     expect(firstLine(all)).toMatch(/globex-edge-01 \(org globex\) failed \(FAILED\), HA degraded \(haStatus DOWN\)/);
   });
@@ -87,16 +91,22 @@ describe('check_edge_gateways', () => {
     const judged = await run(hostile, 'tenant', []);
     expect(judged.code).toBe(2);
     expect(judged.stdout.trimEnd().split('\n')).toHaveLength(9);
-    expect(firstLine(judged)).toMatch(/^EDGE_GATEWAYS CRITICAL - 8 edge gateways: .* \| edges=8;;;0 edges_realized=4;;;0;8 edges_busy=0;;;0;8 edges_problem=4;;;0;8$/);
+    expect(firstLine(judged)).toMatch(
+      /^EDGE_GATEWAYS CRITICAL - 8 edge gateways: .* \| edges=8;;;0 edges_realized=4;;;0;8 edges_busy=0;;;0;8 edges_problem=4;;;0;8$/,
+    );
   });
 
   it('a page of some 100,000 edges, and a list that never ends, each within -t and one clear line', async () => {
     const many = await run(bulk, 'system', ['-t', '30']);
-    expect(firstLine(many)).toMatch(/^EDGE_GATEWAYS CRITICAL - 99991 edge gateways: bulk-edge-000000 \(org acme\) failed \(REALIZATION_FAILED\), .* … 990 more \| edges=99991;/);
+    expect(firstLine(many)).toMatch(
+      /^EDGE_GATEWAYS CRITICAL - 99991 edge gateways: bulk-edge-000000 \(org acme\) failed \(REALIZATION_FAILED\), .* … 990 more \| edges=99991;/,
+    );
     const started = Date.now();
     const never = await run(endless, 'system', ['-t', '20']);
     expect(never.code).toBe(3);
-    expect(firstLine(never)).toMatch(/^EDGE_GATEWAYS UNKNOWN - (the CloudAPI of \S+ returned more than 1000 pages of edge gateways, narrow it with --tenant-org or --edge|.*timed out .*reading page \d+ of the edge gateways)/);
+    expect(firstLine(never)).toMatch(
+      /^EDGE_GATEWAYS UNKNOWN - (the CloudAPI of \S+ returned more than 1000 pages of edge gateways, narrow it with --tenant-org or --edge|.*timed out .*reading page \d+ of the edge gateways)/,
+    );
     expect(never.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(20_500 + 2_000);
   }, 90_000);
