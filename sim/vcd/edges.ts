@@ -64,20 +64,25 @@ function cloudApiEdge(e: SimEdge): Record<string, unknown> {
 }
 
 /**
- * A CloudAPI page of edges; `endless` makes every page claim one more after it, as a server
- * whose list never ends would.
+ * A CloudAPI page of `items`, each written by `write`; `endless` makes every page claim one more
+ * after it, as a server whose list never ends would.
  */
-export function cloudApiEdgesPage(edges: readonly SimEdge[], page: number, pageSize: number, endless: boolean): string {
-  const pageCount = endless ? page + 1 : Math.max(1, Math.ceil(edges.length / pageSize));
-  const slice = endless ? edges.slice(0, pageSize) : edges.slice((page - 1) * pageSize, page * pageSize);
+export function cloudApiPage<T>(items: readonly T[], page: number, pageSize: number, endless: boolean, write: (item: T) => Record<string, unknown>): string {
+  const pageCount = endless ? page + 1 : Math.max(1, Math.ceil(items.length / pageSize));
+  const slice = endless ? items.slice(0, pageSize) : items.slice((page - 1) * pageSize, page * pageSize);
   return JSON.stringify({
-    resultTotal: endless ? pageCount * pageSize : edges.length,
+    resultTotal: endless ? pageCount * pageSize : items.length,
     pageCount,
     page,
     pageSize,
     associations: null,
-    values: slice.map(cloudApiEdge),
+    values: slice.map(write),
   });
+}
+
+/** A CloudAPI page of edges. */
+export function cloudApiEdgesPage(edges: readonly SimEdge[], page: number, pageSize: number, endless: boolean): string {
+  return cloudApiPage(edges, page, pageSize, endless, cloudApiEdge);
 }
 
 /** The gatewayStatus of the record: READY when realised, else NOT_READY. */
