@@ -284,6 +284,9 @@ async function providerDemo(healthy, sick) {
   process.stdout.write(`\n${bold("=== check_edge_gateways: the tenants' edge gateways ===")}\n`);
   await runPlugin('A System account: every organisation, one edge gateway failed', 'check_edge_gateways', system(sick));
   await runPlugin('The edge gateways as Zabbix low-level discovery', 'check_edge_gateways', [...system(sick), '--discovery']);
+  process.stdout.write(`\n${bold('=== check_vcd_backends: the vCenter servers and datastores vCD stands on ===')}\n`);
+  await runPlugin('A System account: vc-prod-02 disconnected, ds-silver-02 at 93%', 'check_vcd_backends', system(sick));
+  await runPlugin('The datastores as Zabbix low-level discovery', 'check_vcd_backends', [...system(sick), '--discovery', 'datastores']);
 }
 
 async function main() {

@@ -10,6 +10,7 @@ export interface BackendsConfig {
   base: URL;
   vcenter?: string;
   datastore?: string;
+  noDatastores: boolean;
   thresholds: BackendThresholds;
   discovery?: 'vcenters' | 'datastores';
 }
@@ -26,10 +27,12 @@ function nameOption(value: string | undefined, option: string): string | undefin
 export function configureBackends(options: BackendsOptions): BackendsConfig {
   const vcenter = nameOption(options.vcenter, '--vcenter');
   const datastore = nameOption(options.datastore, '--datastore');
+  if (datastore !== undefined && options['no-datastores']) throw new UsageError('--datastore and --no-datastores contradict each other: give one');
   return {
     base: baseUrl(options.url),
     ...(vcenter === undefined ? {} : { vcenter }),
     ...(datastore === undefined ? {} : { datastore }),
+    noDatastores: options['no-datastores'],
     thresholds: {
       storage: ScalarContext.fromOptions({ warning: options['storage-warning'], critical: options['storage-critical'] }, undefined, {
         warning: '--storage-warning',

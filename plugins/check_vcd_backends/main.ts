@@ -49,7 +49,7 @@ void runPlugin({
     const { cache } = session;
     context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
     const wantVCenters = config.discovery === 'vcenters' || (config.discovery === undefined && config.datastore === undefined);
-    const wantDatastores = config.discovery !== 'vcenters';
+    const wantDatastores = config.discovery === 'datastores' || (config.discovery === undefined && !config.noDatastores);
     const reading = await readBackends(session, { vcenters: wantVCenters, datastores: wantDatastores });
     context.notes.add(`read from the ${reading.source}`);
     for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
@@ -57,16 +57,17 @@ void runPlugin({
     let { vcenters, datastores } = reading;
     if (config.vcenter !== undefined) {
       const asked = config.vcenter;
-      const exact = vcenters.filter((v) => v.name === asked);
+      const exact = vcenters.filter((v) => v.name === asked || v.id === asked.toLowerCase());
       vcenters = exact.length > 0 ? exact : vcenters.filter((v) => same(v.name, asked));
-      const held = datastores.filter((d) => d.vc === asked);
+      const vcName = vcenters.find((v) => v.id === asked.toLowerCase())?.name ?? asked;
+      const held = datastores.filter((d) => d.vc === vcName);
       datastores = held.length > 0 ? held : datastores.filter((d) => same(d.vc, asked));
       if (vcenters.length === 0 && datastores.length === 0)
         throw new CheckError(`no vCenter server named ${JSON.stringify(asked.slice(0, 120))} is known to the vCD ${where}, check --vcenter`);
     }
     if (config.datastore !== undefined) {
       const asked = config.datastore;
-      const exact = datastores.filter((d) => d.name === asked);
+      const exact = datastores.filter((d) => d.name === asked || d.id === asked.toLowerCase());
       datastores = exact.length > 0 ? exact : datastores.filter((d) => same(d.name, asked));
       if (datastores.length === 0)
         throw new CheckError(`no datastore named ${JSON.stringify(asked.slice(0, 120))} is visible to ${where}, check --datastore (and --vcenter)`);

@@ -8,14 +8,20 @@ export const BACKENDS_OPTIONS = defineOptions([
   {
     long: 'vcenter',
     type: 'string',
-    arg: 'NAME',
-    description: 'Only this vCenter server (its name as vCD knows it) and its datastores. Default: every vCenter server and datastore.',
+    arg: 'NAME|ID',
+    description: 'Only this vCenter server (its name as vCD knows it, or its UUID) and its datastores. Default: every vCenter server and datastore.',
   },
   {
     long: 'datastore',
     type: 'string',
-    arg: 'NAME',
-    description: 'Only the datastore of this name (with --vcenter, of that vCenter server): its figures alone, the vCenter servers not judged.',
+    arg: 'NAME|ID',
+    description: 'Only the datastore of this name or UUID (with --vcenter, of that vCenter server): its figures alone, the vCenter servers not judged.',
+  },
+  {
+    long: 'no-datastores',
+    type: 'boolean',
+    description:
+      'Judge the vCenter servers alone, the datastore query not made (for one service of the vCenter servers beside one per datastore with --datastore).',
   },
   ...VCD_LOGIN_OPTIONS,
   {

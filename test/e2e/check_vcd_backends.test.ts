@@ -77,6 +77,13 @@ describe('check_vcd_backends', () => {
     expect(firstLine(over)).toMatch(/provisioned_pct=180%;150;200;0$/);
     const disabled = await run(sim, 'system', ['--vcenter', 'vc-lab-03', '--disabled-state', 'warning']);
     expect(disabled.code).toBe(1);
+    const alone = await run(sim, 'system', ['--no-datastores']);
+    expect(firstLine(alone)).toMatch(/^VCD_BACKENDS CRITICAL - 3 vCenters: vCenter vc-prod-02 not connected \(listener DISCONNECTED\) \| /);
+    const byId = await run(sim, 'system', ['--discovery', 'datastores']);
+    const silver = (JSON.parse(byId.stdout) as Array<Record<string, string>>).find((d) => d['{#DATASTORE.NAME}'] === 'ds-silver-02')!;
+    const one = await run(sim, 'system', ['--datastore', silver['{#DATASTORE.ID}']]);
+    expect(one.code).toBe(2);
+    expect(firstLine(one)).toMatch(/^VCD_BACKENDS CRITICAL - datastore ds-silver-02 \(vCenter vc-prod-01, VMFS6\): 93% used/);
     const none = await run(sim, 'system', ['--datastore', 'nope']);
     expect(none.code).toBe(3);
     expect(firstLine(none)).toMatch(/^VCD_BACKENDS UNKNOWN - no datastore named "nope" is visible to .*, check --datastore/);

@@ -176,6 +176,21 @@ const edgesTarget = (): Target => ({
   skip: [...METRICS_ONLY, 'empty body', "HTTP 404 with the server's error document"],
 });
 
+/**
+ * check_vcd_backends: a System account (as check_pvdc, --no-cache for the same reason); faults
+ * aim at its first read, the CloudAPI vCenter list (a JSON page, as check_edge_gateways'); the
+ * query seam's sample beside it.
+ */
+const backendsTarget = (): Target => ({
+  ...pvdcTarget(),
+  exe: 'check_vcd_backends',
+  path: '/cloudapi/1.0.0/virtualCenters',
+  // An empty body is "not JSON" there, and a 404 is a server without the list, read from the
+  // query service's virtualCenter records instead: the unit tests read those.
+  skip: [...METRICS_ONLY, 'empty body', "HTTP 404 with the server's error document"],
+  only: SEAM_CASES,
+});
+
 /** check_vcd: the service itself, whose every server fault is CRITICAL; faults aim at /api/versions, its first read. */
 const serviceTarget = (): Target => {
   const vm = vmTarget('check_vcd');
@@ -264,6 +279,7 @@ export const TARGETS: Target[] = [
   serviceTarget(),
   tasksTarget(),
   edgesTarget(),
+  backendsTarget(),
 ];
 
 /** One fault: what the server does, extra arguments, and the cause the line must name. */

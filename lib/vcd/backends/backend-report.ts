@@ -134,7 +134,7 @@ export function judgeBackends(vcenters: readonly VCenter[], datastores: readonly
   if (total === 1) return { ...result, summary: kept[kept.length - 1].text };
   const n = [
     vcenters.length > 0 ? `${vcenters.length} vCenter${vcenters.length === 1 ? '' : 's'}` : '',
-    `${datastores.length} datastore${datastores.length === 1 ? '' : 's'}`,
+    datastores.length > 0 || vcenters.length === 0 ? `${datastores.length} datastore${datastores.length === 1 ? '' : 's'}` : '',
   ]
     .filter(Boolean)
     .join(', ');

@@ -58,7 +58,7 @@ describe('vCenter servers', () => {
     const r = judgeBackends(vcs, [], thresholds());
     expect(r.state).toBe(State.CRITICAL);
     expect(r.summary).toBe(
-      '4 vCenters, 0 datastores: vCenter vc-dr-02 $USER1$ not connected (listener DISCONNECTED), cluster health RED, vCenter vc-old-04 connection not reported by this vCD, vCenter vc-prod-01 cluster health YELLOW',
+      '4 vCenters: vCenter vc-dr-02 $USER1$ not connected (listener DISCONNECTED), cluster health RED, vCenter vc-old-04 connection not reported by this vCD, vCenter vc-prod-01 cluster health YELLOW',
     );
     expect(r.items!.map((i) => [i.state, i.text])).toEqual([
       [State.CRITICAL, 'vCenter vc-dr-02 $USER1$: not connected (listener DISCONNECTED), cluster health RED, version 7.0.3'],
@@ -81,7 +81,7 @@ describe('vCenter servers', () => {
       { id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', name: 'vc-prod-01', enabled: true, listener: 'CONNECTED', version: '6.7.0' },
       { id: '1b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e', name: 'vc-dr-02', enabled: true, listener: 'RECONNECTING', version: '6.7.0' },
     ]);
-    expect(judgeBackends(vcs, [], thresholds()).summary).toBe('2 vCenters, 0 datastores: vCenter vc-dr-02 not connected (listener RECONNECTING)');
+    expect(judgeBackends(vcs, [], thresholds()).summary).toBe('2 vCenters: vCenter vc-dr-02 not connected (listener RECONNECTING)');
   });
 });
 
