@@ -88,6 +88,12 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       `cloudchecks_edge_gateways!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} ${cache} -t 20`,
     );
     expect(edgeBlock).not.toBe(vcdBlock);
+    // The block's vCenter and datastore service, beneath vcd on the same host.
+    const backendsBlock = edgeBlock.replace(
+      /cloudchecks_vcd_backends!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!/,
+      `cloudchecks_vcd_backends!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} ${cache} -t 20`,
+    );
+    expect(backendsBlock).not.toBe(edgeBlock);
     expect(vcdBlock).toMatch(/define servicedependency \{/);
     // A provider VDC host as check_pvdc --discovery writes it.
     const discovered = execFileSync(
@@ -114,7 +120,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
     writeFileSync(
       join(stock.etc, 'conf.d', 'test-vcd.cfg'),
       [
-        edgeBlock,
+        backendsBlock,
         discovered.replace(/^(define host \{)$/m, '$1\n    contact_groups  cc-pagers'),
         `define command {\n    command_name cc-up\n    command_line /bin/true\n}`,
         `define command {\n    command_name cc-page\n    command_line /usr/bin/printf '%s,%s,%s,%s\\n' '$NOTIFICATIONTYPE$' '$HOSTNAME$' '$SERVICEDESC$' '$SERVICESTATE$' >> ${pages}\n}`,
@@ -141,6 +147,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       [pvdcHost, 'provider VDC'],
       ['vcd', 'vcd tasks'],
       ['vcd', 'edge gateways'],
+      ['vcd', 'vcd backends'],
     ] as const;
     /** Forces one check of each service (the vcd service first) and waits until Nagios has them all. */
     const round = async () => {
@@ -278,6 +285,7 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
           cloudchecks_vcd_tasks: true,
           cloudchecks_edge_gateways: true,
           cloudchecks_edges: ['acme-edge-01'],
+          cloudchecks_vcd_backends: true,
           cloudchecks_vcd_parent: 'vcd',
         }),
         host('acme', { ...connection(vcd.user, vcd.org), cloudchecks_vcd_parent: 'vcd' }),
@@ -292,6 +300,7 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
       ['vcd', 'vcd-tasks'],
       ['vcd', 'edge-gateways'],
       ['vcd', 'edge acme-edge-01'],
+      ['vcd', 'vcd-backends'],
     ] as const;
     await icinga.start();
     try {
