@@ -236,6 +236,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         ...vcdSection('vcd', cacheDir),
         // The fleet's section: every service, as docs/zabbix.md says to add the hygiene ones.
         ...vcdSection('vcd-fleet', cacheDir, `services=${ALL_SERVICES}`),
+        // The provider's System account, for the vCenter servers and datastores.
+        ...vcdSection('vcd-system', cacheDir).map((l) => (l.startsWith('user=') ? `user=${vcd.providerUser}` : l.startsWith('org=') ? 'org=System' : l)),
         // The mistake the issue found: a cache directory the checks cannot write.
         ...vcdSection('vcd-nocache', join(blocker, 'cache')),
       ].join('\n'),
@@ -275,6 +277,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'cloudchecks Cloud Director VM fleet',
       'cloudchecks Cloud Director VM fleet trapper',
       'cloudchecks Cloud Director VMs',
+      'cloudchecks Cloud Director backends',
       'cloudchecks Cloud Director edge gateways',
       'cloudchecks Cloud Director provider VDCs',
       'cloudchecks Cloud Director service',
@@ -341,11 +344,13 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         'cloudchecks Cloud Director VDCs',
         'cloudchecks Cloud Director tasks',
         'cloudchecks Cloud Director edge gateways',
+        'cloudchecks Cloud Director backends',
         SERVICE,
       ],
       {
         '{$CLOUDCHECKS.SECTION}': 'vcd',
         '{$CLOUDCHECKS.VCD.TASKS.SECTION}': 'vcd',
+        '{$CLOUDCHECKS.VCD.BACKENDS.SECTION}': 'vcd-system',
       },
     );
     await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd-fleet' });
@@ -370,6 +375,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme') &&
         now.some((i) => i.key_.startsWith('check_vdc[')) &&
         now.some((i) => i.key_.startsWith('check_edge_gateways[') && i.key_.includes('"--edge"')) &&
+        now.some((i) => i.key_.startsWith('check_vcd_backends[') && i.key_.includes('"--datastore"')) &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet') &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet-trapper'),
       240_000,
@@ -634,6 +640,10 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(names).toContain('VDC acme-analytics (org acme): near a limit, or VMs in failed states');
     // The four failed composes of the tenant's organisation.
     expect(names).toContain('Cloud Director: tasks failed');
+    // The System account's vCenter servers and datastores: vc-prod-02 lost, ds-silver-02 at 93 %.
+    expect(names).toContain('Cloud Director: a vCenter server is not connected');
+    expect(names).toContain('Datastore ds-silver-02 (vc-prod-01): nearly full');
+    expect(names.filter((n) => /ds-gold-01/.test(n))).toEqual([]);
     // Healthy things raise nothing.
     expect(names.filter((n) => /web-01|vm-4f2c/.test(n))).toEqual([]);
   }, 90_000);
@@ -644,7 +654,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     const logouts = (stats.logout ?? 0) - logoutsBefore;
     // vm-nocache: each of its runs logs in and out; everything else shares one cached login.
     expect(logouts).toBeGreaterThanOrEqual(3);
-    expect(logins - logouts).toBe(1);
+    // One cached login per account: the tenant's, and the System account's of check_vcd_backends.
+    expect(logins - logouts).toBe(2);
   });
 
   it('with vCD stopped, check_vcd is the one new problem of each Cloud Director host: the VMs, VDCs and fleet runners beneath it raise none', async () => {
