@@ -185,6 +185,43 @@ export const GRAPHS = [
       ['query_time', 'Query'],
     ],
   },
+  {
+    name: 'vcd-tasks',
+    command: 'cloudchecks-vcd-tasks',
+    title: 'Cloud Director tasks: failed of those in the window',
+    unit: 'none',
+    series: [
+      ['tasks_failed', 'Failed'],
+      ['tasks_total', 'All'],
+    ],
+  },
+  {
+    name: 'edge-gateways',
+    command: 'cloudchecks-edge-gateways',
+    title: 'Edge gateways',
+    unit: 'none',
+    series: [
+      ['edges', 'Edge gateways'],
+      ['edges_realized', 'Realised'],
+      ['edges_busy', 'Busy'],
+      ['edges_problem', 'With a problem'],
+    ],
+  },
+  {
+    name: 'vcd-backends-vcenters',
+    command: 'cloudchecks-vcd-backends',
+    title: 'vCenter connected (1) or not (0)',
+    unit: 'none',
+    series: [['*__connected', 'Connected']],
+  },
+  { name: 'vcd-backends-used', command: 'cloudchecks-vcd-backends', title: 'Datastore used of capacity', unit: 'percent', series: [['*__used_pct', 'Used']] },
+  {
+    name: 'vcd-backends-provisioned',
+    command: 'cloudchecks-vcd-backends',
+    title: 'Datastore provisioned of capacity',
+    unit: 'percent',
+    series: [['*__provisioned_pct', 'Provisioned']],
+  },
 ];
 
 /** The graphite module's curve path for a series: a suffix pattern becomes a macro with its wildcard (one graph per label). */

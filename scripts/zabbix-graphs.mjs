@@ -134,6 +134,24 @@ export const PICTURES = {
   'cloudchecks Cloud Director service': {
     graphs: [{ name: 'Cloud Director: response times', items: ['cloudchecks.vcd.versions_time', 'cloudchecks.vcd.login_time', 'cloudchecks.vcd.query_time'] }],
   },
+  'cloudchecks Cloud Director tasks': {
+    graphs: [{ name: 'Cloud Director: tasks failed of those in the window', items: ['cloudchecks.vcd_tasks.failed', 'cloudchecks.vcd_tasks.total'] }],
+  },
+  'cloudchecks Cloud Director edge gateways': {
+    prototypes: {
+      'check_edge_gateways["--extra-opts","{$CLOUDCHECKS.EDGE.SECTION}@{$CLOUDCHECKS.INI}","--discovery"]': [
+        { name: 'Edge gateway {#EDGE.NAME} ({#EDGE.ORG}): state', items: ['cloudchecks.edge.code[{#EDGE.ID}]'] },
+      ],
+    },
+  },
+  'cloudchecks Cloud Director backends': {
+    prototypes: {
+      'check_vcd_backends["--extra-opts","{$CLOUDCHECKS.VCD.BACKENDS.SECTION}@{$CLOUDCHECKS.INI}","--discovery","datastores"]': [
+        { name: 'Datastore {#DATASTORE.NAME}: used of capacity', percent: true, items: ['cloudchecks.datastore.used[{#DATASTORE.ID}]'] },
+        { name: 'Datastore {#DATASTORE.NAME}: provisioned of capacity', items: ['cloudchecks.datastore.provisioned[{#DATASTORE.ID}]'] },
+      ],
+    },
+  },
   'cloudchecks Cloud Director provider VDCs': {
     prototypes: {
       'check_pvdc["--extra-opts","{$CLOUDCHECKS.PVDC.SECTION}@{$CLOUDCHECKS.INI}","--discovery"]': CAPACITY(

@@ -321,6 +321,15 @@ async function providerDemo(healthy, sick) {
   });
   const down = args(healthy).map((a, i, all) => (all[i - 1] === '--url' ? `https://127.0.0.1:${closed}` : a));
   await runPlugin('vCD down: CRITICAL here (every other vCD check is UNKNOWN, and depends on this one)', 'check_vcd', down);
+  process.stdout.write(`\n${bold('=== check_vcd_tasks: the tasks that failed in the last 15 minutes ===')}\n`);
+  await runPlugin('A System account: every organisation, grouped by operation and organisation', 'check_vcd_tasks', system(sick));
+  await runPlugin("A tenant account: its own organisation's tasks, --operation narrowing", 'check_vcd_tasks', [...args(sick), '--operation', '^vdc']);
+  process.stdout.write(`\n${bold("=== check_edge_gateways: the tenants' edge gateways ===")}\n`);
+  await runPlugin('A System account: every organisation, one edge gateway failed', 'check_edge_gateways', system(sick));
+  await runPlugin('The edge gateways as Zabbix low-level discovery', 'check_edge_gateways', [...system(sick), '--discovery']);
+  process.stdout.write(`\n${bold('=== check_vcd_backends: the vCenter servers and datastores vCD stands on ===')}\n`);
+  await runPlugin('A System account: vc-prod-02 disconnected, ds-silver-02 at 93%', 'check_vcd_backends', system(sick));
+  await runPlugin('The datastores as Zabbix low-level discovery', 'check_vcd_backends', [...system(sick), '--discovery', 'datastores']);
 }
 
 async function main() {

@@ -16,6 +16,9 @@ import { cellRows, cellsPage, providerPolicyRows, providerVdcDocument, providerV
 import { scenarioVdcs, storagePolicyRows, vdcRows, type SimVdc, type VdcSet } from './vdcs';
 import { hygieneAttributes, leaseSectionDocument, simVappId, snapshotSectionDocument } from './hygiene';
 import { currentRefusal, vmRecordDocument } from './vm-records';
+import { scenarioTasks, taskRows, type SimTask } from './tasks';
+import { cloudApiEdgesPage, edgeRows, scenarioEdges, type SimEdge } from './edges';
+import { cloudApiVCentersPage, datastoreRows, scenarioDatastores, scenarioVCenters, type SimDatastore, type SimVCenter } from './backends';
 import type { SimVm } from './vms';
 import { readUsageSpec, type UsageFilter } from './usage-spec';
 
@@ -48,7 +51,7 @@ const VCD_OPTIONS = defineOptions([
     default: 'default',
     choices: ['default', 'healthy', 'fleet', 'hostile', 'nodes'],
     description:
-      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving).",
+      "VMs served: default has a healthy, a busy (~85% cpu), a full-disk, a powered-off, a stale (history stopped 1h ago), a disk-less and a no-tools VM; healthy only calm ones; fleet 2,000 VMs in 40 vApps (two named 'twin' in vapp-01 and vapp-02, 'Web & DB 01' in 'Sales & Marketing', a template VM); hostile 8 VMs whose tenants chose names to attack the monitoring (macros, quotes, shell operators, a trailing backslash, line breaks); nodes the VMs of --cluster-scenario vcd (worker-2 powered off, worker-3 at 100% cpu, worker-5 at 93% memory, none for worker-4). Unknown ids get 403. Every scenario has organisation VDCs for check_vdc (default: a healthy one, one near its memory limit, a pay-as-you-go one, a disabled one, one with a failed VM), provider VDCs for check_pvdc (default: pvdc-gold-01 healthy, pvdc-silver-02 at 87% of its memory, pvdc-legacy-03 disabled; others one healthy) and cells for check_vcd (default: three, vcd-cell-03 down; others two, both serving); tasks for check_vcd_tasks (default: four failed vdcComposeVapp in the tenant organisation and a failed vappDeploy in globex within 15 minutes, and the ordinary work; hostile: failures named as the hostile VMs; others none failed); edge gateways for check_edge_gateways (default: acme-edge-01 realised, acme-edge-02 configuring, globex-edge-01 REALIZATION_FAILED with HA down, initech-edge-01 realised with HA degraded; hostile: the hostile names, every other one failed; others one realised); vCenter servers and datastores for check_vcd_backends (default: vc-prod-01 connected, vc-prod-02 disconnected, vc-lab-03 disabled; ds-silver-02 at 93% used and 140% provisioned, ds-nfs-03 180% provisioned, ds-old-04 disabled; hostile: vCenters and datastores with the hostile names, every other datastore at 95%; others one of each, healthy).",
   },
   {
     long: 'vcd-fleet-vms',
@@ -114,6 +117,42 @@ const VCD_OPTIONS = defineOptions([
     default: 0,
     description:
       "N more provider VDCs beside the scenario's (pvdc-bulk-000001 on, one storage policy each, every 100th at 85% of its memory), e.g. 100000 for the listing of a very large estate.",
+  },
+  {
+    long: 'vcd-tasks',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      "N more tasks of the tenant organisation in the last ten minutes beside the scenario's (every tenth a failed vdcComposeVapp), e.g. 100000 with --vcd-query-page-size 100000 for one page of 100,000 tasks.",
+  },
+  {
+    long: 'vcd-edges',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      "N more edge gateways of the tenant organisation beside the scenario's (every 100th REALIZATION_FAILED), e.g. 100000 for a page of 100,000 with --vcd-cloudapi-page-size 100000.",
+  },
+  {
+    long: 'vcd-datastores',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description:
+      "N more datastores on vc-prod-01 beside the scenario's (each 50% used), e.g. 100000 with --vcd-query-page-size 100000 for one page of 100,000.",
+  },
+  {
+    long: 'vcd-cloudapi-page-size',
+    type: 'number',
+    arg: 'N',
+    default: 0,
+    description: 'Answer the CloudAPI edge gateway and vCenter lists in pages of N whatever pageSize asks (0: as asked, at most 128).',
+  },
+  {
+    long: 'vcd-cloudapi-endless',
+    type: 'boolean',
+    description: 'The CloudAPI edge gateway and vCenter lists never end: every page says there is one more.',
   },
   {
     long: 'vcd-query-page-size',
@@ -224,6 +263,10 @@ class VcdServer {
     fleet: Fleet,
     private readonly vdcSet: VdcSet,
     private readonly estate: Estate,
+    private readonly tasks: readonly SimTask[] = [],
+    private readonly edges: readonly SimEdge[] = [],
+    private readonly cloudApiPaging: { size: number; endless: boolean } = { size: 0, endless: false },
+    private readonly backends: { vcenters: readonly SimVCenter[]; datastores: readonly SimDatastore[] } = { vcenters: [], datastores: [] },
   ) {
     this.vms = new Map(fleet.vms.map((vm) => [vm.id, vm]));
     this.orgOf = new Map(fleet.records.map((r) => [r.id, r.org]));
@@ -262,6 +305,8 @@ class VcdServer {
       if (leases) return this.leaseSection(req, res, leases[1]);
       if ((path === '/cloudapi/1.0.0/sessions/current' && !this.cfg.noCloudApi) || path === '/api/session') return this.currentSession(req, res, path);
       if (path === '/cloudapi/1.0.0/cells' && !this.cfg.noCloudApi) return this.cells(req, res);
+      if (path === '/cloudapi/1.0.0/edgeGateways' && !this.cfg.noCloudApi) return this.edgeGateways(req, res, url);
+      if (path === '/cloudapi/1.0.0/virtualCenters' && !this.cfg.noCloudApi) return this.virtualCenters(req, res, url);
       const pvdc = PVDC_DOCUMENT.exec(path);
       if (pvdc) return this.providerVdc(req, res, pvdc[1]);
       const pvdcMetrics = this.cfg.noCloudApi ? null : PVDC_METRICS.exec(decodeURIComponent(path));
@@ -473,11 +518,38 @@ class VcdServer {
         return viewer.provider ? this.providerRows('providerVdc', base, version) : 'This operation is denied.';
       case 'providerVdcStorageProfile':
         return viewer.provider ? this.providerRows('providerVdcStorageProfile', base, version) : 'This operation is denied.';
+      case 'datastore':
+        return viewer.provider ? datastoreRows(this.backends.datastores, this.backends.vcenters, base) : 'This operation is denied.';
       case 'cell':
         return viewer.provider ? cellRows(this.estate, base) : 'This operation is denied.';
+      case 'edgeGateway':
+        return edgeRows(
+          this.edges.filter((e) => sees(e.org)),
+          base,
+        );
+      case 'task':
+      case 'adminTask':
+        return this.taskRows(type, base, viewer, sees);
       default:
-        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell)`;
+        return `Unsupported query type "${type}" in this simulator (only vm, adminVM, organization, orgVdc, adminOrgVdc, orgVdcStorageProfile, adminOrgVdcStorageProfile, providerVdc, providerVdcStorageProfile, cell, task, adminTask, edgeGateway, datastore)`;
     }
+  }
+
+  /** The task rows of a viewer, built once (their dates are written as each page is served). */
+  private readonly taskRowCache = new Map<string, QueryRow[]>();
+  private taskRows(type: string, base: string, viewer: { provider: boolean; org: string }, sees: (org: string) => boolean): QueryRow[] {
+    const key = `${type} ${base} ${viewer.provider} ${viewer.org}`;
+    let rows = this.taskRowCache.get(key);
+    if (rows === undefined) {
+      rows = taskRows(
+        this.tasks.filter((t) => sees(t.org)),
+        base,
+        type === 'adminTask',
+        (org) => this.orgHref(base, org),
+      );
+      this.taskRowCache.set(key, rows);
+    }
+    return rows;
   }
 
   /** The VMs (no templates) of a VDC, and how many run. */
@@ -521,6 +593,41 @@ class VcdServer {
       return send(res, 200, { 'content-type': 'application/vnd.vmware.vcloud.session+xml;version=34.0' }, sessionDocument(this.styleOf(req), user, s[1].org));
     const doc = { id: `urn:vcloud:session:${randomBytes(8).toString('hex')}`, user: { name: user }, org: { name: s[1].org }, location: 'vcd-cell-01' };
     return send(res, 200, { 'content-type': 'application/json;version=34.0' }, JSON.stringify(doc));
+  }
+
+  /** The CloudAPI edge gateway list: a tenant's own, System every organisation's (filter=orgRef.name==X narrows). */
+  private edgeGateways(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const s = this.sessionOf(req);
+    if (!s) return this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
+    const viewer = s[1].org;
+    const version = /version=(\S+)/.exec(req.headers.accept ?? '')?.[1] ?? '34.0';
+    const org = /^orgRef\.name==(.*)$/.exec(url.searchParams.get('filter') ?? '')?.[1];
+    const edges = this.edges.filter(
+      (e) => (isSystem(viewer) || e.org.toLowerCase() === viewer.toLowerCase()) && (org === undefined || e.org.toLowerCase() === org.toLowerCase()),
+    );
+    const asked = Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
+    const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+    this.stats.bump('edge-gateways');
+    const { size, endless } = this.cloudApiPaging;
+    return send(res, 200, { 'content-type': `application/json;version=${version}` }, cloudApiEdgesPage(edges, page, size > 0 ? size : asked, endless));
+  }
+
+  /** The CloudAPI vCenter server list: System only. */
+  private virtualCenters(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const s = this.sessionOf(req);
+    if (!s) return this.jsonError(res, 401, 'UNAUTHORIZED', 'Unauthorized');
+    if (!isSystem(s[1].org)) return this.jsonError(res, 403, 'ACCESS_TO_RESOURCE_IS_FORBIDDEN', 'Access is forbidden');
+    const version = /version=(\S+)/.exec(req.headers.accept ?? '')?.[1] ?? '36.0';
+    const asked = Math.min(128, Math.max(1, Number(url.searchParams.get('pageSize') ?? '25') || 25));
+    const page = Math.max(1, Number(url.searchParams.get('page') ?? '1') || 1);
+    this.stats.bump('virtual-centers');
+    const { size, endless } = this.cloudApiPaging;
+    return send(
+      res,
+      200,
+      { 'content-type': `application/json;version=${version}` },
+      cloudApiVCentersPage(this.backends.vcenters, page, size > 0 ? size : asked, endless),
+    );
   }
 
   /** The CloudAPI cells list: System only. */
@@ -786,11 +893,16 @@ function create(options: VcdSimOptions, stateDir: string): SimApi {
   const scenario = options['vcd-scenario'];
   // Every organisation's VDCs: a tenant login sees its own, a provider login (the configured
   // System user, or the provider user beside a tenant one) every one.
+  const fleet = scenarioFleet(scenario, fleetOrg, fleetVmsFrom(options));
   const server = new VcdServer(
     cfg,
-    scenarioFleet(scenario, fleetOrg, fleetVmsFrom(options)),
+    fleet,
     scenarioVdcs(scenario, cfg.org, true),
     scenarioEstate(scenario, Math.min(Math.max(0, options['vcd-pvdcs']), 1_000_000)),
+    scenarioTasks(scenario, fleet.orgs[1]?.name ?? 'acme', Math.min(Math.max(0, options['vcd-tasks']), 1_000_000)),
+    scenarioEdges(scenario, fleet.orgs[1]?.name ?? 'acme', Math.min(Math.max(0, options['vcd-edges']), 1_000_000)),
+    { size: Math.min(Math.max(0, options['vcd-cloudapi-page-size']), 1_000_000), endless: options['vcd-cloudapi-endless'] },
+    { vcenters: scenarioVCenters(scenario), datastores: scenarioDatastores(scenario, Math.min(Math.max(0, options['vcd-datastores']), 1_000_000)) },
   );
   const passwordFile = join(stateDir, 'vcd-password');
   const apiTokenFile = join(stateDir, 'vcd-api-token');

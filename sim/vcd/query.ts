@@ -58,7 +58,8 @@ interface Condition {
 
 /**
  * Parses a query filter (FIQL as vCD uses it): `;` is AND, `,` is OR (between AND groups),
- * conditions are `attr==value` with `*` as a wildcard and string comparison ignoring case.
+ * conditions are `attr==value` with `*` as a wildcard and string comparison ignoring case, or
+ * `attr=gt=value` (ge, lt, le) comparing dates or numbers.
  * Returns undefined when the filter is not of that form.
  */
 export function parseFilter(text: string): Condition[][] | undefined {
@@ -66,6 +67,12 @@ export function parseFilter(text: string): Condition[][] | undefined {
   for (const orPart of text.replace(/^\((.*)\)$/, '$1').split(',')) {
     const group: Condition[] = [];
     for (const part of orPart.split(';')) {
+      // A comparison (`startDate=gt=2026-01-01T00:00:00.000Z`): dates as instants, else numbers.
+      const cmp = /^\(?([A-Za-z]+)=(gt|ge|lt|le)=([^()]*)\)?$/.exec(part);
+      if (cmp) {
+        group.push(comparison(cmp[1], cmp[2] as 'gt' | 'ge' | 'lt' | 'le', cmp[3]));
+        continue;
+      }
       const m = /^\(?([A-Za-z]+)==([^()]*)\)?$/.exec(part);
       if (!m) return undefined;
       const pattern = new RegExp(
@@ -80,6 +87,20 @@ export function parseFilter(text: string): Condition[][] | undefined {
     groups.push(group);
   }
   return groups;
+}
+
+/** An `attr=gt=value` condition (and ge, lt, le): instants when both sides are dates, else numbers. */
+function comparison(attr: string, op: 'gt' | 'ge' | 'lt' | 'le', text: string): Condition {
+  const asNumber = (v: string) => (/^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : Number(v));
+  const limit = asNumber(text);
+  return {
+    attr,
+    test: (v) => {
+      const n = asNumber(v);
+      if (Number.isNaN(n) || Number.isNaN(limit)) return false;
+      return op === 'gt' ? n > limit : op === 'ge' ? n >= limit : op === 'lt' ? n < limit : n <= limit;
+    },
+  };
 }
 
 /** One record of a query answer: how filters read it and how it is written in XML and JSON. */

@@ -49,6 +49,7 @@ function invocation(command: string): [string, string[]] {
     mkdtempSync(join(tmpdir(), 'cc-graphs-cache-')),
   ];
   const tenant = vcd(sim.apis.vcd.info.user, sim.apis.vcd.info.org);
+  const system = vcd(sim.apis.vcd.info.providerUser, 'System');
   const table: Record<string, [string, string[]]> = {
     'cloudchecks-nodes': ['check_nodes', [...cluster, '--pods']],
     'cloudchecks-cluster-monitoring': ['check_cluster_monitoring', cluster],
@@ -63,8 +64,11 @@ function invocation(command: string): [string, string[]] {
     'cloudchecks-vm-lease': ['check_vm_lease', [...tenant, '--vm', BUSY]],
     'cloudchecks-vm-fleet': ['check_vm_fleet', tenant],
     'cloudchecks-vdc': ['check_vdc', [...tenant, '--vdc', PROD_VDC]],
-    'cloudchecks-pvdc': ['check_pvdc', vcd(sim.apis.vcd.info.providerUser, 'System')],
+    'cloudchecks-pvdc': ['check_pvdc', system],
     'cloudchecks-vcd-service': ['check_vcd', tenant],
+    'cloudchecks-vcd-tasks': ['check_vcd_tasks', system],
+    'cloudchecks-edge-gateways': ['check_edge_gateways', system],
+    'cloudchecks-vcd-backends': ['check_vcd_backends', system],
   };
   if (!table[command]) throw new Error(`no plugin run for ${command}: add it here`);
   return table[command];

@@ -143,6 +143,54 @@ const pvdcTarget = (): Target => {
   };
 };
 
+/**
+ * check_vcd_tasks: the query service's seam (the VM checks' connection and session cache, the
+ * paged reader check_pvdc takes every case of); faults aim at the task query. No -w of a range
+ * of percent, no metrics document: the seam's sample.
+ */
+const tasksTarget = (): Target => {
+  const vm = vmTarget('check_vcd_tasks');
+  return {
+    ...vm,
+    path: '/api/query$',
+    args: (sim, url, transport) => {
+      const args = vm.args(sim, url, transport);
+      args.splice(args.indexOf('--vm'), 2);
+      return args;
+    },
+    skip: METRICS_ONLY,
+    only: SEAM_CASES,
+  };
+};
+
+/**
+ * check_edge_gateways: faults aim at its first read, the CloudAPI list (a JSON page: the
+ * XML-shaped cases are no case of its); the query seam's sample beside it.
+ */
+const edgesTarget = (): Target => ({
+  ...tasksTarget(),
+  exe: 'check_edge_gateways',
+  path: '/cloudapi/1.0.0/edgeGateways',
+  // An empty body is "not JSON" there (the case names the XML reader's words), and a 404 is a
+  // server without the list, read from the query service instead: e2e tests both.
+  skip: [...METRICS_ONLY, 'empty body', "HTTP 404 with the server's error document"],
+});
+
+/**
+ * check_vcd_backends: a System account (as check_pvdc, --no-cache for the same reason); faults
+ * aim at its first read, the CloudAPI vCenter list (a JSON page, as check_edge_gateways'); the
+ * query seam's sample beside it.
+ */
+const backendsTarget = (): Target => ({
+  ...pvdcTarget(),
+  exe: 'check_vcd_backends',
+  path: '/cloudapi/1.0.0/virtualCenters',
+  // An empty body is "not JSON" there, and a 404 is a server without the list, read from the
+  // query service's virtualCenter records instead: the unit tests read those.
+  skip: [...METRICS_ONLY, 'empty body', "HTTP 404 with the server's error document"],
+  only: SEAM_CASES,
+});
+
 /** check_vcd: the service itself, whose every server fault is CRITICAL; faults aim at /api/versions, its first read. */
 const serviceTarget = (): Target => {
   const vm = vmTarget('check_vcd');
@@ -242,6 +290,9 @@ export const TARGETS: Target[] = [
   vdcTarget(),
   pvdcTarget(),
   serviceTarget(),
+  tasksTarget(),
+  edgesTarget(),
+  backendsTarget(),
 ];
 
 /** One fault: what the server does, extra arguments, and the cause the line must name. */

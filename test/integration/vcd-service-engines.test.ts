@@ -1,7 +1,8 @@
 // One root cause, one page, in the real Nagios 4 and Icinga 2: the shipped vcd-service files
 // make check_vcd the parent of every other Cloud Director service. With the simulator's vCD
 // killed, check_vcd is CRITICAL and pages; the VDC check, the provider VDC check of a
-// discovered host and the fleet runner beneath it reach hard UNKNOWN and page nobody.
+// discovered host, the fleet runner and the failed-tasks check beneath it reach hard UNKNOWN
+// and page nobody.
 // Notifications are counted as each engine sends them (a contact whose command appends a line).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +76,24 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       .replace(
         /cloudchecks_vcd!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!/,
         `cloudchecks_vcd!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} -t 20`,
+      )
+      // The block's tasks service, beneath vcd on the same host.
+      .replace(
+        /cloudchecks_vcd_tasks!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!--window 15m/,
+        `cloudchecks_vcd_tasks!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!--window 15m ${ca} ${cache} -t 20`,
       );
+    expect(vcdBlock).toMatch(/service_description\s+vcd tasks/);
+    const edgeBlock = vcdBlock.replace(
+      /cloudchecks_edge_gateways!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!/,
+      `cloudchecks_edge_gateways!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} ${cache} -t 20`,
+    );
+    expect(edgeBlock).not.toBe(vcdBlock);
+    // The block's vCenter and datastore service, beneath vcd on the same host.
+    const backendsBlock = edgeBlock.replace(
+      /cloudchecks_vcd_backends!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!/,
+      `cloudchecks_vcd_backends!${vcd.httpsUrl}!${vcd.providerUser}!System!${vcd.passwordFile}!${ca} ${cache} -t 20`,
+    );
+    expect(backendsBlock).not.toBe(edgeBlock);
     expect(vcdBlock).toMatch(/define servicedependency \{/);
     // A provider VDC host as check_pvdc --discovery writes it.
     const discovered = execFileSync(
@@ -102,7 +120,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
     writeFileSync(
       join(stock.etc, 'conf.d', 'test-vcd.cfg'),
       [
-        vcdBlock,
+        backendsBlock,
         discovered.replace(/^(define host \{)$/m, '$1\n    contact_groups  cc-pagers'),
         `define command {\n    command_name cc-up\n    command_line /bin/true\n}`,
         `define command {\n    command_name cc-page\n    command_line /usr/bin/printf '%s,%s,%s,%s\\n' '$NOTIFICATIONTYPE$' '$HOSTNAME$' '$SERVICEDESC$' '$SERVICESTATE$' >> ${pages}\n}`,
@@ -127,6 +145,9 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       ['acme', 'vdc'],
       ['acme', 'vm-fleet'],
       [pvdcHost, 'provider VDC'],
+      ['vcd', 'vcd tasks'],
+      ['vcd', 'edge gateways'],
+      ['vcd', 'vcd backends'],
     ] as const;
     /** Forces one check of each service (the vcd service first) and waits until Nagios has them all. */
     const round = async () => {
@@ -191,7 +212,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
 });
 
 /** Icinga 2 values as a config literal. */
-const icingaValue = (v: string | boolean) => (typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const icingaValue = (v: string | boolean | string[]) => (typeof v === 'boolean' ? String(v) : JSON.stringify(v));
 
 icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notifies', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-vcd-service-icinga-'));
@@ -215,7 +236,7 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
       cloudchecks_ca_file: caFile,
       cloudchecks_vcd_cache_dir: join(root, 'cache'),
     });
-    const host = (name: string, vars: Record<string, string | boolean>, extra = '') =>
+    const host = (name: string, vars: Record<string, string | boolean | string[]>, extra = '') =>
       `object Host ${JSON.stringify(name)} {\n  check_command = "dummy"\n${Object.entries(vars)
         .map(([k, v]) => `  vars.${k} = ${icingaValue(v)}`)
         .join('\n')}\n${extra}}`;
@@ -257,7 +278,16 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
         'object User "cc-pager" { }',
         `object NotificationCommand "cc-page" {\n  command = [ "/bin/sh", "-c", "printf '%s,%s,%s,%s\\\\n' \\"$$1\\" \\"$$2\\" \\"$$3\\" \\"$$4\\" >> ${pages}", "page", "$notification.type$", "$host.name$", "$service.name$", "$service.state$" ]\n}`,
         'apply Notification "page" to Service {\n  command = "cc-page"\n  users = [ "cc-pager" ]\n  interval = 0\n  assign where true\n}',
-        host('vcd', { ...connection(vcd.providerUser, 'System'), cloudchecks_vcd_service: true }),
+        // The vCD's own host carries vcd-tasks beneath vcd, as vcd-service.conf says.
+        host('vcd', {
+          ...connection(vcd.providerUser, 'System'),
+          cloudchecks_vcd_service: true,
+          cloudchecks_vcd_tasks: true,
+          cloudchecks_edge_gateways: true,
+          cloudchecks_edges: ['acme-edge-01'],
+          cloudchecks_vcd_backends: true,
+          cloudchecks_vcd_parent: 'vcd',
+        }),
         host('acme', { ...connection(vcd.user, vcd.org), cloudchecks_vcd_parent: 'vcd' }),
         'object Service "vdc" {\n  host_name = "acme"\n  check_command = "cloudchecks-vdc"\n  max_check_attempts = 3\n}',
       ].join('\n'),
@@ -267,6 +297,10 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
       ['vcd', 'vcd'],
       ['acme', 'vdc'],
       [pvdcHost, 'pvdc'],
+      ['vcd', 'vcd-tasks'],
+      ['vcd', 'edge-gateways'],
+      ['vcd', 'edge acme-edge-01'],
+      ['vcd', 'vcd-backends'],
     ] as const;
     await icinga.start();
     try {

@@ -246,6 +246,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         ...vcdSection('vcd', cacheDir),
         // The fleet's section: every service, as docs/zabbix.md says to add the hygiene ones.
         ...vcdSection('vcd-fleet', cacheDir, `services=${ALL_SERVICES}`),
+        // The provider's System account, for the vCenter servers and datastores.
+        ...vcdSection('vcd-system', cacheDir).map((l) => (l.startsWith('user=') ? `user=${vcd.providerUser}` : l.startsWith('org=') ? 'org=System' : l)),
         // The mistake the issue found: a cache directory the checks cannot write.
         ...vcdSection('vcd-nocache', join(blocker, 'cache')),
       ].join('\n'),
@@ -285,8 +287,11 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       'cloudchecks Cloud Director VM fleet',
       'cloudchecks Cloud Director VM fleet trapper',
       'cloudchecks Cloud Director VMs',
+      'cloudchecks Cloud Director backends',
+      'cloudchecks Cloud Director edge gateways',
       'cloudchecks Cloud Director provider VDCs',
       'cloudchecks Cloud Director service',
+      'cloudchecks Cloud Director tasks',
       'cloudchecks Kubernetes nodes',
       'cloudchecks cluster alerts',
       'cloudchecks cluster monitoring',
@@ -344,7 +349,22 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     // Each with check_vcd beside it: its triggers depend on check_vcd's, which Zabbix takes only
     // where both templates are linked.
     const SERVICE = 'cloudchecks Cloud Director service';
-    await host('vcd-acme', ['cloudchecks Cloud Director VMs', 'cloudchecks Cloud Director VDCs', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
+    await host(
+      'vcd-acme',
+      [
+        'cloudchecks Cloud Director VMs',
+        'cloudchecks Cloud Director VDCs',
+        'cloudchecks Cloud Director tasks',
+        'cloudchecks Cloud Director edge gateways',
+        'cloudchecks Cloud Director backends',
+        SERVICE,
+      ],
+      {
+        '{$CLOUDCHECKS.SECTION}': 'vcd',
+        '{$CLOUDCHECKS.VCD.TASKS.SECTION}': 'vcd',
+        '{$CLOUDCHECKS.VCD.BACKENDS.SECTION}': 'vcd-system',
+      },
+    );
     await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd-fleet' });
     await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper', SERVICE], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
@@ -367,6 +387,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         now.some((i) => i.key_.startsWith('cloudchecks.alerts.rule.code[')) &&
         now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme') &&
         now.some((i) => i.key_.startsWith('check_vdc[')) &&
+        now.some((i) => i.key_.startsWith('check_edge_gateways[') && i.key_.includes('"--edge"')) &&
+        now.some((i) => i.key_.startsWith('check_vcd_backends[') && i.key_.includes('"--datastore"')) &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet') &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet-trapper'),
       240_000,
@@ -639,6 +661,12 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     expect(names).toContain('Cloud Director session cache unusable: every check logs in');
     expect(names).toContain('VDC acme-archive (org acme): disabled, not ready or over a critical limit');
     expect(names).toContain('VDC acme-analytics (org acme): near a limit, or VMs in failed states');
+    // The four failed composes of the tenant's organisation.
+    expect(names).toContain('Cloud Director: tasks failed');
+    // The System account's vCenter servers and datastores: vc-prod-02 lost, ds-silver-02 at 93 %.
+    expect(names).toContain('Cloud Director: a vCenter server is not connected');
+    expect(names).toContain('Datastore ds-silver-02 (vc-prod-01): nearly full');
+    expect(names.filter((n) => /ds-gold-01/.test(n))).toEqual([]);
     // Healthy things raise nothing.
     expect(names.filter((n) => /web-01|vm-4f2c/.test(n))).toEqual([]);
   }, 90_000);
@@ -649,7 +677,8 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     const logouts = (stats.logout ?? 0) - logoutsBefore;
     // vm-nocache: each of its runs logs in and out; everything else shares one cached login.
     expect(logouts).toBeGreaterThanOrEqual(3);
-    expect(logins - logouts).toBe(1);
+    // One cached login per account: the tenant's, and the System account's of check_vcd_backends.
+    expect(logins - logouts).toBe(2);
   });
 
   it('with vCD stopped, check_vcd is the one new problem of each Cloud Director host: the VMs, VDCs and fleet runners beneath it raise none', async () => {

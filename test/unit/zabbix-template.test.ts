@@ -50,6 +50,9 @@ const beneath: Array<[string, (t: Template) => WithDeps[]]> = [
   ['cloudchecks Cloud Director provider VDCs', discovered],
   ['cloudchecks Cloud Director VM fleet', ownItems],
   ['cloudchecks Cloud Director VM fleet trapper', ownItems],
+  ['cloudchecks Cloud Director tasks', ownItems],
+  ['cloudchecks Cloud Director edge gateways', discovered],
+  ['cloudchecks Cloud Director backends', discovered],
 ];
 const SECOND_UNKNOWN = new Set(beneath.map(([name]) => name));
 

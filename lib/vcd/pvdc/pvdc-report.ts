@@ -148,7 +148,7 @@ function perfdataOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, labels: Per
  * "… N more"): in the order listed, a problem taking the place of the last line that is OK
  * once they are that many, so that no problem is left out for an OK line.
  */
-class BoundedItems {
+export class BoundedItems {
   readonly kept: (Item | undefined)[] = [];
   private readonly okAt: number[] = [];
   leftOut = 0;
@@ -174,7 +174,7 @@ class BoundedItems {
 }
 
 /** Texts named in a status line: the first `max`, and how many more. */
-class Named {
+export class Named {
   readonly first: string[] = [];
   count = 0;
 
