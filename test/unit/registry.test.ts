@@ -83,7 +83,24 @@ describe('plugins/registry.json', () => {
   it('leaves no Zabbix template out of the docs that describe them', () => {
     const templates = (read('contrib/zabbix/cloudchecks_templates.yaml').match(/^ {6}template: .+$/gm) ?? []).map((l) => l.replace(/^ {6}template: /, ''));
     expect(templates.length).toBeGreaterThan(0);
-    const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen'];
+    const WORDS = [
+      'zero',
+      'one',
+      'two',
+      'three',
+      'four',
+      'five',
+      'six',
+      'seven',
+      'eight',
+      'nine',
+      'ten',
+      'eleven',
+      'twelve',
+      'thirteen',
+      'fourteen',
+      'fifteen',
+    ];
     expect(read('contrib/zabbix/README.md')).toMatch(new RegExp(`cloudchecks_templates\\.yaml\`: (${WORDS[templates.length]}|${templates.length}) templates`));
     for (const path of ['contrib/zabbix/README.md', 'docs/zabbix.md'])
       expect(
