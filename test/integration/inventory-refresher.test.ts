@@ -349,6 +349,9 @@ if (ready && !asRoot)
       expect(taken.stderr).toMatch(/Permission denied/);
       // The world-writable /run/lock, where the lock used to be: held there, it changes nothing.
       const old = '/run/lock/cloudchecks-inventory.lock';
+      // A file left there by an earlier refresher (root's, 0644) is one nobody may not open with
+      // O_CREAT in a sticky directory (fs.protected_regular): the attacker's is the one to hold.
+      if (existsSync(old) && statSync(old).uid !== Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim())) rmSync(old, { force: true });
       const oldExisted = existsSync(old);
       // Its own process group, stopped whole by the test (runuser, flock and its sleep).
       const holder = spawn('runuser', ['-u', 'nobody', '--', 'flock', '-n', old, 'sleep', '30'], { detached: true, stdio: 'ignore' });
