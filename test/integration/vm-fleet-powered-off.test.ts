@@ -108,7 +108,10 @@ object ApiUser "cloudchecks-fleet" {
         const r = await until(
           `${host}!${service}`,
           () => passive(host, service),
-          (x) => x !== null && !x.active,
+          // The runner's result, or the dummy repeating it: Icinga reruns the dummy of a VM service
+          // that is a problem when its parent, the runner, recovers (vm-fleet.conf), and the dummy
+          // then repeats the runner's fresh result as it is.
+          (x) => x !== null && (!x.active || [x.command].flat().join(' ') === 'dummy') && / is (powered off|suspended)/.test(x.output),
         );
         expect(r!.state, `${host}!${service}: ${r!.output}`).toBe(state);
         expect(r!.output).toMatch(/ is (powered off|suspended)/);
