@@ -349,16 +349,15 @@ if (ready && !asRoot)
       expect(taken.stderr).toMatch(/Permission denied/);
       // The world-writable /run/lock, where the lock used to be: held there, it changes nothing.
       const old = '/run/lock/cloudchecks-inventory.lock';
-      // A file left there by an earlier refresher (root's, 0644) is one nobody may not open with
-      // O_CREAT in a sticky directory (fs.protected_regular): the attacker's is the one to hold.
-      if (existsSync(old) && statSync(old).uid !== Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim())) rmSync(old, { force: true });
       const oldExisted = existsSync(old);
-      // Its own process group, stopped whole by the test (runuser, flock and its sleep).
-      const holder = spawn('runuser', ['-u', 'nobody', '--', 'flock', '-n', old, 'sleep', '30'], { detached: true, stdio: 'ignore' });
+      // Held there, by whoever holds it, it must stop nothing: the refresher no longer looks there.
+      // The holder waits for the lock (the probe below takes it for an instant), in its own
+      // process group, stopped whole by the test (flock and its sleep).
+      const holder = spawn('flock', ['-w', '10', old, 'sleep', '30'], { detached: true, stdio: 'ignore' });
       const gone = new Promise((resolve) => holder.on('exit', resolve));
       try {
         await until(
-          `nobody holding ${old}`,
+          `a holder of ${old}`,
           async () => spawnSync('flock', ['-n', '-E', '9', old, 'true']).status,
           (status) => status === 9,
           10_000,
