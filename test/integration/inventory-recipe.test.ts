@@ -8,13 +8,14 @@
 // discovery runs as the real nagios user, who owns the inventory directory. Then that user
 // attacks the recipe as it would the shipped refresher: links planted in its directory, and
 // another owner's file in place of the inventory.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedSteps, runDocumentedScript, sbinShimDir, shimCalls } from './support/documented-steps';
+import { holdOpenAs } from './support/held-file';
 import { announceSkip, findExecutable } from './support/engines';
 import { hasStockIcingaConfig, StockIcinga } from './support/icinga2';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
@@ -160,24 +161,10 @@ if (!asRoot)
     const go = join(root, 'go');
     const planted = asNagios('mv -f "$1" "$1.keep" && ln -s "$2" "$1" && : >"$3" && ln -sf "$3" "$1.last"', file(), secret, held);
     expect(planted.status, planted.stderr).toBe(0);
-    const reader = spawn('runuser', [
-      '-u',
-      'nagios',
-      '--',
-      '/bin/sh',
-      '-c',
-      'exec 3<"$1"; i=0; while [ ! -e "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; cat <&3',
-      'sh',
-      held,
-      go,
-    ]);
-    let seen = '';
-    reader.stdout.on('data', (d: Buffer) => (seen += d.toString()));
-    const done = new Promise((resolve) => reader.on('close', resolve));
+    const holder = holdOpenAs('nagios', held, go);
     try {
       const r = run();
-      writeFileSync(go, '');
-      await done;
+      const seen = await holder.release();
       expect(seen, 'what the held descriptor reads').not.toContain('7d2e');
       for (const f of readdirSync(dir)) expect(asNagios('cat "$1"', join(dir, f)).stdout, f).not.toContain('7d2e');
       intact(secret);
@@ -185,7 +172,7 @@ if (!asRoot)
       expect(r.code).toBe(1);
       expect(readlinkSync(file())).toBe(secret);
     } finally {
-      reader.kill();
+      holder.stop();
       for (const f of [file(), `${file()}.last`, held, go]) rmSync(f, { force: true });
       asNagios('mv -f "$1.keep" "$1"', file());
     }

@@ -28,6 +28,7 @@ import https from 'node:https';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdOpenAs } from './support/held-file';
 import { announceSkip, findExecutable, until } from './support/engines';
 import { hasStockIcingaConfig, StockIcinga } from './support/icinga2';
 import { hasStockNagiosConfig, StockNagios } from './support/nagios';
@@ -285,24 +286,10 @@ if (ready && !asRoot)
       const go = join(box, `go-${process.pid}`);
       const planted = as(nagiosUser, 'mv -f "$1" "$1.keep" && ln -s "$2" "$1" && : >"$3" && ln -sf "$3" "$1.last"', inventory, secret, held);
       expect(planted.status, planted.stderr).toBe(0);
-      const reader = spawn('runuser', [
-        '-u',
-        nagiosUser,
-        '--',
-        '/bin/sh',
-        '-c',
-        'exec 3<"$1"; i=0; while [ ! -e "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; cat <&3',
-        'sh',
-        held,
-        go,
-      ]);
-      let seen = '';
-      reader.stdout.on('data', (d: Buffer) => (seen += d.toString()));
-      const done = new Promise((resolve) => reader.on('close', resolve));
+      const holder = holdOpenAs(nagiosUser, held, go);
       try {
         const r = refresh();
-        writeFileSync(go, '');
-        await done;
+        const seen = await holder.release();
         expect(seen, 'what the held descriptor reads').not.toContain('5f1c');
         for (const f of readdirSync(dir)) {
           const read = as(nagiosUser, 'cat "$1"', join(dir, f));
@@ -315,7 +302,7 @@ if (ready && !asRoot)
         expect(r.code).toBe(1);
         expect(readlinkSync(inventory)).toBe(secret);
       } finally {
-        reader.kill();
+        holder.stop();
         for (const f of [inventory, `${inventory}.last`, held, go]) rmSync(f, { force: true });
         as(nagiosUser, 'mv -f "$1.keep" "$1"', inventory);
       }
