@@ -33,6 +33,7 @@ export async function configureMonitoring(options: MonitoringOptions, context: R
   const notReady = ScalarContext.fromOptions(options);
   const slip = notReady.slip;
   if (slip) context.notes.add(slip);
+  context.log(2, `namespaces: platform ${platformNamespace}, workload ${userWorkloadNamespace}`);
   return {
     target,
     platformNamespace,
