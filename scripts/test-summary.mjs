@@ -1,8 +1,12 @@
 // Usage: node scripts/test-summary.mjs RUN...  (after scripts/run-tests)
-// One line per run, then each failed test (file, name, the first line of why: a log's tail
-// then says what failed), then the plain total "N passed, N failed, N skipped" over every run.
-// A run that left no results (vitest crashed, Node.js not fetched) counts as one failure.
-import { readFileSync } from 'node:fs';
+// One line per run, then each test that did not run (a missing engine, not root: the
+// .cache/skipped-RUN.jsonl records the tests write through reportSkip, test/integration/support/
+// engines.ts), then each failed test (file, name, the first line of why: a log's tail then says
+// what failed), then the plain total "N passed, N failed, N skipped" over every run.
+// A run that left no results (vitest crashed, Node.js not fetched) counts as one failure. In CI
+// (CI=true), which installs every engine itself, a test that did not run is a failure too,
+// unless its record says where not running is documented as allowed (`optional`).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** What a run's name says: host, host-unit, host-engines, debian13, v18.20.8, v18.20.8-unit. */
 function label(run) {
@@ -46,6 +50,32 @@ for (const run of process.argv.slice(2)) {
     if (failed.length === 0 && file.status === 'failed') failures.push(`${run}: ${where}: ${clip(firstLine(file.message), 200)}`);
   }
 }
+// Every test that did not run, from every run's skip records (also those of a run that was
+// not made at all, such as the Debian 13 root's).
+const ci = process.env.CI === 'true';
+const notRun = [];
+const skipLogs = (existsSync('.cache') ? readdirSync('.cache', { withFileTypes: true }) : []).filter((f) => /^skipped-.+\.jsonl$/.test(f.name));
+for (const log of skipLogs.map((f) => f.name).sort()) {
+  const run = log.slice('skipped-'.length, -'.jsonl'.length);
+  const seen = new Set();
+  for (const line of readFileSync(`.cache/${log}`, 'utf8').split('\n')) {
+    if (line.trim() === '' || seen.has(line)) continue;
+    seen.add(line);
+    let skip;
+    try {
+      skip = JSON.parse(line);
+    } catch {
+      skip = { file: log, what: 'a skip record', why: `unreadable: ${clip(line, 100)}` };
+    }
+    const text = `${run}: ${skip.file}: ${skip.what}: ${skip.why}`;
+    if (skip.optional) notRun.push(`NOT RUN ${text} (allowed: ${skip.optional})`);
+    else if (ci) {
+      broken = true;
+      failures.push(`${text} (CI installs the engines: a test that cannot run there is a failure)${skip.fix ? `; ${skip.fix}` : ''}`);
+    } else notRun.push(`NOT RUN ${text}${skip.fix ? `; ${skip.fix}` : ''}`);
+  }
+}
+for (const line of notRun) console.log(clip(line, 600));
 const SHOWN = 30;
 for (const line of failures.slice(0, SHOWN)) console.log(`FAILED ${line}`);
 if (failures.length > SHOWN) console.log(`FAILED … and ${failures.length - SHOWN} more (the JSON reports in .cache/ name them)`);

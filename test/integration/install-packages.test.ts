@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findExecutable } from './support/engines';
+import { findExecutable, reportSkip } from './support/engines';
 import { documentedSteps, runDocumentedSteps, shimCalls } from './support/documented-steps';
 import { PrivateIcinga, StockIcinga } from './support/icinga2';
 import { parseVerification, StockNagios } from './support/nagios';
@@ -29,10 +29,12 @@ const why = !asked
     : missing.length
       ? `missing tools: ${missing.join(', ')} (make package-deps, make integration-deps)`
       : '';
-if (why) {
-  const bar = '!'.repeat(78);
-  console.warn(`\n${bar}\nSKIPPED: the .deb/.rpm package tests did not run: ${why}\n${bar}\n`);
-}
+if (why)
+  reportSkip({
+    what: 'the .deb/.rpm package tests',
+    why,
+    ...(asked ? {} : { optional: "outside CI it changes the machine's packages: asked with CLOUDCHECKS_PACKAGE_TEST=1" }),
+  });
 const suite = why ? describe.skip : describe;
 
 const PACKAGES = join(REPO, 'build/packages');

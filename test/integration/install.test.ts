@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findExecutable } from './support/engines';
+import { findExecutable, reportSkip } from './support/engines';
 import { PLUGINS, REPO } from './support/simulator';
 
 // What make installs: the repository's dist/, whatever CLOUDCHECKS_DIST says.
@@ -14,7 +14,7 @@ const DIST = join(REPO, 'dist');
 
 const make = findExecutable('make');
 const suite = make ? describe : describe.skip;
-if (!make) console.warn('\nSKIPPED: make install tests: no make on this machine\n');
+if (!make) reportSkip({ what: 'the make install tests', why: 'no make on this machine', fix: 'apt-get install make' });
 
 suite('make install / uninstall', () => {
   const destdir = mkdtempSync(join(tmpdir(), 'cc-destdir-'));
@@ -101,6 +101,7 @@ suite('make install-package (what the .deb and the .rpm hold)', () => {
 });
 
 const npm = findExecutable('npm');
+if (!npm) reportSkip({ what: 'the npm install -g test', why: 'no npm on this machine', fix: 'apt-get install npm' });
 (npm ? describe : describe.skip)('npm install -g', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-npm-g-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));

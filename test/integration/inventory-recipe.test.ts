@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedSteps, runDocumentedScript, sbinShimDir, shimCalls } from './support/documented-steps';
 import { holdOpenAs } from './support/held-file';
-import { announceSkip, findExecutable } from './support/engines';
+import { announceSkip, findExecutable, reportSkip } from './support/engines';
 import { hasStockIcingaConfig, StockIcinga } from './support/icinga2';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 
@@ -25,7 +25,11 @@ if (!icinga2 || !hasStockIcingaConfig()) announceSkip('icinga2', 'icinga2-bin ic
 // Discovery runs as the real nagios user, and the recipe as root.
 const asRoot = process.getuid?.() === 0 && spawnSync('id', ['-u', 'nagios']).status === 0;
 if (!asRoot)
-  console.warn(`\n${'!'.repeat(78)}\nSKIPPED: docs/scaling.md's inventory recipe: it runs as root, discovery as the nagios user\n${'!'.repeat(78)}\n`);
+  reportSkip({
+    what: "docs/scaling.md's inventory recipe",
+    why: 'it runs as root, discovery as the nagios user',
+    fix: 'Run as root with the engines installed (make integration-deps).',
+  });
 
 (icinga2 && hasStockIcingaConfig() && asRoot ? describe : describe.skip)('docs/scaling.md: the inventory recipe', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-inventory-'));

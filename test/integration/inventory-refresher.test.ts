@@ -29,7 +29,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdOpenAs } from './support/held-file';
-import { announceSkip, findExecutable, until } from './support/engines';
+import { announceSkip, findExecutable, reportSkip, until } from './support/engines';
 import { hasStockIcingaConfig, StockIcinga } from './support/icinga2';
 import { hasStockNagiosConfig, StockNagios } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
@@ -42,7 +42,11 @@ const REFRESHER = join(REPO, 'contrib/inventory/cloudchecks-inventory');
 // The attacks need root (the refresher as cron runs it) and the engines' nagios account.
 const asRoot = process.getuid?.() === 0 && spawnSync('id', ['-u', 'nagios']).status === 0;
 if (ready && !asRoot)
-  console.warn(`\n${'!'.repeat(78)}\nSKIPPED: the attacks of the nagios account on the refresher: they need root and the nagios user\n${'!'.repeat(78)}\n`);
+  reportSkip({
+    what: 'the attacks of the nagios account on the refresher',
+    why: 'they need root and the nagios user',
+    fix: 'Run as root with the engines installed (make integration-deps).',
+  });
 
 (ready ? describe : describe.skip)("cloudchecks-inventory under cron's environment", () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-refresher-'));

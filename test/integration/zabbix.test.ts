@@ -15,20 +15,18 @@ import { chownSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import PLUGINS from '../../plugins/registry.json';
+import { reportSkip } from './support/engines';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/zabbix';
 
 const found = findZabbix();
 const install = 'missing' in found ? undefined : found;
-if (!install) {
-  const bar = '!'.repeat(78);
-  console.warn(
-    `\n${bar}\nSKIPPED: the Zabbix integration test did not run: ${(found as { missing: string }).missing} is not installed.\n` +
-      'Install with: apt-get install --no-install-recommends zabbix-server-pgsql zabbix-frontend-php php8.2-pgsql php8.2-cli php8.2-cgi postgresql\n' +
-      "(or run 'make integration-deps CLOUDCHECKS_INSTALL_DEPS=1' as root).\n" +
-      `${bar}\n`,
-  );
-}
+if (!install)
+  reportSkip({
+    what: 'the Zabbix integration test',
+    why: `${(found as { missing: string }).missing} is not installed`,
+    fix: "Install with: apt-get install --no-install-recommends zabbix-server-pgsql zabbix-frontend-php php8.2-pgsql php8.2-cli php8.2-cgi postgresql (or run 'make integration-deps CLOUDCHECKS_INSTALL_DEPS=1' as root).",
+  });
 const suite = install ? describe : describe.skip;
 
 /** The 7.0 export on 7.0 (each external item with its own timeout), the 6.0 one on 6.0. */

@@ -1,5 +1,5 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, appendFileSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /**
@@ -30,15 +30,53 @@ export function findExecutable(name: string): string | undefined {
   return undefined;
 }
 
+/** Tests that could not run, as the summary at the end of make test lists them (scripts/test-summary.mjs). */
+export interface SkipRecord {
+  /** The test file, from the repository's root. */
+  file: string;
+  /** What did not run ("the nagios4 integration tests"). */
+  what: string;
+  /** Why ("'nagios4' is not installed"). */
+  why: string;
+  /** What makes it run. */
+  fix?: string;
+  /** Set when not running is allowed in CI too, saying where that is documented: else a skip fails a CI run. */
+  optional?: string;
+}
+
+/** The test file (test/...) that called, read from the stack: the record names the file that skipped. */
+function callingTestFile(): string {
+  const frames = new Error().stack?.split('\n') ?? [];
+  for (const frame of frames) {
+    const file = /(test\/[\w./-]+\.test\.ts)/.exec(frame)?.[1];
+    if (file) return file;
+  }
+  return 'test/integration (file not known)';
+}
+
 /**
- * Says loudly, once per suite, that an engine test is skipped and why: a skipped engine test
- * must never pass for a green one unnoticed.
+ * Says loudly, once per suite, that tests are skipped and why, and records it where make test
+ * sums its runs up (CLOUDCHECKS_SKIP_LOG, set by scripts/run-tests for each run): the summary
+ * at the end lists every test that did not run, and in CI, which installs the engines itself,
+ * a skip that is not `optional` fails the run. A skipped engine test must never pass for a
+ * green one unnoticed.
  */
-export function announceSkip(engine: string, packages: string): void {
+export function reportSkip(skip: Omit<SkipRecord, 'file'>, file = callingTestFile()): void {
   const bar = '!'.repeat(78);
-  console.warn(
-    `\n${bar}\nSKIPPED: the ${engine} integration tests did not run: '${engine}' is not installed.\n` +
-      `Install it with: apt-get install --no-install-recommends ${packages}  (or run 'make integration-deps' as root)\n${bar}\n`,
+  console.warn(`\n${bar}\nSKIPPED: ${skip.what} did not run: ${skip.why}.\n${skip.fix ? `${skip.fix}\n` : ''}${bar}\n`);
+  const log = process.env.CLOUDCHECKS_SKIP_LOG;
+  if (log) appendFileSync(log, JSON.stringify({ file, ...skip } satisfies SkipRecord) + '\n');
+}
+
+/** reportSkip for an engine that is not installed, with the packages that install it. */
+export function announceSkip(engine: string, packages: string): void {
+  reportSkip(
+    {
+      what: `the ${engine} integration tests`,
+      why: `'${engine}' is not installed`,
+      fix: `Install it with: apt-get install --no-install-recommends ${packages}  (or run 'make integration-deps' as root)`,
+    },
+    callingTestFile(),
   );
 }
 
