@@ -37,7 +37,7 @@ function codeBlocks(text: string): { lang: string; lines: string[]; line: number
 const PROSE = DOC.replace(/^\s*```[\s\S]*?^\s*```\s*$/gm, '');
 const QUOTED = [...PROSE.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
 
-/** Source files of the repository (lib, plugins, sim, scripts, test support). */
+/** Source files of the repository (lib, plugins, sim, scripts, the tests' support). */
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -45,7 +45,7 @@ function sources(dir: string): string[] {
     return /\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
   });
 }
-const SOURCE = ['lib', 'plugins', 'sim', 'scripts', 'test/support']
+const SOURCE = ['lib', 'plugins', 'sim', 'scripts', 'test/support', 'test/integration/support']
   .flatMap((d) => sources(join(REPO, d)))
   .map((f) => readFileSync(f, 'utf8'))
   .join('\n');
