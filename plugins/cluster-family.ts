@@ -6,8 +6,8 @@ import type { RunContext } from '../lib/plugin/context';
 import type { OptionSpec, PluginOptions } from '../lib/plugin/options';
 import type { Result } from '../lib/plugin/result';
 import type { PluginDefinition } from '../lib/plugin/run';
-import { HTTP_ENVIRONMENT_NOTE } from '../lib/http/options';
-import type { ClusterTarget } from '../lib/cluster/client';
+import { HTTP_ENVIRONMENT_NOTE, maxBytesFrom, type HttpOptions } from '../lib/http/options';
+import type { ClusterTarget, GetOptions } from '../lib/cluster/client';
 import { CLUSTER_CA_NOTE, CLUSTER_CREDENTIALS_NOTE, readCluster, TOKEN_ENV } from '../lib/cluster/target';
 
 /** How every cluster plugin is told where the cluster is, first on its usage line. */
@@ -62,4 +62,9 @@ export function clusterCheck<const Specs extends readonly OptionSpec[], Config e
       return judge(await readCluster(config.target, context, reading, (target) => read(target, config)), config);
     },
   });
+}
+
+/** What every read of a cluster plugin is bounded and traced by: --max-bytes, the run's signal (-t), the -vvv trace. */
+export function clusterGetOptions(options: Pick<HttpOptions, 'max-bytes'>, context: Pick<RunContext, 'signal' | 'log'>): GetOptions {
+  return { maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l: string) => context.log(3, l) };
 }

@@ -1,6 +1,6 @@
 import type { ClusterTarget, GetOptions } from '../../lib/cluster/client';
 import { clusterTargetFrom } from '../../lib/cluster/target';
-import { maxBytesFrom } from '../../lib/http/options';
+import { clusterGetOptions } from '../cluster-family';
 import type { RunContext } from '../../lib/plugin/context';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
 import type { ApiServerOptions } from './options';
@@ -22,6 +22,6 @@ export async function configureApiServer(options: ApiServerOptions, context: Run
   return {
     target,
     time,
-    get: { maxBytes: maxBytesFrom(options), signal: context.signal, trace: (l: string) => context.log(3, l) },
+    get: clusterGetOptions(options, context),
   };
 }

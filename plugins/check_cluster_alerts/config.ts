@@ -4,9 +4,10 @@ import { DEFAULT_SEVERITY_MAP, type AlertRules } from '../../lib/cluster/alerts-
 import type { ClusterTarget } from '../../lib/cluster/client';
 import { clusterTargetFrom, TOKEN_ENV } from '../../lib/cluster/target';
 import { readCaFile } from '../../lib/http/ca-file';
-import { maxBytesFrom, requireTlsUnlessAllowed, tlsSettingsFrom } from '../../lib/http/options';
+import { requireTlsUnlessAllowed, tlsSettingsFrom } from '../../lib/http/options';
 import type { TlsSettings } from '../../lib/http/request';
 import type { RunContext } from '../../lib/plugin/context';
+import { clusterGetOptions } from '../cluster-family';
 import { hasControlCharacters } from '../../lib/plugin/control-characters';
 import { parseDuration } from '../../lib/plugin/duration';
 import { UsageError } from '../../lib/plugin/errors';
@@ -156,10 +157,8 @@ export async function configureAlerts(options: AlertsOptions, context: RunContex
     submit,
     cacheDir: options['cache-dir'],
     get: {
-      maxBytes: maxBytesFrom(options),
+      ...clusterGetOptions(options, context),
       maxAlerts: positiveInteger(options['max-alerts'], '--max-alerts'),
-      signal: context.signal,
-      trace: (l: string) => context.log(3, l),
     },
   };
 }

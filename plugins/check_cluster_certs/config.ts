@@ -1,8 +1,8 @@
 import type { ClusterTarget, GetOptions } from '../../lib/cluster/client';
 import type { CertRules } from '../../lib/cluster/certs-report';
 import { clusterTargetFrom } from '../../lib/cluster/target';
-import { maxBytesFrom } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
+import { clusterGetOptions } from '../cluster-family';
 import { parseDuration } from '../../lib/plugin/duration';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
@@ -39,11 +39,9 @@ export async function configureCerts(options: CertsOptions, context: RunContext)
       csrGrace: parseDuration(options['csr-grace'], '--csr-grace', { maxSeconds: 30 * 86400, days: true }),
     },
     get: {
-      maxBytes: maxBytesFrom(options),
+      ...clusterGetOptions(options, context),
       maxCsrs: positiveInteger(options['max-csrs'], '--max-csrs'),
       skipCsrs: options['skip-csrs'],
-      signal: context.signal,
-      trace: (l: string) => context.log(3, l),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ClusterTarget, GetOptions } from '../../lib/cluster/client';
 import { clusterTargetFrom } from '../../lib/cluster/target';
-import { maxBytesFrom } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
+import { clusterGetOptions } from '../cluster-family';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
@@ -41,10 +41,8 @@ export async function configureMonitoring(options: MonitoringOptions, context: R
     notReady,
     expectUserWorkload: options['expect-user-workload'],
     get: {
-      maxBytes: maxBytesFrom(options),
+      ...clusterGetOptions(options, context),
       maxPods: positiveInteger(options['max-pods'], '--max-pods'),
-      signal: context.signal,
-      trace: (l: string) => context.log(3, l),
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { ClusterTarget, GetOptions } from '../../lib/cluster/client';
 import type { OperatorRules } from '../../lib/cluster/operators-report';
 import { clusterTargetFrom } from '../../lib/cluster/target';
-import { maxBytesFrom } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
+import { clusterGetOptions } from '../cluster-family';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
 import { parseState, State } from '../../lib/plugin/state';
@@ -51,11 +51,9 @@ export async function configureOperators(options: OperatorsOptions, context: Run
     },
     discovery: options.discovery,
     get: {
-      maxBytes: maxBytesFrom(options),
+      ...clusterGetOptions(options, context),
       maxOperators: positiveInteger(options['max-operators'], '--max-operators'),
       withVersion: operator === undefined && !options.discovery,
-      signal: context.signal,
-      trace: (l: string) => context.log(3, l),
     },
   };
 }
