@@ -4,7 +4,7 @@
 // no report reduces, orders or words states itself.
 import type { Metric } from './perfdata';
 import { MAX_ITEMS, type Item, type Result } from './result';
-import { State } from './state';
+import { State, stateName } from './state';
 import { problemsFirst, worstFirst, worstOf, type Subcheck } from './subcheck';
 
 /**
@@ -150,6 +150,15 @@ export class Named {
   said(separator: string): string {
     return this.first.join(separator) + (this.count > this.max ? ` … ${this.count - this.max} more` : '');
   }
+}
+
+/** How many of the subchecks are in each of `states`, in that order, those with none left out: `2 critical, 1 warning`. */
+export function sayStateCounts(subchecks: readonly Subcheck[], states: readonly State[]): string {
+  return states
+    .map((s) => [s, subchecks.filter((c) => worstOf([c]) === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${stateName(s).toLowerCase()}`)
+    .join(', ');
 }
 
 /** `a, b, c, d, e and 3 more`: the first `max` texts, and how many are not named. */
