@@ -6,6 +6,7 @@ import { CheckError } from '../../plugin/errors';
 import { formatDuration } from '../../plugin/duration';
 import type { Item, Result } from '../../plugin/result';
 import { unjudgedMetric } from '../../plugin/scalar-context';
+import { part, type Part } from '../../plugin/part';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
 import type { EdgeGateway } from './edge-read';
@@ -47,20 +48,19 @@ function edgeName(e: EdgeGateway): string {
 }
 
 /** One edge judged: its state and what is said of it. */
-function judgeEdge(e: EdgeGateway, busySince: number | undefined, graceSeconds: number, now: number, remembers: boolean): { state: State; said: string } {
+function judgeEdge(e: EdgeGateway, busySince: number | undefined, graceSeconds: number, now: number, remembers: boolean): Part {
   const ha = e.ha !== undefined && !HA_FINE.has(e.ha) ? `, HA degraded (haStatus ${e.ha})` : '';
   const haState = ha === '' ? State.OK : State.WARNING;
   if (e.busy) {
-    if (busySince === undefined) return { state: haState, said: `busy (${remembers ? 'since now' : 'for how long unknown: no cache'})${ha}` };
+    if (busySince === undefined) return part(`busy (${remembers ? 'since now' : 'for how long unknown: no cache'})${ha}`, haState);
     const seconds = Math.max(0, Math.round((now - busySince) / 1000));
     const over = seconds > graceSeconds;
-    const said = `busy for ${formatDuration(Math.max(1, seconds))}${over ? ` (more than --busy-grace ${formatDuration(graceSeconds)})` : ''}${ha}`;
-    return { state: over ? State.CRITICAL : haState, said };
+    return part(`busy for ${formatDuration(Math.max(1, seconds))}${over ? ` (more than --busy-grace ${formatDuration(graceSeconds)})` : ''}${ha}`, over ? State.CRITICAL : haState);
   }
-  if (e.status === undefined) return { state: State.UNKNOWN, said: `state not reported by this vCD${ha}` };
-  if (FAILED.has(e.status)) return { state: State.CRITICAL, said: `failed (${e.status})${ha}` };
-  if (!REALISED.has(e.status)) return { state: State.CRITICAL, said: `not realised (${e.status})${ha}` };
-  return { state: haState, said: `realised${ha}` };
+  if (e.status === undefined) return part(`state not reported by this vCD${ha}`, State.UNKNOWN);
+  if (FAILED.has(e.status)) return part(`failed (${e.status})${ha}`, State.CRITICAL);
+  if (!REALISED.has(e.status)) return part(`not realised (${e.status})${ha}`, State.CRITICAL);
+  return part(`realised${ha}`, haState);
 }
 
 /** The result of check_edge_gateways over the edges read. */
@@ -74,7 +74,7 @@ export function judgeEdges(
   let realised = 0;
   let busy = 0;
   for (const e of [...edges].sort((a, b) => (a.org + a.name < b.org + b.name ? -1 : 1))) {
-    const { state, said } = judgeEdge(e, busySince.get(e.id), options.graceSeconds, options.now, options.remembers);
+    const { state, text: said } = judgeEdge(e, busySince.get(e.id), options.graceSeconds, options.now, options.remembers);
     if (e.busy) busy++;
     else if (e.status !== undefined && REALISED.has(e.status)) realised++;
     const where = e.vdc === '' ? '' : `, VDC ${e.vdc}`;
