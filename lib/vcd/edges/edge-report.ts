@@ -6,7 +6,7 @@ import { CheckError } from '../../plugin/errors';
 import { formatDuration } from '../../plugin/duration';
 import type { Item, Result } from '../../plugin/result';
 import { unjudgedMetric } from '../../plugin/scalar-context';
-import { part, type Part } from '../../plugin/part';
+import { Named, part, Verdict, type Part } from '../../plugin/part';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
 import type { EdgeGateway } from './edge-read';
@@ -70,27 +70,27 @@ export function judgeEdges(
   options: { graceSeconds: number; now: number; remembers: boolean; scope: string },
 ): Result {
   const items: Item[] = [];
-  const problems: string[] = [];
+  const problems = new Named(IN_SUMMARY);
   let realised = 0;
   let busy = 0;
   for (const e of [...edges].sort((a, b) => (a.org + a.name < b.org + b.name ? -1 : 1))) {
-    const { state, text: said } = judgeEdge(e, busySince.get(e.id), options.graceSeconds, options.now, options.remembers);
     if (e.busy) busy++;
     else if (e.status !== undefined && REALISED.has(e.status)) realised++;
     const where = e.vdc === '' ? '' : `, VDC ${e.vdc}`;
-    items.push({ name: e.name, state, text: `${edgeName(e)}${where}: ${said}` });
-    if (state !== State.OK) problems.push(`${edgeName(e)} ${said}`);
+    const { state, text } = judgeEdge(e, busySince.get(e.id), options.graceSeconds, options.now, options.remembers);
+    const v = new Verdict(`${edgeName(e)}${where}`).add(text ?? '', state);
+    items.push(v.item(e.name));
+    problems.add(v.problem(edgeName(e)));
   }
   const state = worstOf(items);
   const metrics = [
     unjudgedMetric('edges', edges.length, { min: 0 }),
     unjudgedMetric('edges_realized', realised, { min: 0, max: edges.length }),
     unjudgedMetric('edges_busy', busy, { min: 0, max: edges.length }),
-    unjudgedMetric('edges_problem', problems.length, { min: 0, max: edges.length }),
+    unjudgedMetric('edges_problem', problems.count, { min: 0, max: edges.length }),
   ];
   if (edges.length === 1) return { state, summary: `edge gateway ${items[0].text}`, items, metrics };
   const n = `${edges.length} edge gateways${options.scope}`;
-  if (problems.length === 0) return { state, summary: `${n}: all realised${busy > 0 ? ` (${busy} busy within --busy-grace)` : ''}`, items, metrics };
-  const more = problems.length > IN_SUMMARY ? ` … ${problems.length - IN_SUMMARY} more` : '';
-  return { state, summary: `${n}: ${problems.slice(0, IN_SUMMARY).join(', ')}${more}`, items, metrics };
+  if (problems.count === 0) return { state, summary: `${n}: all realised${busy > 0 ? ` (${busy} busy within --busy-grace)` : ''}`, items, metrics };
+  return { state, summary: `${n}: ${problems.said(', ')}`, items, metrics };
 }
