@@ -218,7 +218,8 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
   }
   const silenced = suppressed.filter((v) => v.alert.status === 'silenced').length;
   const inhibited = suppressed.length - silenced;
-  if (suppressed.length > 0) parts.push(part([silenced > 0 ? `${silenced} silenced` : '', inhibited > 0 ? `${inhibited} inhibited` : ''].filter(Boolean).join(', ')));
+  if (suppressed.length > 0)
+    parts.push(part([silenced > 0 ? `${silenced} silenced` : '', inhibited > 0 ? `${inhibited} inhibited` : ''].filter(Boolean).join(', ')));
   const shown = rules.listAll ? [...firing, ...suppressed] : problems;
   const items: Item[] = shown.slice(0, MAX_ALERT_ITEMS).map((v) => ({ name: v.title, state: v.state, text: itemText(v) }));
   const hiddenOk = rules.listAll ? 0 : firing.length - problems.length + suppressed.length;

@@ -23,7 +23,12 @@ export function podsPart(count: PodCount, facts: ReadonlyMap<string, NodeFact>, 
     return { name, pods, limit, pct: limit > 0 ? (pods / limit) * 100 : NaN };
   });
   // Each node judged, the fullest graphed; a node without a limit costs its figure, not the check: it is not judged.
-  const measured = usage.measureEach('pods_max_pct', sized.map((r) => (Number.isFinite(r.pct) ? r.pct : undefined)), 'highest', { ...PERCENT, decimals: 1 });
+  const measured = usage.measureEach(
+    'pods_max_pct',
+    sized.map((r) => (Number.isFinite(r.pct) ? r.pct : undefined)),
+    'highest',
+    { ...PERCENT, decimals: 1 },
+  );
   const rows = sized.map((r, i) => ({ ...r, state: measured.states[i] ?? State.OK }));
   const full = rows.filter((r) => r.state !== State.OK).sort((a, b) => b.pct - a.pct);
   const worst = measured.graphed === undefined ? undefined : rows[measured.graphed];

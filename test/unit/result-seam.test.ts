@@ -98,7 +98,12 @@ describe('results come from the seam in lib/plugin', () => {
 
   it('reads every report', () => {
     const names = FILES.map((sf) => sf.fileName);
-    for (const report of ['lib/cluster/monitoring-report.ts', 'lib/vcd/pvdc/pvdc-report.ts', 'lib/vcd/backends/backend-report.ts', 'plugins/check_vm_fleet/summary.ts'])
+    for (const report of [
+      'lib/cluster/monitoring-report.ts',
+      'lib/vcd/pvdc/pvdc-report.ts',
+      'lib/vcd/backends/backend-report.ts',
+      'plugins/check_vm_fleet/summary.ts',
+    ])
       expect(names).toContain(report);
   });
 });

@@ -55,5 +55,8 @@ export function withVmFacts(result: Result, outcome: VmFactsOutcome): Result {
   if (named.length > 0) phrases.push(`VMs: ${named.join(', ')}`);
   if (notLookedUp.length > 0)
     phrases.push(`${notLookedUp.length} failing node${notLookedUp.length === 1 ? '' : 's'} not looked up in vCD (--vcd-max-nodes ${outcome.maxNodes})`);
-  return withParts({ ...result, items }, phrases.map((p) => part(p)));
+  return withParts(
+    { ...result, items },
+    phrases.map((p) => part(p)),
+  );
 }

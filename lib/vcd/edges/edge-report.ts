@@ -55,7 +55,10 @@ function judgeEdge(e: EdgeGateway, busySince: number | undefined, graceSeconds: 
     if (busySince === undefined) return part(`busy (${remembers ? 'since now' : 'for how long unknown: no cache'})${ha}`, haState);
     const seconds = Math.max(0, Math.round((now - busySince) / 1000));
     const over = seconds > graceSeconds;
-    return part(`busy for ${formatDuration(Math.max(1, seconds))}${over ? ` (more than --busy-grace ${formatDuration(graceSeconds)})` : ''}${ha}`, over ? State.CRITICAL : haState);
+    return part(
+      `busy for ${formatDuration(Math.max(1, seconds))}${over ? ` (more than --busy-grace ${formatDuration(graceSeconds)})` : ''}${ha}`,
+      over ? State.CRITICAL : haState,
+    );
   }
   if (e.status === undefined) return part(`state not reported by this vCD${ha}`, State.UNKNOWN);
   if (FAILED.has(e.status)) return part(`failed (${e.status})${ha}`, State.CRITICAL);

@@ -4,7 +4,11 @@ import { State } from '../../../lib/plugin/state';
 
 describe('resultOf: the state and the status line from the parts', () => {
   it('worst wins; the problems are said first, each group in the order given', () => {
-    const r = resultOf([part('ClusterOperator monitoring available'), part('2 of 9 pods not ready', State.WARNING), part('workload monitoring on but thanos-ruler has no ready pod', State.CRITICAL)]);
+    const r = resultOf([
+      part('ClusterOperator monitoring available'),
+      part('2 of 9 pods not ready', State.WARNING),
+      part('workload monitoring on but thanos-ruler has no ready pod', State.CRITICAL),
+    ]);
     expect(r.state).toBe(State.CRITICAL);
     expect(r.summary).toBe('2 of 9 pods not ready; workload monitoring on but thanos-ruler has no ready pod; ClusterOperator monitoring available');
   });
@@ -54,7 +58,10 @@ describe('withParts: parts joined to a finished result', () => {
 
 describe('Verdict: what is said of one object', () => {
   it('its state is the worst of its parts; its line says them all, its problem only the ones not OK', () => {
-    const v = new Verdict('datastore ds-gold (vCenter vc-1)').add('82.5% used of 2 TiB', State.WARNING).add('120% provisioned', State.CRITICAL).add('not numbers: x');
+    const v = new Verdict('datastore ds-gold (vCenter vc-1)')
+      .add('82.5% used of 2 TiB', State.WARNING)
+      .add('120% provisioned', State.CRITICAL)
+      .add('not numbers: x');
     expect(v.state).toBe(State.CRITICAL);
     expect(v.line).toBe('datastore ds-gold (vCenter vc-1): 82.5% used of 2 TiB, 120% provisioned, not numbers: x');
     expect(v.problem('datastore ds-gold')).toBe('datastore ds-gold 82.5% used of 2 TiB, 120% provisioned');

@@ -10,7 +10,16 @@ const T: BackendThresholds = {
   overcommit: ScalarContext.fromOptions({ warning: '150' }),
   disabledState: State.OK,
 };
-const vc = (over: Partial<VCenter> = {}): VCenter => ({ id: 'a1', name: 'vc-1', enabled: true, connected: true, listener: 'CONNECTED', health: 'GREEN', version: '8.0.2', ...over });
+const vc = (over: Partial<VCenter> = {}): VCenter => ({
+  id: 'a1',
+  name: 'vc-1',
+  enabled: true,
+  connected: true,
+  listener: 'CONNECTED',
+  health: 'GREEN',
+  version: '8.0.2',
+  ...over,
+});
 const ds = (over: Partial<Datastore> = {}): Datastore => ({
   id: 'd1',
   name: 'ds-gold',
