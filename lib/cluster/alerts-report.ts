@@ -7,7 +7,7 @@ import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
 import { part, resultOf, sayStateCounts, type Part } from '../plugin/part';
 import { State } from '../plugin/state';
-import { worstOf } from '../plugin/subcheck';
+import { problemsOf, worstOf } from '../plugin/subcheck';
 import { matches, type LabelMatcher } from './alert-matchers';
 import type { AlertRule, ClusterAlert } from './alerts';
 import { formatAge } from './node-report';
@@ -202,7 +202,7 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
   const { verdicts, leftOut } = selectAlerts(alerts, rules);
   const firing = verdicts.filter((v) => v.alert.status === 'firing').sort(byConcern);
   const suppressed = verdicts.filter((v) => v.alert.status === 'silenced' || v.alert.status === 'inhibited');
-  const problems = firing.filter((v) => v.state !== State.OK);
+  const problems = problemsOf(firing);
   const watchdogMissing = isWatchdogMissing(alerts, rules);
   const parts: Part[] = [];
   if (watchdogMissing) parts.push(part(`no ${WATCHDOG} alert firing: the alerting pipeline is broken`, State.CRITICAL));

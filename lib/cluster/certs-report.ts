@@ -3,7 +3,7 @@
 import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { problemsFirst, worstOf } from '../plugin/subcheck';
+import { problemsFirst, problemsOf, worstOf } from '../plugin/subcheck';
 import type { CertificateLife, CertsProbe } from './certs-probe';
 import { isKubeletCsr, type PendingCsr } from './csr-list';
 import { formatDuration } from '../plugin/duration';
@@ -72,7 +72,7 @@ export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Resul
   }));
   const nearest = lives.graphed === undefined ? undefined : certificates[lives.graphed];
   const phrases: string[] = [];
-  const bad = items.filter((i) => i.state !== State.OK);
+  const bad = problemsOf(items);
   if (bad.length > 0) phrases.push(...bad.map((i) => i.text));
   else if (nearest) phrases.push(`nearest expiry: ${describeLife(nearest, rules.now)}`);
   const csrs = probe.csrs;

@@ -3,7 +3,7 @@
 import { nameSome, type Part } from '../plugin/part';
 import { PERCENT, unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { worstOf } from '../plugin/subcheck';
+import { problemsOf, worstOf } from '../plugin/subcheck';
 import type { NodeFact } from './node-facts';
 import type { PodCount } from './pods-per-node';
 import type { SkewVerdict } from './version-skew';
@@ -30,7 +30,7 @@ export function podsPart(count: PodCount, facts: ReadonlyMap<string, NodeFact>, 
     { ...PERCENT, decimals: 1 },
   );
   const rows = sized.map((r, i) => ({ ...r, state: measured.states[i] ?? State.OK }));
-  const full = rows.filter((r) => r.state !== State.OK).sort((a, b) => b.pct - a.pct);
+  const full = problemsOf(rows).sort((a, b) => b.pct - a.pct);
   const worst = measured.graphed === undefined ? undefined : rows[measured.graphed];
   const say = (r: (typeof rows)[number]) => `${r.name} ${r.pods}/${r.limit} pods (${Math.round(r.pct)}%)`;
   const unlimited = rows.filter((r) => !Number.isFinite(r.pct)).length;
@@ -56,7 +56,7 @@ export function podsPart(count: PodCount, facts: ReadonlyMap<string, NodeFact>, 
 
 /** Kubelets against the API server: the nodes that break the skew policy, and every minor in use. */
 export function skewPart(verdict: SkewVerdict, serverText: string): Part {
-  const bad = verdict.kubelets.filter((k) => k.state !== State.OK);
+  const bad = problemsOf(verdict.kubelets);
   const minors = [...verdict.byMinor].filter(([, names]) => names.length > 0);
   // The API server's minor comes first in byMinor: the others are named with their nodes.
   const [serverMinor] = verdict.byMinor.keys();
