@@ -54,11 +54,14 @@ const PERFDATA_SHAPE = ['uom', 'min', 'max', 'warning', 'critical'];
 const WORDS = ['text', 'said', 'phrase'];
 
 describe('results come from the seam in lib/plugin', () => {
-  it('no code outside lib/plugin ranks or reduces states itself (worstState, severity)', () => {
+  it('no code outside lib/plugin ranks, sorts or reduces states itself (worstState, severity, a sort by state)', () => {
     const calls = findings((node) => {
       if (!ts.isCallExpression(node)) return undefined;
       const callee = nameOf(node.expression);
-      return callee === 'worstState' || callee === 'severity' ? `${callee}(…): hand the states to lib/plugin (worstOf, Verdict, resultOf)` : undefined;
+      if (callee === 'worstState' || callee === 'severity') return `${callee}(…): hand the states to lib/plugin (worstOf, Verdict, resultOf)`;
+      const order = node.arguments[0];
+      if (callee === 'sort' && order !== undefined && /\.state\b/.test(order.getText())) return 'sorted by state: worstFirst or problemsFirst';
+      return undefined;
     });
     expect(calls).toEqual([]);
   });
