@@ -5,8 +5,9 @@
 import type { Metric } from '../plugin/perfdata';
 import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
-import { State, stateName } from '../plugin/state';
-import { worstOf } from '../plugin/subcheck';
+import { part, resultOf, sayStateCounts, type Part } from '../plugin/part';
+import { State } from '../plugin/state';
+import { problemsOf, worstOf } from '../plugin/subcheck';
 import { matches, type LabelMatcher } from './alert-matchers';
 import type { AlertRule, ClusterAlert } from './alerts';
 import { formatAge } from './node-report';
@@ -201,24 +202,24 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
   const { verdicts, leftOut } = selectAlerts(alerts, rules);
   const firing = verdicts.filter((v) => v.alert.status === 'firing').sort(byConcern);
   const suppressed = verdicts.filter((v) => v.alert.status === 'silenced' || v.alert.status === 'inhibited');
-  const problems = firing.filter((v) => v.state !== State.OK);
+  const problems = problemsOf(firing);
   const watchdogMissing = isWatchdogMissing(alerts, rules);
-  const parts: string[] = [];
-  if (watchdogMissing) parts.push(`no ${WATCHDOG} alert firing: the alerting pipeline is broken`);
-  const bySeverity = [State.CRITICAL, State.WARNING]
-    .map((s) => [s, problems.filter((v) => v.state === s).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${stateName(s).toLowerCase()}`);
+  const parts: Part[] = [];
+  if (watchdogMissing) parts.push(part(`no ${WATCHDOG} alert firing: the alerting pipeline is broken`, State.CRITICAL));
   if (problems.length > 0) {
     const named = problems.slice(0, FIRST_LINE_ALERTS).map((v) => `${v.title}${sinceText(v)}`);
     const more = problems.length - named.length;
-    parts.push(`${bySeverity.join(', ')} alert${problems.length === 1 ? '' : 's'} firing: ${named.join(', ')}${more > 0 ? `, and ${more} more (below)` : ''}`);
+    const counts = sayStateCounts(problems, [State.CRITICAL, State.WARNING]);
+    parts.push(
+      part(`${counts} alert${problems.length === 1 ? '' : 's'} firing: ${named.join(', ')}${more > 0 ? `, and ${more} more (below)` : ''}`, worstOf(problems)),
+    );
   } else {
-    parts.push(`no critical or warning alert firing${firing.length > 0 ? ` (${plural(firing.length, 'other alert')})` : ''}`);
+    parts.push(part(`no critical or warning alert firing${firing.length > 0 ? ` (${plural(firing.length, 'other alert')})` : ''}`));
   }
   const silenced = suppressed.filter((v) => v.alert.status === 'silenced').length;
   const inhibited = suppressed.length - silenced;
-  if (suppressed.length > 0) parts.push([silenced > 0 ? `${silenced} silenced` : '', inhibited > 0 ? `${inhibited} inhibited` : ''].filter(Boolean).join(', '));
+  if (suppressed.length > 0)
+    parts.push(part([silenced > 0 ? `${silenced} silenced` : '', inhibited > 0 ? `${inhibited} inhibited` : ''].filter(Boolean).join(', ')));
   const shown = rules.listAll ? [...firing, ...suppressed] : problems;
   const items: Item[] = shown.slice(0, MAX_ALERT_ITEMS).map((v) => ({ name: v.title, state: v.state, text: itemText(v) }));
   const hiddenOk = rules.listAll ? 0 : firing.length - problems.length + suppressed.length;
@@ -234,14 +235,12 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
       ]
     : [];
   items.unshift(...pipeline);
-  return {
-    state: worstOf([...pipeline, ...problems]),
-    summary: parts.join('; '),
+  return resultOf(parts, {
     items,
     itemsLeftOut: Math.max(0, shown.length - MAX_ALERT_ITEMS),
     metrics: alertMetrics(firing, suppressed.length),
     notes: [`${plural(alerts.length, 'alert')} read from ${source}`, ...leftOutNotes(leftOut)],
-  };
+  });
 }
 
 /** An engine service name for a rule: `alert-<name>`; undefined for a name no engine object may carry. */

@@ -1,23 +1,23 @@
 // The judgement of check_cluster_certs: each certificate's time left against -w/-c (days,
 // alerting below), and kubelet CSRs pending longer than --csr-grace.
 import type { Item, Result } from '../plugin/result';
-import { unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
+import { unjudgedMetric } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { problemsFirst, worstOf } from '../plugin/subcheck';
+import { problemsFirst, problemsOf, worstOf } from '../plugin/subcheck';
 import type { CertificateLife, CertsProbe } from './certs-probe';
 import { isKubeletCsr, type PendingCsr } from './csr-list';
 import { formatDuration } from '../plugin/duration';
+import type { TimeLeft } from '../plugin/time-left';
 import { formatAge } from './node-report';
 
 export interface CertRules {
   /** -w/-c on days left: `30:` and `7:` (alert below). */
-  daysLeft: ScalarContext;
+  daysLeft: TimeLeft;
   /** A kubelet CSR pending longer than this many seconds is WARNING. */
   csrGrace: number;
   now: number;
 }
 
-const DAY = 86_400_000;
 /** Pending CSRs named on the status line. */
 const NAMED = 3;
 
@@ -41,19 +41,11 @@ function describeLife(c: CertificateLife, now: number): string {
   return left < 0 ? `${what} expired ${formatAge(-left)} ago (${day(c.notAfter)})` : `${what} expires in ${formatAge(left)} (${day(c.notAfter)})`;
 }
 
-/**
- * Days left, cut (not rounded) to hundredths: the words cut to whole days or hours, so the
- * figure graphed and judged must not round 4.999 days up to the 5 that "expires in 4d" denies.
- */
-function daysLeft(c: CertificateLife, now: number): number {
-  return Math.floor(((c.notAfter - now) / DAY) * 100) / 100;
-}
-
-function judgeLife(c: CertificateLife, rules: CertRules): Item {
-  const text = describeLife(c, rules.now);
-  if (!Number.isFinite(c.notAfter)) return { name: c.name, state: State.UNKNOWN, text };
-  if (Number.isFinite(c.notBefore) && c.notBefore > rules.now) return { name: c.name, state: State.CRITICAL, text };
-  return { name: c.name, state: rules.daysLeft.measure('cert_days_left', daysLeft(c, rules.now)).state, text };
+/** A certificate's state apart from its time left: UNKNOWN without a date, CRITICAL before it is valid; undefined when its time left judges it. */
+function judgeDates(c: CertificateLife, now: number): State | undefined {
+  if (!Number.isFinite(c.notAfter)) return State.UNKNOWN;
+  if (Number.isFinite(c.notBefore) && c.notBefore > now) return State.CRITICAL;
+  return undefined;
 }
 
 /** `csr-8wq4t (kubelet-serving, system:node:worker-6, pending 3h)`. */
@@ -69,13 +61,19 @@ function overdue(csr: PendingCsr, rules: CertRules): boolean {
 
 /** The result: the worst certificate's state and the CSRs', the nearest expiry on the status line. */
 export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Result {
-  const lives = probe.certificates.map((c) => ({ c, item: judgeLife(c, rules) }));
-  const dated = probe.certificates.filter((c) => Number.isFinite(c.notAfter));
-  const nearest = dated.reduce<CertificateLife | undefined>((a, c) => (a === undefined || c.notAfter < a.notAfter ? c : a), undefined);
-  const items: Item[] = lives.map((l) => l.item);
+  const { certificates } = probe;
+  // Each dated certificate judged by its time left, the nearest graphed, in one call.
+  const dated = certificates.map((c) => (Number.isFinite(c.notAfter) ? rules.daysLeft.left(c.notAfter, rules.now) : undefined));
+  const lives = rules.daysLeft.measureEach('cert_days_left', dated, 'lowest', rules.daysLeft.shape);
+  const items: Item[] = certificates.map((c, i) => ({
+    name: c.name,
+    state: judgeDates(c, rules.now) ?? lives.states[i]!,
+    text: describeLife(c, rules.now),
+  }));
+  const nearest = lives.graphed === undefined ? undefined : certificates[lives.graphed];
   const phrases: string[] = [];
-  const bad = lives.filter((l) => l.item.state !== State.OK);
-  if (bad.length > 0) phrases.push(...bad.map((l) => l.item.text));
+  const bad = problemsOf(items);
+  if (bad.length > 0) phrases.push(...bad.map((i) => i.text));
   else if (nearest) phrases.push(`nearest expiry: ${describeLife(nearest, rules.now)}`);
   const csrs = probe.csrs;
   let pendingCount: number | undefined;
@@ -101,15 +99,11 @@ export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Resul
     phrases.push('CSRs not read');
   }
   const notes = probe.verifyError ? [`the server's chain does not verify: ${probe.verifyError}`] : [];
-  // The nearest expiry is the figure graphed, from the same context that judged each certificate.
-  const nearestDays = nearest
-    ? rules.daysLeft.measure('cert_days_left', daysLeft(nearest, rules.now), { decimals: 2 }).metric
-    : unjudgedMetric('cert_days_left', null);
   return {
     state: worstOf(items),
     summary: phrases.join('; '),
     items: problemsFirst(items),
     notes,
-    metrics: [nearestDays, ...(pendingCount === undefined ? [] : [unjudgedMetric('csr_pending', pendingCount, { min: 0 })])],
+    metrics: [lives.metric, ...(pendingCount === undefined ? [] : [unjudgedMetric('csr_pending', pendingCount, { min: 0 })])],
   };
 }

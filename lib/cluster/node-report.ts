@@ -185,15 +185,15 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
   if (tooFew) summary = `only ${nodes} nodes, expected at least ${t.minNodes}: ${summary}`;
 
   const metrics: Metric[] = [
-    { label: 'nodes', value: nodes, min: 0 },
-    { label: 'healthy', value: nodes - failing, min: 0 },
-    // `failing` counts the nodes within --grace too (`failing_in_grace` says how many); -w/-c judge the others.
-    t.percent ? unjudgedMetric('failing', failing, { min: 0, max: nodes }) : { ...judged.metric, value: failing },
+    unjudgedMetric('nodes', nodes, { min: 0 }),
+    unjudgedMetric('healthy', nodes - failing, { min: 0 }),
+    // `failing` is what -w/-c judge: the nodes failing past --grace (`failing_in_grace` counts the others).
+    t.percent ? unjudgedMetric('failing', counted, { min: 0, max: nodes }) : judged.metric,
     // Every cordoned node that matched, skipped or not: the same number the summary gives.
-    { label: 'cordoned', value: cordoned, min: 0 },
+    unjudgedMetric('cordoned', cordoned, { min: 0 }),
   ];
   if (t.percent) metrics.push(judged.metric);
-  if (t.grace !== undefined) metrics.push({ label: 'failing_in_grace', value: graced.length, min: 0, max: nodes });
+  if (t.grace !== undefined) metrics.push(unjudgedMetric('failing_in_grace', graced.length, { min: 0, max: nodes }));
 
   const failingState = state === State.CRITICAL ? State.CRITICAL : State.WARNING;
   return { state, summary: summary + tail, items: nodeItems(tally, failingState, t, now), metrics };

@@ -6,6 +6,7 @@ import { unjudgedMetric } from '../plugin/scalar-context';
 import { boundedExcerpt, cutAtWord } from '../plugin/server-text';
 import { State } from '../plugin/state';
 import { worstFirst, worstOf } from '../plugin/subcheck';
+import type { Part } from '../plugin/part';
 import { judgeClusterOperator, type ClusterOperatorCondition, type ClusterOperatorStatus } from './cluster-operator';
 import type { ClusterVersionStatus } from './cluster-version';
 import { formatAge } from './node-report';
@@ -32,9 +33,8 @@ export interface OperatorRules {
 }
 
 /** One operator's verdict, and what it counts as in perfdata. */
-export interface OperatorVerdict {
+export interface OperatorVerdict extends Part {
   name: string;
-  state: State;
   /** Why, for the status line; empty when healthy. */
   finding: string;
   text: string;
@@ -171,8 +171,7 @@ export function judgeOperator(co: ClusterOperatorStatus, rules: OperatorRules, s
 }
 
 /** A finding about the ClusterVersion: its state and words. */
-interface VersionFinding {
-  state: State;
+interface VersionFinding extends Part {
   text: string;
   /** Shorter words for the status line, where the finding is only a note. */
   brief?: string;

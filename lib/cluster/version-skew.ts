@@ -1,6 +1,7 @@
 // Kubelets against the API server, by the version skew policy: a kubelet must not be newer
 // than the API server, and may be older by at most two minors (three from Kubernetes 1.28 on).
 // Minors are compared: a patch difference is no skew.
+import type { Part } from '../plugin/part';
 import { State } from '../plugin/state';
 import { minorOf, parseKubeVersion, type KubeVersion } from './kube-version';
 
@@ -10,12 +11,11 @@ export function supportedSkew(server: KubeVersion): number {
 }
 
 /** One node's kubelet, judged. */
-export interface KubeletSkew {
+export interface KubeletSkew extends Part {
   node: string;
   version?: KubeVersion;
   /** Minors behind the API server (negative: ahead). */
   behind?: number;
-  state: State;
   text: string;
 }
 

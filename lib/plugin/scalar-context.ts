@@ -116,6 +116,31 @@ export class ScalarContext implements Thresholds {
     return { judged, metrics };
   }
 
+  /**
+   * Several values of one kind (each node's pods, each certificate's time left), each judged
+   * with these ranges, and the worst graphed: `worst` says which end of the values is the
+   * worst (the highest use, the lowest time left). A value not measured (undefined, NaN) is
+   * not judged (its state is undefined) and never graphed; with none measured, the perfdata
+   * is `U` without ranges. The graphed value's state and perfdata come from the one call.
+   */
+  measureEach(
+    label: string,
+    values: readonly (number | null | undefined)[],
+    worst: 'highest' | 'lowest',
+    shape: PerfShape = {},
+  ): { states: (State | undefined)[]; graphed?: number; metric: Metric } {
+    const measured = (v: number | null | undefined): v is number => typeof v === 'number' && !Number.isNaN(v);
+    const states = values.map((v) => (measured(v) ? this.measure(label, v, shape).state : undefined));
+    let graphed: number | undefined;
+    values.forEach((v, i) => {
+      if (!measured(v)) return;
+      const best = graphed === undefined ? undefined : (values[graphed] as number);
+      if (best === undefined || (worst === 'highest' ? v > best : v < best)) graphed = i;
+    });
+    const metric = graphed === undefined ? unjudgedMetric(label, null, shape) : this.measure(label, values[graphed], shape).metric;
+    return { states, graphed, metric };
+  }
+
   /** The note for -v when -w alerts later than -c (`-w 95 -c 90`), else undefined. */
   get slip(): string | undefined {
     return describeThresholdSlip(this);

@@ -32,6 +32,9 @@ const RANK: Record<State, number> = {
   [State.CRITICAL]: 3,
 };
 
+/** The states that are problems, the worst first, as "worst wins" ranks them: CRITICAL, WARNING, UNKNOWN. */
+export const PROBLEM_STATES: readonly State[] = [State.CRITICAL, State.WARNING, State.UNKNOWN];
+
 /** How bad a state is, for ordering: CRITICAL 3, WARNING 2, UNKNOWN 1, OK 0. */
 export function severity(state: State): number {
   return RANK[state];

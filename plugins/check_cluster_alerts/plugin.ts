@@ -18,6 +18,7 @@ import { defaultCacheDir, entryName, PrivateCache } from '../../lib/plugin/priva
 import { CheckError } from '../../lib/plugin/errors';
 import { jsonDocument, oneLine, type Result } from '../../lib/plugin/result';
 import { State, stateName } from '../../lib/plugin/state';
+import { unjudgedMetric } from '../../lib/plugin/scalar-context';
 import { openSubmission } from '../../lib/submit/submit';
 import { configureAlerts, type AlertsConfig } from './config';
 import { ALERTS_OPTIONS } from './options';
@@ -148,7 +149,7 @@ async function submitRules(result: Result, results: ReturnType<typeof rulePassiv
       ...result,
       state: outcome.missingCount > 0 && result.state === State.OK ? State.WARNING : result.state,
       summary: `${result.summary}; ${results.length} rule results submitted to ${outcome.engine}${missing}`,
-      metrics: [...(result.metrics ?? []), { label: 'submitted', value: outcome.submitted, min: 0 }],
+      metrics: [...(result.metrics ?? []), unjudgedMetric('submitted', outcome.submitted, { min: 0 })],
       items: [
         ...outcome.missing.map(({ host, services }) => ({
           name: host,

@@ -6,8 +6,7 @@ import { clusterGetOptions } from '../cluster-family';
 import { parseDuration } from '../../lib/plugin/duration';
 import { UsageError } from '../../lib/plugin/errors';
 import { positiveInteger } from '../../lib/plugin/options';
-import { parseRange } from '../../lib/plugin/range';
-import { ScalarContext } from '../../lib/plugin/scalar-context';
+import { DAYS, TimeLeft } from '../../lib/plugin/time-left';
 import type { CertsOptions } from './options';
 
 /** Everything check_cluster_certs' options say, validated before the first request. */
@@ -20,11 +19,6 @@ export interface CertsConfig {
 /** A certificate lives at most this long: 100 years, the simulator's CA included. */
 const LIFETIME = { maxSeconds: 100 * 366 * 86400, days: true };
 
-/** Days as a range that alerts below them (`30:`), with the decimals a duration in hours needs. */
-function daysBelow(seconds: number, option: string): ReturnType<typeof parseRange> {
-  return parseRange(`${Math.round((seconds / 86400) * 10000) / 10000}:`, option);
-}
-
 /** The options of check_cluster_certs as its config. */
 export async function configureCerts(options: CertsOptions, context: RunContext): Promise<CertsConfig> {
   const target = await clusterTargetFrom(options, context, context.notes);
@@ -35,7 +29,7 @@ export async function configureCerts(options: CertsOptions, context: RunContext)
   return {
     target,
     rules: {
-      daysLeft: new ScalarContext({ warning: daysBelow(warning, '-w/--warning'), critical: daysBelow(critical, '-c/--critical') }),
+      daysLeft: new TimeLeft({ warning, critical }, DAYS),
       csrGrace: parseDuration(options['csr-grace'], '--csr-grace', { maxSeconds: 30 * 86400, days: true }),
     },
     get: {

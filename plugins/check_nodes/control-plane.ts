@@ -1,7 +1,8 @@
 // check_nodes --pods and --version-skew: their options as config, their reads (the pods of
 // every namespace, the API server's /version) beside the node list, and their judgement.
 import type { NodeFacts } from '../../lib/cluster/node-facts';
-import { podsPart, skewPart, type ResultPart } from '../../lib/cluster/node-extras-report';
+import { podsPart, skewPart } from '../../lib/cluster/node-extras-report';
+import type { Part } from '../../lib/plugin/part';
 import type { NodeTally } from '../../lib/cluster/node-tally';
 import { countPodsPerNode, type PodCount } from '../../lib/cluster/pods-per-node';
 import { readServerVersion, type KubeVersion } from '../../lib/cluster/kube-version';
@@ -79,9 +80,9 @@ export async function judgeControlPlane(
   tally: NodeTally,
   facts: NodeFacts,
   context: Pick<RunContext, 'setPhase'>,
-): Promise<ResultPart[]> {
+): Promise<Part[]> {
   const nodes = checkedNodes(tally);
-  const parts: ResultPart[] = [];
+  const parts: Part[] = [];
   if (config.pods && reads.pods) {
     context.setPhase('reading the pods per node');
     const counts = await reads.pods;

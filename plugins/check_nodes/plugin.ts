@@ -3,7 +3,7 @@ import { listNodes, type ListStats } from '../../lib/cluster/node-list';
 import { discoveryJson, evaluateNodes } from '../../lib/cluster/node-report';
 import { NodeTally } from '../../lib/cluster/node-tally';
 import { NodeFacts, teeSinks } from '../../lib/cluster/node-facts';
-import { joinParts } from '../../lib/cluster/node-extras-report';
+import { withParts } from '../../lib/plugin/part';
 import { clusterPlugin } from '../cluster-family';
 import { readCluster } from '../../lib/cluster/target';
 import type { RunContext } from '../../lib/plugin/context';
@@ -44,7 +44,7 @@ export const plugin = clusterPlugin({
     if (config.discovery) return { state: State.OK, summary: '', raw: discoveryJson(tally) };
     const listed = `${tally.listed} listed in ${stats.pages} page${stats.pages === 1 ? '' : 's'}${stats.restarted ? ' (restarted after 410 Gone)' : ''}`;
     const result = { ...evaluate(config, tally), notes: [listed, ...(config.selector ? [`selector ${config.selector}`] : [])] };
-    const joined = joinParts(result, await judgeControlPlane(config, reads, tally, facts, context));
+    const joined = withParts(result, await judgeControlPlane(config, reads, tally, facts, context));
     return config.vm ? addVmFacts(joined, config.vm, tally, facts, context) : joined;
   },
 });

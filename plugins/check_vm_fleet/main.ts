@@ -9,6 +9,7 @@ import { oneLine, type Item, type Result } from '../../lib/plugin/result';
 import { runPlugin } from '../../lib/plugin/run';
 import { State, stateName } from '../../lib/plugin/state';
 import { worstOf } from '../../lib/plugin/subcheck';
+import { unjudgedMetric } from '../../lib/plugin/scalar-context';
 import { submissionFailure } from '../../lib/submit/batches';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
 import { openSubmission, type Submission, type SubmitOutcome } from '../../lib/submit/submit';
@@ -134,7 +135,7 @@ async function submitFleet(submission: Submission, read: number, context: RunCon
  * it WARNING, named in the long output.
  */
 function withSubmission(result: Result, outcome: SubmitOutcome): Result {
-  const metrics = [...(result.metrics ?? []), { label: 'submitted', value: outcome.submitted, min: 0 }];
+  const metrics = [...(result.metrics ?? []), unjudgedMetric('submitted', outcome.submitted, { min: 0 })];
   let summary = `${result.summary}; ${plural(outcome.submitted, 'result')} submitted to ${outcome.engine}`;
   if (outcome.missingCount === 0) return { ...result, summary, metrics };
   summary += `, ${outcome.missingCount} not: ${outcome.engine} has no services for ${plural(outcome.missingHosts, 'VM')} (rerun the discovery)`;

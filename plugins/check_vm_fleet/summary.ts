@@ -4,7 +4,8 @@
 import { formatDecimal } from '../../lib/plugin/number-format';
 import type { Metric } from '../../lib/plugin/perfdata';
 import { MAX_ITEMS, oneLine, type Item, type Result } from '../../lib/plugin/result';
-import { severity, State, stateName } from '../../lib/plugin/state';
+import { unjudgedMetric } from '../../lib/plugin/scalar-context';
+import { PROBLEM_STATES, State, stateName } from '../../lib/plugin/state';
 import type { FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { vmState } from '../../lib/vcd/fleet/fleet-judge';
 import { servicesOf, type FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
@@ -16,9 +17,6 @@ interface Problem {
   index: number;
   item: Item;
 }
-
-/** The states of problems in the order the long output gives them: the worst first, as "worst wins" ranks them. */
-const PROBLEM_STATES = [State.CRITICAL, State.WARNING, State.UNKNOWN].sort((a, b) => severity(b) - severity(a));
 
 /** Problems a state's list may hold beyond MAX_ITEMS before it is cut back (a sort every so many). */
 const TRIM_EVERY = 1000;
@@ -88,12 +86,12 @@ export class FleetSummary {
       summary = `${plural(total, 'VM')} read in ${took}: ${tally}`;
     }
     const metrics: Metric[] = [
-      { label: 'vms', value: total, min: 0 },
-      { label: 'ok', value: counts[State.OK], min: 0, max: total },
-      { label: 'warning', value: counts[State.WARNING], min: 0, max: total },
-      { label: 'critical', value: counts[State.CRITICAL], min: 0, max: total },
-      { label: 'unknown', value: counts[State.UNKNOWN], min: 0, max: total },
-      { label: 'seconds', value: Math.round(seconds * 1000) / 1000, uom: 's', min: 0 },
+      unjudgedMetric('vms', total, { min: 0 }),
+      unjudgedMetric('ok', counts[State.OK], { min: 0, max: total }),
+      unjudgedMetric('warning', counts[State.WARNING], { min: 0, max: total }),
+      unjudgedMetric('critical', counts[State.CRITICAL], { min: 0, max: total }),
+      unjudgedMetric('unknown', counts[State.UNKNOWN], { min: 0, max: total }),
+      unjudgedMetric('seconds', Math.round(seconds * 1000) / 1000, { uom: 's', min: 0 }),
     ];
     const notes = [`${plural(collection.records, 'VM record')} in ${plural(collection.pages, 'page')}`, `concurrency ${concurrency}`];
     if (collection.limited > 0)

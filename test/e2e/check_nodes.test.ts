@@ -271,7 +271,7 @@ describe('options against the simulator', () => {
     const graced = await run(args(healthy, ['--grace', '10m']));
     expect(graced.code).toBe(1);
     expect(firstLine(graced)).toBe(
-      'NODES WARNING - 1 of 2 nodes failing: worker-3.prod-eu1.example.com (Ready=False: PLEG is not healthy: pleg has yet to be successful), 1 within --grace 10m, so WARNING | nodes=2;;;0 healthy=1;;;0 failing=1;;0;0;2 cordoned=0;;;0 failing_in_grace=1;;;0;2',
+      'NODES WARNING - 1 of 2 nodes failing: worker-3.prod-eu1.example.com (Ready=False: PLEG is not healthy: pleg has yet to be successful), 1 within --grace 10m, so WARNING | nodes=2;;;0 healthy=1;;;0 failing=0;;0;0;2 cordoned=0;;;0 failing_in_grace=1;;;0;2',
     );
     expect(graced.stdout).toMatch(
       /\n\[WARNING\] worker-3\.prod-eu1\.example\.com \(host worker-3\): Ready=False for 2m, since \S+ \(KubeletNotReady: PLEG is not healthy: pleg has yet to be successful\), within --grace 10m\n/,

@@ -1,6 +1,7 @@
 // The VM facts in check_nodes' result: appended to each failing node's line, named after the
 // summary, and never a state of their own (the nodes' verdict is the check's).
 import { formatDecimal } from '../../plugin/number-format';
+import { part, withParts } from '../../plugin/part';
 import type { Result } from '../../plugin/result';
 import { State } from '../../plugin/state';
 import type { NodeVmFact } from './node-vm-lookup';
@@ -54,6 +55,8 @@ export function withVmFacts(result: Result, outcome: VmFactsOutcome): Result {
   if (named.length > 0) phrases.push(`VMs: ${named.join(', ')}`);
   if (notLookedUp.length > 0)
     phrases.push(`${notLookedUp.length} failing node${notLookedUp.length === 1 ? '' : 's'} not looked up in vCD (--vcd-max-nodes ${outcome.maxNodes})`);
-  if (phrases.length === 0) return { ...result, items };
-  return { ...result, items, summary: [result.summary, ...phrases].join('; ') };
+  return withParts(
+    { ...result, items },
+    phrases.map((p) => part(p)),
+  );
 }

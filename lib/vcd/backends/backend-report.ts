@@ -3,13 +3,13 @@
 // CRITICAL; a datastore's used and provisioned storage in percent of its capacity against their
 // ranges; a disabled vCenter or datastore is named, in --disabled-state. What is kept is bounded
 // whatever their number: the long output's lines, MAX_PERFDATA_VALUES values, the problems named.
+import { BoundedItems, Named, Verdict } from '../../plugin/part';
 import type { Metric } from '../../plugin/perfdata';
 import { PerfdataLabels } from '../../plugin/perfdata-labels';
 import { formatDecimal } from '../../plugin/number-format';
 import { MAX_ITEMS, type Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
-import { BoundedItems, Named } from '../pvdc/pvdc-report';
+import { State } from '../../plugin/state';
 import type { Datastore, VCenter } from './backend-read';
 
 /** The ranges and states check_vcd_backends judges with. */
@@ -22,30 +22,6 @@ export interface BackendThresholds {
 /** Perfdata values at most: whole objects in the order judged, the cut said in the long output. */
 export const MAX_PERFDATA_VALUES = 1000;
 const PROBLEMS_IN_SUMMARY = 10;
-
-interface Finding {
-  state: State;
-  /** The long output's line. */
-  text: string;
-  /** What is wrong, for the status line ('' when nothing is). */
-  problem: string;
-}
-
-/** The parts said of one object, each with the state it gives. */
-class Said {
-  private readonly parts: { state: State; text: string }[] = [];
-
-  add(text: string, state = State.OK): void {
-    this.parts.push({ state, text });
-  }
-
-  /** `head` starts the long output's line, `short` names the object in the status line. */
-  finding(head: string, short = head): Finding {
-    const state = worstState(this.parts.map((p) => p.state));
-    const wrong = this.parts.filter((p) => p.state !== State.OK).map((p) => p.text);
-    return { state, text: `${head}: ${this.parts.map((p) => p.text).join(', ')}`, problem: wrong.length === 0 ? '' : `${short} ${wrong.join(', ')}` };
-  }
-}
 
 const percent = (part: number | undefined, whole: number | undefined): number | undefined =>
   part === undefined || whole === undefined || whole <= 0 ? undefined : (part / whole) * 100;
@@ -60,8 +36,8 @@ export function isConnected(v: VCenter): boolean | undefined {
 }
 
 /** One vCenter judged: not connected CRITICAL, cluster health YELLOW WARNING and RED CRITICAL; disabled in --disabled-state alone. */
-export function judgeVCenter(v: VCenter, disabledState: State): Finding {
-  const said = new Said();
+export function judgeVCenter(v: VCenter, disabledState: State): Verdict {
+  const said = new Verdict(`vCenter ${v.name}`);
   const disabled = v.enabled === false;
   const on = (state: State) => (disabled ? State.OK : state);
   if (disabled) said.add('disabled', disabledState);
@@ -72,25 +48,25 @@ export function judgeVCenter(v: VCenter, disabledState: State): Finding {
   if (v.health !== undefined)
     said.add(`cluster health ${v.health}`, on(v.health === 'RED' ? State.CRITICAL : v.health === 'YELLOW' ? State.WARNING : State.OK));
   said.add(v.version === undefined ? 'version not reported' : `version ${v.version}`);
-  return said.finding(`vCenter ${v.name}`);
+  return said;
 }
 
 /** One datastore judged, with its perfdata. */
-export function judgeDatastore(d: Datastore, t: BackendThresholds, labels: PerfdataLabels | undefined): Finding & { metrics: Metric[] } {
+export function judgeDatastore(d: Datastore, t: BackendThresholds, labels: PerfdataLabels | undefined): { verdict: Verdict; short: string; metrics: Metric[] } {
   const used = percent(d.usedMB, d.capacityMB);
   const provisioned = percent(d.provisionedMB, d.capacityMB);
   // Past the perfdata's cut no label is made: a label of a hostile name costs a SHA-256.
   const label = (measure: string) => (labels === undefined ? measure : labels.label([d.vc, d.name], measure));
   const u = t.storage.measure(label('used_pct'), used, SHAPE);
   const p = t.overcommit.measure(label('provisioned_pct'), provisioned, { uom: '%', min: 0, decimals: 1 });
-  const said = new Said();
+  const where = [d.vc === '' ? '' : `vCenter ${d.vc}`, d.type].filter(Boolean).join(', ');
+  const said = new Verdict(`datastore ${d.name}${where === '' ? '' : ` (${where})`}`);
   if (d.enabled === false) said.add('disabled', t.disabledState);
   const cap = d.capacityMB === undefined ? ' (capacity not reported)' : ` of ${gib(d.capacityMB)}`;
   said.add(used === undefined ? `used unknown${cap}` : `${pct(used)} used${cap}`, u.state === State.UNKNOWN ? State.OK : u.state);
   if (provisioned !== undefined) said.add(`${pct(provisioned)} provisioned`, p.state);
   if (d.odd.length > 0) said.add(`not numbers: ${d.odd.join(', ')}`);
-  const where = [d.vc === '' ? '' : `vCenter ${d.vc}`, d.type].filter(Boolean).join(', ');
-  return { ...said.finding(`datastore ${d.name}${where === '' ? '' : ` (${where})`}`, `datastore ${d.name}`), metrics: [u.metric, p.metric] };
+  return { verdict: said, short: `datastore ${d.name}`, metrics: [u.metric, p.metric] };
 }
 
 /** The result of check_vcd_backends over the vCenters and datastores read. */
@@ -99,13 +75,11 @@ export function judgeBackends(vcenters: readonly VCenter[], datastores: readonly
   const metrics: Metric[] = [];
   const problems = new Named(PROBLEMS_IN_SUMMARY);
   const labels = new PerfdataLabels();
-  let state = State.OK;
   let graphed = 0;
   let cut = false;
-  const add = (f: Finding, objectName: string, values: Metric[]) => {
-    state = worstState([state, f.state]);
-    items.add({ name: objectName, state: f.state, text: f.text });
-    if (f.problem !== '') problems.add(f.problem);
+  const add = (v: Verdict, objectName: string, values: Metric[], short?: string) => {
+    items.add(v.item(objectName));
+    problems.add(v.problem(short));
     if (cut) return;
     cut = metrics.length + values.length > MAX_PERFDATA_VALUES;
     if (cut) return;
@@ -119,8 +93,8 @@ export function judgeBackends(vcenters: readonly VCenter[], datastores: readonly
   }
   const byVCenter = (a: Datastore, b: Datastore) => (a.vc < b.vc ? -1 : a.vc > b.vc ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const d of [...datastores].sort(byVCenter)) {
-    const f = judgeDatastore(d, t, cut ? undefined : labels);
-    add(f, d.name, f.metrics);
+    const { verdict, short, metrics: values } = judgeDatastore(d, t, cut ? undefined : labels);
+    add(verdict, d.name, values, short);
   }
   const total = vcenters.length + datastores.length;
   const kept = items.items();
@@ -130,7 +104,7 @@ export function judgeBackends(vcenters: readonly VCenter[], datastores: readonly
       state: State.OK,
       text: `perfdata for the first ${graphed} of ${total} vCenters and datastores (${metrics.length} values, at most ${MAX_PERFDATA_VALUES}): the others with --vcenter or --datastore, one service each (--discovery)`,
     });
-  const result = { state, items: kept, metrics, ...(items.leftOut > 0 ? { itemsLeftOut: items.leftOut } : {}) };
+  const result = { state: items.state, items: kept, metrics, ...(items.leftOut > 0 ? { itemsLeftOut: items.leftOut } : {}) };
   if (total === 1) return { ...result, summary: kept[kept.length - 1].text };
   const n = [
     vcenters.length > 0 ? `${vcenters.length} vCenter${vcenters.length === 1 ? '' : 's'}` : '',

@@ -6,6 +6,7 @@ import { CheckError } from '../../plugin/errors';
 import { formatDuration } from '../../plugin/duration';
 import type { Item, Result } from '../../plugin/result';
 import { unjudgedMetric } from '../../plugin/scalar-context';
+import { Named, part, Verdict, type Part } from '../../plugin/part';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
 import type { EdgeGateway } from './edge-read';
@@ -47,20 +48,22 @@ function edgeName(e: EdgeGateway): string {
 }
 
 /** One edge judged: its state and what is said of it. */
-function judgeEdge(e: EdgeGateway, busySince: number | undefined, graceSeconds: number, now: number, remembers: boolean): { state: State; said: string } {
+function judgeEdge(e: EdgeGateway, busySince: number | undefined, graceSeconds: number, now: number, remembers: boolean): Part {
   const ha = e.ha !== undefined && !HA_FINE.has(e.ha) ? `, HA degraded (haStatus ${e.ha})` : '';
   const haState = ha === '' ? State.OK : State.WARNING;
   if (e.busy) {
-    if (busySince === undefined) return { state: haState, said: `busy (${remembers ? 'since now' : 'for how long unknown: no cache'})${ha}` };
+    if (busySince === undefined) return part(`busy (${remembers ? 'since now' : 'for how long unknown: no cache'})${ha}`, haState);
     const seconds = Math.max(0, Math.round((now - busySince) / 1000));
     const over = seconds > graceSeconds;
-    const said = `busy for ${formatDuration(Math.max(1, seconds))}${over ? ` (more than --busy-grace ${formatDuration(graceSeconds)})` : ''}${ha}`;
-    return { state: over ? State.CRITICAL : haState, said };
+    return part(
+      `busy for ${formatDuration(Math.max(1, seconds))}${over ? ` (more than --busy-grace ${formatDuration(graceSeconds)})` : ''}${ha}`,
+      over ? State.CRITICAL : haState,
+    );
   }
-  if (e.status === undefined) return { state: State.UNKNOWN, said: `state not reported by this vCD${ha}` };
-  if (FAILED.has(e.status)) return { state: State.CRITICAL, said: `failed (${e.status})${ha}` };
-  if (!REALISED.has(e.status)) return { state: State.CRITICAL, said: `not realised (${e.status})${ha}` };
-  return { state: haState, said: `realised${ha}` };
+  if (e.status === undefined) return part(`state not reported by this vCD${ha}`, State.UNKNOWN);
+  if (FAILED.has(e.status)) return part(`failed (${e.status})${ha}`, State.CRITICAL);
+  if (!REALISED.has(e.status)) return part(`not realised (${e.status})${ha}`, State.CRITICAL);
+  return part(`realised${ha}`, haState);
 }
 
 /** The result of check_edge_gateways over the edges read. */
@@ -70,27 +73,27 @@ export function judgeEdges(
   options: { graceSeconds: number; now: number; remembers: boolean; scope: string },
 ): Result {
   const items: Item[] = [];
-  const problems: string[] = [];
+  const problems = new Named(IN_SUMMARY);
   let realised = 0;
   let busy = 0;
   for (const e of [...edges].sort((a, b) => (a.org + a.name < b.org + b.name ? -1 : 1))) {
-    const { state, said } = judgeEdge(e, busySince.get(e.id), options.graceSeconds, options.now, options.remembers);
     if (e.busy) busy++;
     else if (e.status !== undefined && REALISED.has(e.status)) realised++;
     const where = e.vdc === '' ? '' : `, VDC ${e.vdc}`;
-    items.push({ name: e.name, state, text: `${edgeName(e)}${where}: ${said}` });
-    if (state !== State.OK) problems.push(`${edgeName(e)} ${said}`);
+    const { state, text } = judgeEdge(e, busySince.get(e.id), options.graceSeconds, options.now, options.remembers);
+    const v = new Verdict(`${edgeName(e)}${where}`).add(text ?? '', state);
+    items.push(v.item(e.name));
+    problems.add(v.problem(edgeName(e)));
   }
   const state = worstOf(items);
   const metrics = [
     unjudgedMetric('edges', edges.length, { min: 0 }),
     unjudgedMetric('edges_realized', realised, { min: 0, max: edges.length }),
     unjudgedMetric('edges_busy', busy, { min: 0, max: edges.length }),
-    unjudgedMetric('edges_problem', problems.length, { min: 0, max: edges.length }),
+    unjudgedMetric('edges_problem', problems.count, { min: 0, max: edges.length }),
   ];
   if (edges.length === 1) return { state, summary: `edge gateway ${items[0].text}`, items, metrics };
   const n = `${edges.length} edge gateways${options.scope}`;
-  if (problems.length === 0) return { state, summary: `${n}: all realised${busy > 0 ? ` (${busy} busy within --busy-grace)` : ''}`, items, metrics };
-  const more = problems.length > IN_SUMMARY ? ` … ${problems.length - IN_SUMMARY} more` : '';
-  return { state, summary: `${n}: ${problems.slice(0, IN_SUMMARY).join(', ')}${more}`, items, metrics };
+  if (problems.count === 0) return { state, summary: `${n}: all realised${busy > 0 ? ` (${busy} busy within --busy-grace)` : ''}`, items, metrics };
+  return { state, summary: `${n}: ${problems.said(', ')}`, items, metrics };
 }

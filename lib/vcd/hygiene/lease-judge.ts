@@ -1,11 +1,10 @@
 // check_vm_lease's judgement: the runtime and storage leases of a VM's vApp, the earlier expiry first.
 import { CheckError } from '../../plugin/errors';
 import type { Metric } from '../../plugin/perfdata';
-import type { Range } from '../../plugin/range';
 import type { Item, Result } from '../../plugin/result';
-import { ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
+import { SECONDS, TimeLeft } from '../../plugin/time-left';
 import type { VmHygiene } from './hygiene-record';
 import type { LeaseSection } from './lease-section';
 import { formatMoment, formatSpan, parseDateTime } from './vcd-time';
@@ -65,13 +64,9 @@ export interface LeaseThresholds {
   critical: number;
 }
 
-function below(seconds: number): Range {
-  return { start: seconds, end: Infinity, inside: false, text: `${seconds}:` };
-}
-
 /** Judges the leases at `now` (ms): expired is CRITICAL, less left than -c CRITICAL, than -w WARNING. */
 export function judgeLeases(facts: LeaseFacts, t: LeaseThresholds, vm: string, now: number): Result {
-  const context = new ScalarContext({ warning: below(t.warning), critical: below(t.critical) });
+  const context = new TimeLeft(t, SECONDS);
   const items: Item[] = [];
   const metrics: Metric[] = [];
   const expiring: Array<{ kind: string; left: number; at: number; state: State }> = [];
@@ -81,12 +76,10 @@ export function judgeLeases(facts: LeaseFacts, t: LeaseThresholds, vm: string, n
       items.push({ name: kind, state: State.OK, text: `${kind} lease: no expiry (${term.never})` });
       continue;
     }
-    const left = Math.floor((term.expires - now) / 1000);
-    const measured = context.measure(`lease_${kind}`, left, { uom: 's' });
-    // Expired is CRITICAL whatever -c says.
-    const state = left <= 0 ? State.CRITICAL : measured.state;
-    expiring.push({ kind, left, at: term.expires, state });
-    items.push({ name: kind, state, text: `${kind} lease ${describeLeft(left)} (${formatMoment(term.expires)})` });
+    const left = context.left(term.expires, now);
+    const measured = context.measure(`lease_${kind}`, left);
+    expiring.push({ kind, left, at: term.expires, state: measured.state });
+    items.push({ name: kind, state: measured.state, text: `${kind} lease ${describeLeft(left)} (${formatMoment(term.expires)})` });
     metrics.push(measured.metric);
   }
   if (facts.expired === true && !expiring.some((e) => e.left <= 0))

@@ -4,12 +4,12 @@
 // figure the API did not give is said to be unknown and printed as U: never 0, never UNKNOWN
 // for the whole check.
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
+import { BoundedItems, Named, Verdict } from '../../plugin/part';
 import type { Metric } from '../../plugin/perfdata';
 import { PerfdataLabels } from '../../plugin/perfdata-labels';
-import { MAX_ITEMS, type Item, type Result } from '../../plugin/result';
-import { PERCENT, unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
-import { State, worstState } from '../../plugin/state';
-import { worstFirst, worstOf } from '../../plugin/subcheck';
+import { MAX_ITEMS, type Result } from '../../plugin/result';
+import { PERCENT, unjudgedMetric, type Measurement, type ScalarContext } from '../../plugin/scalar-context';
+import { State } from '../../plugin/state';
 import type { Basis, PvdcReading } from './pvdc-probe';
 import type { Figure, ProviderStoragePolicyRecord } from './pvdc-query';
 
@@ -71,123 +71,90 @@ function percentOf(m: Measure): number | undefined {
   return m.value !== undefined && m.capacity !== undefined && m.capacity > 0 ? (m.value / m.capacity) * 100 : undefined;
 }
 
-/** A finding about one provider VDC: its state and how it is said. */
-interface Finding {
-  state: State;
-  text: string;
-  /** A figure the API did not give. */
-  unknown?: boolean;
+/** One resource of a provider VDC against its capacity: its percentage judged and graphed in one call, its absolute figure graphed. */
+interface Use {
+  what: string;
+  word: string;
+  m: Measure;
+  unit: Unit;
+  pct: Measurement;
+  absolute: Metric;
 }
 
-function measureFinding(what: string, word: Basis, m: Measure, ctx: ScalarContext, show: (n: number) => string): Finding {
-  const pct = percentOf(m);
-  if (pct !== undefined)
-    return { state: ctx.measure('', pct).state, text: `${what} ${formatDecimal(pct, 1)}% ${word} (${show(m.value!)} of ${show(m.capacity!)})` };
-  if (m.missing !== undefined) return { state: State.OK, text: `${what} ${word} unknown (${m.missing})`, unknown: true };
-  if (m.value === undefined) return { state: State.OK, text: `${what} ${word} unknown (no ${m.valueName})`, unknown: true };
-  if (m.capacity === undefined) return { state: State.OK, text: `${what} ${show(m.value)} ${word}, capacity unknown (no ${m.capacityName})`, unknown: true };
-  return { state: State.OK, text: `${what} ${show(m.value)} ${word}, no capacity (${m.capacityName} 0)` };
+/** How a figure is said, and what one of it is in perfdata's unit (MB in bytes). */
+interface Unit {
+  show: (n: number) => string;
+  scale: number;
+  uom?: 'B';
+  /** The perfdata measure of the absolute figure (`cpu_mhz`, `memory`); its percentage is `<what>_pct`. */
+  measure: (what: string) => string;
 }
-
-const mhz = (n: number) => `${formatDecimal(n, 0)} MHz`;
-const mb = (n: number) => formatBytes(n * MIB);
-
-/** Everything said about one provider VDC, the problems first. */
-function findingsOf(r: PvdcReading, t: PvdcThresholds, basis: Basis): Finding[] {
-  const { pvdc } = r;
-  const findings: Finding[] = [];
-  if (!pvdc.enabled) findings.push({ state: State.CRITICAL, text: 'disabled' });
-  if (pvdc.status !== undefined && pvdc.status !== 'READY')
-    findings.push({ state: pvdc.status === 'FAILED_CREATION' ? State.CRITICAL : State.WARNING, text: `status ${pvdc.status}` });
-  findings.push(measureFinding('cpu', basis, computeMeasure(r, 'cpu', basis), t.cpu, mhz));
-  findings.push(measureFinding('memory', basis, computeMeasure(r, 'memory', basis), t.memory, mb));
-  const storageWord = basis === 'reserved' ? 'used' : basis;
-  for (const p of r.policies) findings.push(measureFinding(`storage ${p.name}`, storageWord, storageMeasure(p, basis), t.storage, mb));
-  findings.push(
-    pvdc.vdcs === undefined
-      ? { state: State.OK, text: 'org VDCs unknown (no numberOfVdcs)', unknown: true }
-      : { state: State.OK, text: `${pvdc.vdcs} org VDC${pvdc.vdcs === 1 ? '' : 's'}` },
-  );
-  const odd = [...pvdc.odd, ...r.policies.flatMap((p) => p.odd.map((o) => `${p.name}: ${o}`))];
-  if (r.reservations !== undefined && !('error' in r.reservations)) for (const o of r.reservations.odd) odd.push(o);
-  if (odd.length > 0)
-    findings.push({ state: State.OK, text: `not numbers, taken as unknown: ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ' …' : ''}`, unknown: true });
-  return worstFirst(findings);
-}
+const MHZ: Unit = { show: (n) => `${formatDecimal(n, 0)} MHz`, scale: 1, measure: (what) => `${what}_mhz` };
+const MB: Unit = { show: (n) => formatBytes(n * MIB), scale: MIB, uom: 'B', measure: (what) => what };
 
 function capacityShape(m: Measure, scale: number, uom?: 'B') {
   return { ...(uom ? { uom } : {}), min: 0, ...(m.capacity !== undefined && m.capacity > 0 ? { max: m.capacity * scale } : {}) };
 }
 
-/** Perfdata of one provider VDC: percentages with the thresholds, the basis figures with capacity as max, and the org VDC count. */
-function perfdataOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, labels: PerfdataLabels): Metric[] {
-  const out: Metric[] = [];
-  const label = (measure: string) => labels.label([r.pvdc.name], measure);
-  const cpu = computeMeasure(r, 'cpu', basis);
-  const memory = computeMeasure(r, 'memory', basis);
-  const scaled = (v: Figure, scale: number) => (v === undefined ? null : v * scale);
-  out.push(
-    t.cpu.measure(label('cpu_pct'), percentOf(cpu) ?? null, PERCENT).metric,
-    unjudgedMetric(label('cpu_mhz'), scaled(cpu.value, 1), capacityShape(cpu, 1)),
-    t.memory.measure(label('memory_pct'), percentOf(memory) ?? null, PERCENT).metric,
-    unjudgedMetric(label('memory'), scaled(memory.value, MIB), capacityShape(memory, MIB, 'B')),
-    unjudgedMetric(label('vdcs'), r.pvdc.vdcs ?? null, { min: 0 }),
-  );
-  for (const p of r.policies) {
-    const m = storageMeasure(p, basis);
-    out.push(
-      t.storage.measure(labels.label([r.pvdc.name, p.name], 'storage_pct'), percentOf(m) ?? null, PERCENT).metric,
-      unjudgedMetric(labels.label([r.pvdc.name, p.name], 'storage'), scaled(m.value, MIB), capacityShape(m, MIB, 'B')),
-    );
-  }
-  return out;
-}
-
 /**
- * The long output's lines, at most what the runtime prints (MAX_ITEMS, the rest counted in its
- * "… N more"): in the order listed, a problem taking the place of the last line that is OK
- * once they are that many, so that no problem is left out for an OK line.
+ * CPU, memory and each storage policy of one provider VDC, measured once for its words and its
+ * perfdata. `label` makes a perfdata label of names and a measure ('' past the perfdata's cut).
  */
-export class BoundedItems {
-  readonly kept: (Item | undefined)[] = [];
-  private readonly okAt: number[] = [];
-  leftOut = 0;
-
-  constructor(private readonly max: number) {}
-
-  add(item: Item): void {
-    if (this.kept.length < this.max) {
-      if (item.state === State.OK) this.okAt.push(this.kept.length);
-      this.kept.push(item);
-      return;
-    }
-    this.leftOut++;
-    const ok = item.state === State.OK ? undefined : this.okAt.pop();
-    if (ok === undefined) return;
-    this.kept[ok] = undefined;
-    this.kept.push(item);
-  }
-
-  items(): Item[] {
-    return this.kept.filter((i): i is Item => i !== undefined);
-  }
+function usesOf(r: PvdcReading, t: PvdcThresholds, basis: Basis, label: (names: readonly string[], measure: string) => string): Use[] {
+  const scaled = (v: Figure, scale: number) => (v === undefined ? null : v * scale);
+  const use = (what: string, word: string, m: Measure, ctx: ScalarContext, unit: Unit, names: readonly string[], measure: string): Use => ({
+    what,
+    word,
+    m,
+    unit,
+    pct: ctx.measure(label(names, `${measure}_pct`), percentOf(m) ?? null, PERCENT),
+    absolute: unjudgedMetric(label(names, unit.measure(measure)), scaled(m.value, unit.scale), capacityShape(m, unit.scale, unit.uom)),
+  });
+  const storageWord = basis === 'reserved' ? 'used' : basis;
+  return [
+    use('cpu', basis, computeMeasure(r, 'cpu', basis), t.cpu, MHZ, [r.pvdc.name], 'cpu'),
+    use('memory', basis, computeMeasure(r, 'memory', basis), t.memory, MB, [r.pvdc.name], 'memory'),
+    ...r.policies.map((p) => use(`storage ${p.name}`, storageWord, storageMeasure(p, basis), t.storage, MB, [r.pvdc.name, p.name], 'storage')),
+  ];
 }
 
-/** Texts named in a status line: the first `max`, and how many more. */
-export class Named {
-  readonly first: string[] = [];
-  count = 0;
+/** What one resource says: its percentage in the state it was judged, or which figure is unknown. */
+function sayUse(v: Verdict, { what, word, m, unit, pct }: Use): void {
+  const { show } = unit;
+  const p = percentOf(m);
+  if (p !== undefined) v.add(`${what} ${formatDecimal(p, 1)}% ${word} (${show(m.value!)} of ${show(m.capacity!)})`, pct.state);
+  else if (m.missing !== undefined) v.addUnknown(`${what} ${word} unknown (${m.missing})`);
+  else if (m.value === undefined) v.addUnknown(`${what} ${word} unknown (no ${m.valueName})`);
+  else if (m.capacity === undefined) v.addUnknown(`${what} ${show(m.value)} ${word}, capacity unknown (no ${m.capacityName})`);
+  else v.add(`${what} ${show(m.value)} ${word}, no capacity (${m.capacityName} 0)`);
+}
 
-  constructor(private readonly max: number) {}
+/** Everything said about one provider VDC, the worst first. */
+function verdictOf(r: PvdcReading, uses: readonly Use[]): Verdict {
+  const { pvdc } = r;
+  const v = new Verdict(r.pvdc.name, 'worst first');
+  if (!pvdc.enabled) v.add('disabled', State.CRITICAL);
+  if (pvdc.status !== undefined && pvdc.status !== 'READY') v.add(`status ${pvdc.status}`, pvdc.status === 'FAILED_CREATION' ? State.CRITICAL : State.WARNING);
+  for (const u of uses) sayUse(v, u);
+  if (pvdc.vdcs === undefined) v.addUnknown('org VDCs unknown (no numberOfVdcs)');
+  else v.add(`${pvdc.vdcs} org VDC${pvdc.vdcs === 1 ? '' : 's'}`);
+  const odd = [...pvdc.odd, ...r.policies.flatMap((p) => p.odd.map((o) => `${p.name}: ${o}`))];
+  if (r.reservations !== undefined && !('error' in r.reservations)) for (const o of r.reservations.odd) odd.push(o);
+  if (odd.length > 0) v.addUnknown(`not numbers, taken as unknown: ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ' …' : ''}`);
+  return v;
+}
 
-  add(text: string): void {
-    if (this.count++ < this.max) this.first.push(text);
-  }
-
-  /** `a, b … 3 more` with `separator` between the texts. */
-  said(separator: string): string {
-    return this.first.join(separator) + (this.count > this.max ? ` … ${this.count - this.max} more` : '');
-  }
+/** Perfdata of one provider VDC: percentages with the thresholds, the basis figures with capacity as max, and the org VDC count. */
+function perfdataOf(r: PvdcReading, uses: readonly Use[], label: (names: readonly string[], measure: string) => string): Metric[] {
+  const [cpu, memory, ...storage] = uses;
+  return [
+    cpu.pct.metric,
+    cpu.absolute,
+    memory.pct.metric,
+    memory.absolute,
+    unjudgedMetric(label([r.pvdc.name], 'vdcs'), r.pvdc.vdcs ?? null, { min: 0 }),
+    ...storage.flatMap((u) => [u.pct.metric, u.absolute]),
+  ];
 }
 
 /**
@@ -208,26 +175,23 @@ export function judgeProviderVdcs(readings: readonly PvdcReading[], t: PvdcThres
   const problems = new Named(PROBLEMS_IN_SUMMARY);
   const unknown = new Named(UNKNOWN_IN_SUMMARY);
   const labels = new PerfdataLabels();
-  let state = State.OK;
   let single = '';
   let graphed = 0;
   let cut = false;
   for (const r of readings) {
-    const findings = findingsOf(r, t, basis);
-    const own = worstOf(findings);
-    state = worstState([state, own]);
-    const said = findings.map((f) => f.text).join(', ');
-    items.add({ name: r.pvdc.name, state: own, text: `${r.pvdc.name}: ${said}` });
-    const wrong = findings.filter((f) => f.state !== State.OK).map((f) => f.text);
-    if (wrong.length > 0) problems.add(`${r.pvdc.name} ${wrong.join(', ')}`);
-    if (findings.some((f) => f.unknown)) unknown.add(r.pvdc.name);
-    single = `${r.pvdc.name}: ${said}`;
-    if (cut) continue;
-    // Whole provider VDCs while they fit; the first alone gives what fits of its own.
-    const values = perfdataOf(r, t, basis, labels);
-    cut = metrics.length + values.length > MAX_PERFDATA_VALUES;
-    if (cut && metrics.length > 0) continue;
-    for (const m of values.slice(0, MAX_PERFDATA_VALUES)) metrics.push(m);
+    // Whole provider VDCs while they fit; the first alone gives what fits of its own. Past the
+    // cut no label is made: a label of a hostile name costs a SHA-256.
+    const count = 5 + 2 * r.policies.length;
+    cut = cut || metrics.length + count > MAX_PERFDATA_VALUES;
+    const graph = !cut || metrics.length === 0;
+    const uses = usesOf(r, t, basis, (names, measure) => (graph ? labels.label(names, measure) : ''));
+    const v = verdictOf(r, uses);
+    items.add(v.item(r.pvdc.name));
+    problems.add(v.problem());
+    if (v.hasUnknown) unknown.add(r.pvdc.name);
+    single = v.line;
+    if (!graph) continue;
+    for (const m of perfdataOf(r, uses, (names, measure) => labels.label(names, measure)).slice(0, MAX_PERFDATA_VALUES)) metrics.push(m);
     graphed++;
   }
   const kept = items.items();
@@ -237,7 +201,7 @@ export function judgeProviderVdcs(readings: readonly PvdcReading[], t: PvdcThres
       state: State.OK,
       text: `perfdata for the first ${graphed} of ${readings.length} provider VDCs (${metrics.length} values, at most ${MAX_PERFDATA_VALUES}): the others with --pvdc, one service per provider VDC (--discovery)`,
     });
-  const result = { state, items: kept, metrics, ...(items.leftOut > 0 ? { itemsLeftOut: items.leftOut } : {}) };
+  const result = { state: items.state, items: kept, metrics, ...(items.leftOut > 0 ? { itemsLeftOut: items.leftOut } : {}) };
   if (readings.length === 1) return { ...result, summary: `provider VDC ${single}` };
   const n = `${readings.length} provider VDCs`;
   const unknownText = unknown.count === 0 ? '' : `; figures unknown for ${unknown.said(', ')} (see the long output)`;

@@ -4,10 +4,11 @@
 import { formatBytes, formatDecimal } from '../../plugin/number-format';
 import type { Metric } from '../../plugin/perfdata';
 import { PerfdataLabels } from '../../plugin/perfdata-labels';
+import { Verdict } from '../../plugin/part';
 import type { Item, Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type Measurement, type ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
-import { problemsOf, stateOf, worstFirst, worstOf, type Subcheck } from '../../plugin/subcheck';
+import { worstOf } from '../../plugin/subcheck';
 import type { Quota, StoragePolicyRecord, VdcRecord, VdcVm } from './vdc-query';
 import { FAILED_VM_STATES } from '../vm/vm-record';
 
@@ -50,14 +51,6 @@ const MIB = 1024 * 1024;
 /** Failed VMs named per VDC in the status line; the long output names up to MAX_VMS_LISTED. */
 const VMS_IN_SUMMARY = 5;
 const MAX_VMS_LISTED = 50;
-
-/** A finding about one VDC: its state and how it is said. */
-interface Finding extends Subcheck {
-  state: State;
-  text: string;
-  /** A figure the record did not send: said (on the status line too), but it sets no state. */
-  unknown?: boolean;
-}
 
 /** How a quota's figures are said and graphed. */
 interface QuotaUnit {
@@ -106,7 +99,8 @@ function quotasOf(r: VdcReading, names: readonly string[], labels: PerfdataLabel
   ];
 }
 
-function quotaFinding({ what, q, unit, judged }: QuotaUse): Finding {
+/** What one quota says: its percentage in the state it was judged, unlimited, or which figure is unknown (said, on the status line too, but it sets no state). */
+function sayQuota(v: Verdict, { what, q, unit, judged }: QuotaUse): void {
   const pct = percentOfLimit(q);
   if (q.unknown !== undefined) {
     // A figure the record did not send costs that figure: this quota is not judged, and the
@@ -114,37 +108,36 @@ function quotaFinding({ what, q, unit, judged }: QuotaUse): Finding {
     // memory limit at all, run after run: it must not make the service UNKNOWN for good).
     const used = q.used === undefined ? 'use unknown' : `${unit.show(q.used)} used`;
     const limit = q.limit === undefined ? 'limit unknown' : q.limit > 0 ? `limit ${unit.show(q.limit)}` : 'unlimited';
-    return { state: State.OK, text: `${what} ${used}, ${limit} (${q.unknown})`, unknown: true };
-  }
-  if (judged === undefined || pct === undefined) return { state: State.OK, text: `${what} ${unit.show(q.used ?? 0)} used, unlimited` };
-  return { state: judged.state, text: `${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used ?? 0)} of ${unit.show(q.limit ?? 0)})` };
+    v.addUnknown(`${what} ${used}, ${limit} (${q.unknown})`);
+  } else if (judged === undefined || pct === undefined) v.add(`${what} ${unit.show(q.used ?? 0)} used, unlimited`);
+  else v.add(`${what} ${formatDecimal(pct, 1)}% (${unit.show(q.used ?? 0)} of ${unit.show(q.limit ?? 0)})`, judged.state);
 }
 
-/** The VMs in failed or unknown states, as WARNING findings. */
-function vmFindings(vms: readonly VdcVm[]): { bad: VdcVm[]; finding?: Finding } {
-  const bad = vms.filter((v) => !NORMAL_VM_STATES.has(v.status));
-  if (bad.length === 0) return { bad };
-  const named = bad.slice(0, VMS_IN_SUMMARY).map((v) => `${v.name} (${describeVmStatus(v.status)})`);
+/** The VMs in failed or unknown states, said as WARNING. */
+function sayVms(v: Verdict, vms: readonly VdcVm[]): VdcVm[] {
+  const bad = vms.filter((vm) => !NORMAL_VM_STATES.has(vm.status));
+  if (bad.length === 0) return bad;
+  const named = bad.slice(0, VMS_IN_SUMMARY).map((vm) => `${vm.name} (${describeVmStatus(vm.status)})`);
   const more = bad.length > VMS_IN_SUMMARY ? ` … ${bad.length - VMS_IN_SUMMARY} more` : '';
-  return { bad, finding: { state: State.WARNING, text: `${bad.length} VM${bad.length === 1 ? '' : 's'} failed: ${named.join(', ')}${more}` } };
+  v.add(`${bad.length} VM${bad.length === 1 ? '' : 's'} failed: ${named.join(', ')}${more}`, State.WARNING);
+  return bad;
 }
 
 function describeVmStatus(status: string): string {
   return FAILED_VM_STATES.has(status) ? status : `unknown status ${status}`;
 }
 
-/** Everything said about one VDC, the worst first. */
-function findingsOf(r: VdcReading, quotas: readonly QuotaUse[]): { findings: Finding[]; bad: VdcVm[] } {
+/** Everything said about one VDC (`name`), the worst first, and its failed VMs. */
+function verdictOf(r: VdcReading, name: string, quotas: readonly QuotaUse[]): { verdict: Verdict; bad: VdcVm[] } {
   const { vdc } = r;
-  const findings: Finding[] = [];
-  if (!vdc.enabled) findings.push({ state: State.CRITICAL, text: 'disabled' });
-  if (vdc.status !== undefined && !GOOD_VDC_STATES.has(vdc.status)) findings.push({ state: State.CRITICAL, text: `status ${vdc.status}` });
-  for (const q of quotas) findings.push(quotaFinding(q));
-  const { bad, finding } = vmFindings(r.vms);
-  if (finding) findings.push(finding);
+  const v = new Verdict(name, 'worst first');
+  if (!vdc.enabled) v.add('disabled', State.CRITICAL);
+  if (vdc.status !== undefined && !GOOD_VDC_STATES.has(vdc.status)) v.add(`status ${vdc.status}`, State.CRITICAL);
+  for (const q of quotas) sayQuota(v, q);
+  const bad = sayVms(v, r.vms);
   const { total, running } = vmCounts(r);
-  findings.push({ state: State.OK, text: `${running} of ${total} VMs running` });
-  return { findings: worstFirst(findings), bad };
+  v.add(`${running} of ${total} VMs running`);
+  return { verdict: v, bad };
 }
 
 /** The VM counts of the record when it has them (API 37.0 and later), else counted from the VM list. */
@@ -188,16 +181,14 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
     // A provider's VDCs are named within their organisation (two organisations may each have an `acme-prod`).
     const names = options.withOrg ? [r.vdc.org, r.vdc.name] : [r.vdc.name];
     const quotas = quotasOf(r, names, labels, t);
-    const { findings, bad } = findingsOf(r, quotas);
-    const state = stateOf({ subchecks: findings });
-    const said = findings.map((f) => f.text).join(', ');
-    items.push({ name: r.vdc.name, state, text: `${name}: ${said}` });
+    const { verdict, bad } = verdictOf(r, name, quotas);
+    items.push(verdict.item(r.vdc.name));
     for (const v of bad.slice(0, MAX_VMS_LISTED))
       items.push({ name: v.name, state: State.WARNING, text: `${name}: VM ${v.name} in vApp ${v.vapp || '?'} (${v.id}) is ${describeVmStatus(v.status)}` });
     if (bad.length > MAX_VMS_LISTED) items.push({ name: r.vdc.name, state: State.WARNING, text: `${name}: … ${bad.length - MAX_VMS_LISTED} more VMs failed` });
-    const wrong = findings.filter((f) => f.unknown || problemsOf([f]).length > 0).map((f) => f.text);
-    if (wrong.length > 0) problems.push(`${name} ${wrong.join(', ')}`);
-    single = `${name}: ${said}`;
+    const problem = verdict.problem(name, true);
+    if (problem !== undefined) problems.push(problem);
+    single = verdict.line;
     for (const m of perfdataOf(r, names, labels, quotas)) metrics.push(m);
   }
   const state = worstOf(items);

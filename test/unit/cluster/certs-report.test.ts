@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { CertificateLife } from '../../../lib/cluster/certs-probe';
 import { evaluateCertificates, type CertRules } from '../../../lib/cluster/certs-report';
 import { readPendingCsr } from '../../../lib/cluster/csr-list';
-import { parseRange } from '../../../lib/plugin/range';
-import { ScalarContext } from '../../../lib/plugin/scalar-context';
 import { State } from '../../../lib/plugin/state';
+import { DAYS, TimeLeft } from '../../../lib/plugin/time-left';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 const DAY = 86_400_000;
 const rules: CertRules = {
-  daysLeft: new ScalarContext({ warning: parseRange('30:', '-w'), critical: parseRange('7:', '-c') }),
+  daysLeft: new TimeLeft({ warning: 30 * 86_400, critical: 7 * 86_400 }, DAYS),
   csrGrace: 3600,
   now: NOW,
 };

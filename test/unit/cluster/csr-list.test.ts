@@ -7,9 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCertificates } from '../../../lib/cluster/certs-report';
 import type { ClusterTarget } from '../../../lib/cluster/client';
 import { CSR_PATH, isKubeletCsr, listPendingCsrs, readPendingCsr } from '../../../lib/cluster/csr-list';
-import { parseRange } from '../../../lib/plugin/range';
-import { ScalarContext } from '../../../lib/plugin/scalar-context';
 import { State } from '../../../lib/plugin/state';
+import { DAYS, TimeLeft } from '../../../lib/plugin/time-left';
 import { csrListFromListing, listingAgeSeconds, listingRows } from '../../support/csr-listing';
 import { useNockBoundary } from '../../support/nock-boundary';
 
@@ -38,7 +37,7 @@ async function read(text: string) {
 const judge = (summary: Awaited<ReturnType<typeof read>>, csrGrace = 3600) =>
   evaluateCertificates(
     { certificates: [], csrs: summary },
-    { daysLeft: new ScalarContext({ warning: parseRange('30:', '-w'), critical: parseRange('7:', '-c') }), csrGrace, now: NOW },
+    { daysLeft: new TimeLeft({ warning: 30 * 86_400, critical: 7 * 86_400 }, DAYS), csrGrace, now: NOW },
   );
 
 describe('the published listings as CSR lists', () => {

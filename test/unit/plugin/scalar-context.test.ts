@@ -42,3 +42,22 @@ describe('ScalarContext.measureChosen: -w/-c on the value --metric chose, the ot
     expect(metrics.map(formatMetric)).toEqual(perfdata);
   });
 });
+
+describe('measureEach: several values of one kind, each judged, the worst graphed', () => {
+  const ctx = ScalarContext.fromOptions({ warning: '80', critical: '95' });
+
+  it('each value its state; the highest graphed with the ranges, from the same call that judged it', () => {
+    const m = ctx.measureEach('pods_max_pct', [40, 96.25, undefined, 85], 'highest', { ...PERCENT, decimals: 1 });
+    expect(m.states).toEqual([State.OK, State.CRITICAL, undefined, State.WARNING]);
+    expect(m.graphed).toBe(1);
+    expect(formatMetric(m.metric)).toBe('pods_max_pct=96.3%;80;95;0;100');
+  });
+
+  it('equal worst values: the first graphed; none measured: U without ranges, and no state', () => {
+    expect(ctx.measureEach('x', [90, 90], 'highest').graphed).toBe(0);
+    const none = ctx.measureEach('x', [undefined, NaN, null], 'lowest', PERCENT);
+    expect(none.states).toEqual([undefined, undefined, undefined]);
+    expect(none.graphed).toBeUndefined();
+    expect(none.metric).toEqual(unjudgedMetric('x', null, PERCENT));
+  });
+});

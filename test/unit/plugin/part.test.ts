@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { BoundedItems, nameSome, Named, part, resultOf, sayParts, sayStateCounts, unknownPart, Verdict, withParts } from '../../../lib/plugin/part';
+import { State } from '../../../lib/plugin/state';
+
+describe('resultOf: the state and the status line from the parts', () => {
+  it('worst wins; the problems are said first, each group in the order given', () => {
+    const r = resultOf([
+      part('ClusterOperator monitoring available'),
+      part('2 of 9 pods not ready', State.WARNING),
+      part('workload monitoring on but thanos-ruler has no ready pod', State.CRITICAL),
+    ]);
+    expect(r.state).toBe(State.CRITICAL);
+    expect(r.summary).toBe('2 of 9 pods not ready; workload monitoring on but thanos-ruler has no ready pod; ClusterOperator monitoring available');
+  });
+
+  it('no parts: OK with nothing to say; a part without words sets its state but is not said', () => {
+    expect(resultOf([])).toMatchObject({ state: State.OK, summary: '' });
+    expect(resultOf([{ state: State.UNKNOWN }, part('fine')])).toMatchObject({ state: State.UNKNOWN, summary: 'fine' });
+  });
+
+  it("the long output, perfdata and notes: the result's own first, then each part's in the order given", () => {
+    const r = resultOf(
+      [
+        { state: State.OK, text: 'a', items: [{ name: 'a', state: State.OK, text: 'a item' }], metrics: [{ label: 'a', value: 1 }], notes: ['a note'] },
+        { state: State.WARNING, text: 'b', items: [{ name: 'b', state: State.WARNING, text: 'b item' }], notes: ['b note'] },
+      ],
+      { items: [{ name: 'own', state: State.OK, text: 'own' }], metrics: [{ label: 'own', value: 0 }], itemsLeftOut: 3 },
+    );
+    expect(r.items?.map((i) => i.name)).toEqual(['own', 'a', 'b']);
+    expect(r.metrics?.map((m) => m.label)).toEqual(['own', 'a']);
+    expect(r.notes).toEqual(['a note', 'b note']);
+    expect(r.itemsLeftOut).toBe(3);
+  });
+
+  it('sayParts: worst first when the parts are peers (CRITICAL, WARNING, UNKNOWN, OK)', () => {
+    expect(sayParts([part('ok'), part('unknown', State.UNKNOWN), part('crit', State.CRITICAL), part('warn', State.WARNING)], ', ', 'worst first')).toBe(
+      'crit, warn, unknown, ok',
+    );
+  });
+});
+
+describe('withParts: parts joined to a finished result', () => {
+  it("the worst of its state and theirs; their words after its summary in the order given, even the OK ones' words", () => {
+    const r = withParts({ state: State.WARNING, summary: '1 of 3 nodes failing', metrics: [{ label: 'nodes', value: 3 }] }, [
+      { state: State.OK, text: "kubelets off the API server's v1.29: v1.28 on worker-2", metrics: [{ label: 'kubelet_minor_versions', value: 2 }] },
+      { state: State.CRITICAL, text: '1 node near the pod limit' },
+    ]);
+    expect(r.state).toBe(State.CRITICAL);
+    expect(r.summary).toBe("1 of 3 nodes failing; kubelets off the API server's v1.29: v1.28 on worker-2; 1 node near the pod limit");
+    expect(r.metrics?.map((m) => m.label)).toEqual(['nodes', 'kubelet_minor_versions']);
+  });
+
+  it('no parts: the result as it was', () => {
+    const result = { state: State.OK, summary: 'fine' };
+    expect(withParts(result, [])).toBe(result);
+  });
+});
+
+describe('Verdict: what is said of one object', () => {
+  it('its state is the worst of its parts; its line says them all, its problem only the ones not OK', () => {
+    const v = new Verdict('datastore ds-gold (vCenter vc-1)')
+      .add('82.5% used of 2 TiB', State.WARNING)
+      .add('120% provisioned', State.CRITICAL)
+      .add('not numbers: x');
+    expect(v.state).toBe(State.CRITICAL);
+    expect(v.line).toBe('datastore ds-gold (vCenter vc-1): 82.5% used of 2 TiB, 120% provisioned, not numbers: x');
+    expect(v.problem('datastore ds-gold')).toBe('datastore ds-gold 82.5% used of 2 TiB, 120% provisioned');
+    expect(v.item('ds-gold')).toEqual({ name: 'ds-gold', state: State.CRITICAL, text: v.line });
+  });
+
+  it('worst first when asked; an unknown figure sets no state, is a problem only when asked, and is told', () => {
+    const v = new Verdict('pvdc-1', 'worst first').add('2 org VDCs').addUnknown('memory reserved unknown (not read)').add('disabled', State.CRITICAL);
+    expect(v.state).toBe(State.CRITICAL);
+    expect(v.line).toBe('pvdc-1: disabled, 2 org VDCs, memory reserved unknown (not read)');
+    expect(v.hasUnknown).toBe(true);
+    expect(v.problem()).toBe('pvdc-1 disabled');
+    expect(v.problem('pvdc-1', true)).toBe('pvdc-1 disabled, memory reserved unknown (not read)');
+    expect(new Verdict('ok').add('fine').problem()).toBeUndefined();
+  });
+
+  it('unknownPart is OK but named', () => {
+    expect(unknownPart('x')).toEqual({ state: State.OK, text: 'x', unknown: true });
+  });
+});
+
+describe('wording helpers', () => {
+  it('nameSome and Named: the first few, and how many more', () => {
+    expect(nameSome(['a', 'b', 'c'], 2)).toBe('a, b and 1 more');
+    expect(nameSome(['a', 'b'], 2)).toBe('a, b');
+    const named = new Named(2);
+    for (const t of ['a', undefined, 'b', 'c', 'd']) named.add(t);
+    expect(named.count).toBe(4);
+    expect(named.said('; ')).toBe('a; b … 2 more');
+  });
+
+  it('sayStateCounts: the states asked for, in that order, those with none left out', () => {
+    const s = [{ state: State.WARNING }, { state: State.CRITICAL }, { state: State.WARNING }, { state: State.OK }];
+    expect(sayStateCounts(s, [State.CRITICAL, State.WARNING, State.UNKNOWN])).toBe('1 critical, 2 warning');
+  });
+});
+
+describe('BoundedItems', () => {
+  it('keeps at most max lines, a problem taking the place of the last OK line; the state counts every line given', () => {
+    const items = new BoundedItems(2);
+    items.add({ name: 'a', state: State.OK, text: 'a' });
+    items.add({ name: 'b', state: State.OK, text: 'b' });
+    items.add({ name: 'c', state: State.OK, text: 'c' });
+    items.add({ name: 'd', state: State.WARNING, text: 'd' });
+    expect(items.items().map((i) => i.name)).toEqual(['a', 'd']);
+    expect(items.leftOut).toBe(2);
+    expect(items.state).toBe(State.WARNING);
+  });
+});
