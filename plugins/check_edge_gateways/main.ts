@@ -11,7 +11,7 @@ import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../li
 import { BusySince } from '../../lib/vcd/edges/busy-since';
 import { readEdges } from '../../lib/vcd/edges/edge-read';
 import { judgeEdges, selectEdges } from '../../lib/vcd/edges/edge-report';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { configureEdges } from './config';
 import { EDGES_OPTIONS } from './options';
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../../lib/plugin/errors';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
 import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/inventory/discovery';
-import { discoveryFilesFrom, inventoryOutputFrom, type DiscoveryFiles, type InventoryOutput } from '../../lib/vcd/fleet/fleet-options';
+import { discoveryFilesFrom, inventoryOutputFrom, type DiscoveryFiles, type InventoryOutput } from '../../lib/vcd/inventory/inventory-options';
 import type { Basis, PvdcTarget } from '../../lib/vcd/pvdc/pvdc-probe';
 import type { PvdcThresholds } from '../../lib/vcd/pvdc/pvdc-report';
 import { baseUrl } from '../../lib/vcd/vm/vm-config';

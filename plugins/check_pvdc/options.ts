@@ -2,7 +2,7 @@ import { HTTP_OPTIONS } from '../../lib/http/options';
 import { defineOptions, type PluginOptions } from '../../lib/plugin/options';
 import { thresholdOptions } from '../../lib/plugin/scalar-context';
 import { VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../../lib/vcd/api/connection-options';
-import { discoveryOutputOptions } from '../../lib/vcd/fleet/fleet-options';
+import { discoveryOutputOptions } from '../../lib/vcd/inventory/inventory-options';
 
 /** A resource's -w/-c pair in percent of capacity (the plugin-wide -w/-c when not given, else 80/90). */
 function resourceThresholds<const R extends string>(resource: R, what: string) {

@@ -7,7 +7,7 @@ import { runPlugin } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
 import { openVcdSession } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { probeService } from '../../lib/vcd/service/service-probe';
 import { judgeService } from '../../lib/vcd/service/service-report';
 import { configureService } from './config';

@@ -10,7 +10,7 @@ import { principal } from '../../lib/vcd/api/login';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
 import { readBackends } from '../../lib/vcd/backends/backend-read';
 import { judgeBackends } from '../../lib/vcd/backends/backend-report';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { configureBackends } from './config';
 import { BACKENDS_OPTIONS } from './options';
 

@@ -3,7 +3,7 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { readTasks } from '../../lib/vcd/tasks/task-probe';
 import { judgeTasks, TaskTally } from '../../lib/vcd/tasks/task-report';
 import { configureTasks } from './config';

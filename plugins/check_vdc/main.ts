@@ -3,9 +3,10 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { runPlugin } from '../../lib/plugin/run';
 import { inventoryGroupOrgs, renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
-import { deliverInventory, discoverySource, writesInventory } from '../../lib/vcd/fleet/fleet-options';
+import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
+import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
 import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
 import { judgeVdcs } from '../../lib/vcd/vdc/vdc-report';
 import { configureVdc } from './config';

@@ -6,7 +6,7 @@ import type { State } from '../../lib/plugin/state';
 import type { DiscoverySelection } from '../../lib/vcd/inventory/discovery';
 import { askOf, unionAsk, type MetricsAsk, type MetricsKind } from '../../lib/vcd/vm/vm-metrics';
 import { readPoweredOffStates } from '../../lib/vcd/inventory/inventory-states';
-import { selectionFrom } from '../../lib/vcd/fleet/fleet-options';
+import { selectionFrom } from '../../lib/vcd/inventory/inventory-options';
 import type { FleetJudge, MetricJudge } from '../../lib/vcd/fleet/fleet-judge';
 import { cacheUnusableStateFrom } from '../../lib/vcd/api/session-request';
 import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from '../../lib/vcd/vm/vm-config';

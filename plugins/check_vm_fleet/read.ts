@@ -4,7 +4,7 @@ import { collectFleet, NOT_REACHED, type FleetCollection } from '../../lib/vcd/f
 import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet/fleet-judge';
 import type { FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
 import { openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { configureFleet, type FleetCheckConfig } from './config';
 import type { FleetCheckOptions } from './options';
 

@@ -10,7 +10,8 @@ import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import { cloudApiAllPages } from '../api/cloudapi-pages';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import { withVcdSession, type SessionRequest } from '../api/session';
 import type { XmlElement } from '../api/xml';
 
@@ -133,7 +134,7 @@ export function datastoreFromRecord(element: XmlElement, what: string): Datastor
 const REFUSED = 'the account needs a System role that may view vCenter servers and datastores (System Administrator, or a provider role with vCenter: View)';
 
 /** The vCenters: the CloudAPI list, or the query service's records where the server has none. */
-async function readVCenters(conn: VcdConnection, get: SessionGet): Promise<{ vcenters: VCenter[]; source: string }> {
+async function readVCenters(conn: VcdConnection, get: SessionReader): Promise<{ vcenters: VCenter[]; source: string }> {
   const cloud = await cloudApiAllPages(conn, get, '/cloudapi/1.0.0/virtualCenters', {
     max: MAX_VCENTERS,
     noun: 'vCenter servers',
@@ -162,7 +163,7 @@ async function readVCenters(conn: VcdConnection, get: SessionGet): Promise<{ vce
 }
 
 /** The datastores, read as the pages arrive. */
-async function readDatastores(conn: VcdConnection, get: SessionGet): Promise<Datastore[]> {
+async function readDatastores(conn: VcdConnection, get: SessionReader): Promise<Datastore[]> {
   const datastores: Datastore[] = [];
   await streamAllPages(
     conn,

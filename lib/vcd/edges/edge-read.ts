@@ -8,7 +8,8 @@ import { boundedExcerpt } from '../../plugin/server-text';
 import { withVcdSession, type SessionRequest } from '../api/session';
 import { cloudApiAllPages } from '../api/cloudapi-pages';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import type { XmlElement } from '../api/xml';
 
 /** One edge gateway as read. A field the answer does not send is undefined (or '' for names). */
@@ -80,7 +81,7 @@ export function edgeFromRecord(element: XmlElement, what: string): EdgeGateway {
 const NARROW = 'narrow it with --tenant-org or --edge';
 
 /** The CloudAPI list, or `absent`. */
-function readCloudApiEdges(conn: VcdConnection, get: SessionGet, org?: string): Promise<EdgeGateway[] | 'absent'> {
+function readCloudApiEdges(conn: VcdConnection, get: SessionReader, org?: string): Promise<EdgeGateway[] | 'absent'> {
   const filter = org === undefined ? '' : `?filter=${encodeURIComponent(`orgRef.name==${org.replace(/[;,()=]/g, '*')}`)}`;
   return cloudApiAllPages(conn, get, `/cloudapi/1.0.0/edgeGateways${filter}`, {
     max: MAX_EDGES,
@@ -92,7 +93,7 @@ function readCloudApiEdges(conn: VcdConnection, get: SessionGet, org?: string): 
 }
 
 /** The query service's edgeGateway records. */
-async function readQueryEdges(conn: VcdConnection, get: SessionGet): Promise<EdgeGateway[]> {
+async function readQueryEdges(conn: VcdConnection, get: SessionReader): Promise<EdgeGateway[]> {
   const edges: EdgeGateway[] = [];
   await streamAllPages(
     conn,

@@ -4,7 +4,7 @@
 // distinct ones a fleet has (about 70 bytes a VM where a record with its strings took 300).
 // Records are taken as the query pages come, so the pages and their records are never all held.
 import type { DiscoverySelection } from '../inventory/discovery';
-import type { VmHygiene } from '../hygiene/hygiene-record';
+import type { VmHygiene } from '../inventory/hygiene-record';
 import type { VmRecord } from '../inventory/vm-query';
 
 /** The ids vm-query.ts makes: `vm-` and a GUID in lower case. */

@@ -1,7 +1,7 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { vmHygieneOf, type VmHygiene } from '../hygiene/hygiene-record';
+import { vmHygieneOf, type VmHygiene } from './hygiene-record';
 import {
   detached,
   MAX_NAME_CHARS,
@@ -11,8 +11,8 @@ import {
   queryEachPage,
   type PagedQuery,
   type RecordsPage as QueryRecordsPage,
-  type SessionGet,
 } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 
 /** One VMRecord of the query service: what names, discovery and messages need. */
 export interface VmRecord {
@@ -38,7 +38,7 @@ export interface VmRecord {
 /** One page of VMRecords. */
 export type RecordsPage = QueryRecordsPage<VmRecord>;
 
-export { PAGE_SIZE, type SessionGet };
+export { PAGE_SIZE };
 /** The default of --max-vms: far above any organisation. */
 export const DEFAULT_MAX_VMS = 100_000;
 
@@ -170,7 +170,7 @@ function vmQuery(onPage: ((n: number) => void) | undefined, maxVms: number, refu
  */
 export function queryAllVms(
   conn: VcdConnection,
-  get: SessionGet,
+  get: SessionReader,
   firstPath: string,
   onPage?: (n: number) => void,
   maxVms = DEFAULT_MAX_VMS,
@@ -183,7 +183,7 @@ export function queryAllVms(
 /** Each page's VM records handed to `take` as it is read (queryEachPage); returns how many there were. */
 export function queryEachVmPage(
   conn: VcdConnection,
-  get: SessionGet,
+  get: SessionReader,
   firstPath: string,
   take: (records: VmRecord[]) => void,
   onPage?: (n: number) => void,

@@ -2,7 +2,8 @@
 // policy (one query), and only for --basis reserved each chosen provider VDC's document.
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
-import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
+import { withVcdSession, type SessionRequest } from '../api/session';
+import type { SessionReader } from '../api/session-reads';
 import { describeResponse } from '../api/connection';
 import { principal } from '../api/login';
 import {

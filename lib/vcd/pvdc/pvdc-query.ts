@@ -5,7 +5,8 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, RecordsPageReader, streamAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, RecordsPageReader, streamAllPages, type RecordsPage } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import type { XmlElement } from '../api/xml';
 import { VDC_STATUS } from '../vdc/vdc-query';
 
@@ -185,7 +186,7 @@ const SYSTEM_NEEDED =
   'the provider VDC queries are for a System account (--org System) with the right to view provider VDCs (a System Administrator, or a role with Provider VDC: View)';
 
 /** Every provider VDC record, each handed to `take` as its page arrives. */
-export function queryProviderVdcs(conn: VcdConnection, get: SessionGet, take: (record: ProviderVdcRecord) => void): Promise<number> {
+export function queryProviderVdcs(conn: VcdConnection, get: SessionReader, take: (record: ProviderVdcRecord) => void): Promise<number> {
   return streamAllPages(
     conn,
     get,
@@ -204,7 +205,7 @@ export function queryProviderVdcs(conn: VcdConnection, get: SessionGet, take: (r
 }
 
 /** Every provider storage-policy record, each handed to `take` as its page arrives. */
-export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionGet, take: (record: ProviderStoragePolicyRecord) => void): Promise<number> {
+export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionReader, take: (record: ProviderStoragePolicyRecord) => void): Promise<number> {
   const names = new SharedNames();
   return streamAllPages(
     conn,

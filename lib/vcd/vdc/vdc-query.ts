@@ -4,7 +4,8 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import { fiqlValue, VM_LIST_REFUSED, vmRecordOf, type VmRecord } from '../inventory/vm-query';
 
 /**
@@ -199,7 +200,7 @@ export function vdcVmQueryPath(form: QueryForm, vdcHref?: string): string {
 const NARROW = 'narrow it with --vdc or --tenant-org';
 
 /** Every VDC record of the query at `path`. */
-export function queryVdcs(conn: VcdConnection, get: SessionGet, path: string): Promise<VdcRecord[]> {
+export function queryVdcs(conn: VcdConnection, get: SessionReader, path: string): Promise<VdcRecord[]> {
   return queryAllPages(conn, get, path, {
     parse: parseVdcRecords,
     max: MAX_VDCS,
@@ -211,7 +212,7 @@ export function queryVdcs(conn: VcdConnection, get: SessionGet, path: string): P
 }
 
 /** Every storage-policy record of the query at `path`. */
-export function queryStoragePolicies(conn: VcdConnection, get: SessionGet, path: string): Promise<StoragePolicyRecord[]> {
+export function queryStoragePolicies(conn: VcdConnection, get: SessionReader, path: string): Promise<StoragePolicyRecord[]> {
   return queryAllPages(conn, get, path, {
     parse: parseStoragePolicyRecords,
     max: MAX_VDCS,
@@ -223,7 +224,7 @@ export function queryStoragePolicies(conn: VcdConnection, get: SessionGet, path:
 }
 
 /** Every VM record of the query at `path`, within `maxVms`. */
-export function queryVdcVms(conn: VcdConnection, get: SessionGet, path: string, maxVms: number): Promise<VdcVm[]> {
+export function queryVdcVms(conn: VcdConnection, get: SessionReader, path: string, maxVms: number): Promise<VdcVm[]> {
   return queryAllPages(conn, get, path, {
     parse: parseVdcVmRecords,
     max: maxVms,

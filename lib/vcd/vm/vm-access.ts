@@ -4,8 +4,8 @@
 // options.
 import type { RunContext } from '../../plugin/context';
 import type { VcdSessionConfig } from '../api/session-request';
-import { discoveryConfigFrom, resolveTtlFrom, type DiscoveryConfig, type FleetOptions } from '../fleet/fleet-options';
-import { sessionConfigFrom, type VcdSessionOptions } from '../session-options';
+import { discoveryConfigFrom, resolveTtlFrom, type DiscoveryConfig, type FleetOptions } from '../inventory/inventory-options';
+import { sessionConfigFrom, type VcdSessionOptions } from '../frame/session-options';
 import type { VmTarget } from './vm-id';
 import type { VmSelector } from './vm-session';
 

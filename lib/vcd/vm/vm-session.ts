@@ -6,10 +6,11 @@ import { nameKey } from '../api/fleet-cache';
 import { principal } from '../api/login';
 import { vmScope } from '../api/scope';
 import { withVcdSession, type OpenSession, type SessionRequest } from '../api/session';
+import type { SessionGet, SessionPost } from '../api/session-reads';
 import { listScopedVms } from '../inventory/vm-listing';
 import { pickVmByName } from '../inventory/vm-name';
 import type { VmTarget } from './vm-id';
-import { readVmRecord, type SessionGet, type SessionPost, type VmRecord } from './vm-record';
+import { readVmRecord, type VmRecord } from './vm-record';
 
 /** The VM a check reads: its id, and its name and vApp when it was given by name. */
 export interface VmIdentity {

@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunContext } from '../../../lib/plugin/context';
-import { Notes } from '../../../lib/plugin/notes';
-import { connectionUnder } from '../../../lib/vcd/session-options';
+import type { RunContext } from '../../../../lib/plugin/context';
+import { Notes } from '../../../../lib/plugin/notes';
+import { connectionUnder } from '../../../../lib/vcd/frame/session-options';
 
 function contextWith(secrets: string[]): RunContext {
   return {
