@@ -1,5 +1,6 @@
 import { UsageError } from '../../lib/plugin/errors';
 import { ScalarContext } from '../../lib/plugin/scalar-context';
+import { parseObjectTarget } from '../../lib/vcd/api/ids';
 import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/inventory/discovery';
 import { discoveryFilesFrom, inventoryOutputFrom, type DiscoveryFiles, type InventoryOutput } from '../../lib/vcd/inventory/inventory-options';
 import type { Basis, PvdcTarget } from '../../lib/vcd/pvdc/pvdc-probe';
@@ -19,19 +20,6 @@ export interface PvdcConfig {
   discovery?: DiscoveryFormat;
   /** What --discovery's output names and where it goes (--discovery-file, --allow-shrink). */
   inventory: { files: DiscoveryFiles; output: InventoryOutput };
-}
-
-const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
-
-/** --pvdc: a UUID, `urn:vcloud:providervdc:<uuid>`, an API href (`…/providervdc/<uuid>`); anything else is a name. */
-export function parsePvdcTarget(text: string): PvdcTarget {
-  const trimmed = text.trim();
-  if (trimmed === '') throw new UsageError('--pvdc is empty: give the provider VDC name or its UUID');
-  const bare = new RegExp(`^(?:urn:vcloud:providervdc:)?${UUID.source}$`, 'i').exec(trimmed);
-  if (bare) return { kind: 'id', id: bare[1].toLowerCase() };
-  const inUrl = new RegExp(`^https?://[^\\s]*/providervdcs?/${UUID.source}(?:[/?#].*)?$`, 'i').exec(trimmed);
-  if (inUrl) return { kind: 'id', id: inUrl[1].toLowerCase() };
-  return { kind: 'name', name: text };
 }
 
 function parseBasis(text: string): Basis {
@@ -57,7 +45,11 @@ export function configurePvdc(options: PvdcOptions): PvdcConfig {
   });
   return {
     base: baseUrl(options.url),
-    pvdc: options.pvdc === undefined ? undefined : parsePvdcTarget(options.pvdc),
+    // --pvdc: a UUID, `urn:vcloud:providervdc:<uuid>` or an API href (`…/providervdc/<uuid>`); else a name.
+    pvdc:
+      options.pvdc === undefined
+        ? undefined
+        : parseObjectTarget(options.pvdc, { option: '--pvdc', urn: 'providervdc', segment: 'providervdc', noun: 'provider VDC' }),
     basis: parseBasis(options.basis),
     thresholds,
     slips,

@@ -14,6 +14,7 @@ import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages } from '../api/quer
 import type { SessionReader } from '../api/session-reads';
 import { withVcdSession, type SessionRequest } from '../api/session';
 import type { XmlElement } from '../api/xml';
+import { uuidAfter, uuidOfUrn } from '../api/ids';
 
 /** One vCenter server as read. A field the answer does not send is undefined. */
 export interface VCenter {
@@ -52,11 +53,6 @@ export const MAX_VCENTERS = 10_000;
 /** More datastores than any vCD holds: a page of 100,000 is read and judged. */
 export const MAX_DATASTORES = 100_000;
 
-const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-const VIMSERVER_URN = new RegExp(`^urn:vcloud:vimserver:${UUID}$`, 'i');
-const VIMSERVER_HREF = new RegExp(`/vimServer/${UUID}/?$`, 'i');
-const DATASTORE_HREF = new RegExp(`/datastore/${UUID}/?$`, 'i');
-
 const name = (value: unknown): string =>
   typeof value === 'string' ? detached(blankControlCharacters(value.length > MAX_NAME_CHARS ? `${value.slice(0, MAX_NAME_CHARS)}…` : value).trim()) : '';
 const word = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? name(value).toUpperCase().slice(0, 40) : undefined);
@@ -70,7 +66,7 @@ function defined<T extends object>(fields: T): T {
 
 /** One value of the CloudAPI list (VCenterServer), or undefined when it has neither id nor name. */
 export function vcenterFromCloudApi(v: Record<string, unknown>): VCenter | undefined {
-  const id = VIMSERVER_URN.exec(typeof v.vcId === 'string' ? v.vcId : '')?.[1]?.toLowerCase();
+  const id = uuidOfUrn(v.vcId, 'vimserver')?.toLowerCase();
   const n = name(v.name);
   if (id === undefined && n === '') return undefined;
   return defined({
@@ -87,7 +83,7 @@ export function vcenterFromCloudApi(v: Record<string, unknown>): VCenter | undef
 /** One VirtualCenterRecord of the query service (no isConnected, no clusterHealthStatus). */
 export function vcenterFromRecord(element: XmlElement): VCenter {
   const a = element.attributes;
-  const id = VIMSERVER_HREF.exec(a.href ?? '')?.[1]?.toLowerCase();
+  const id = uuidAfter(a.href, 'vimServer')?.toLowerCase();
   const n = name(a.name);
   return defined({
     id: id ?? n,
@@ -112,7 +108,7 @@ const NONE: readonly string[] = Object.freeze([]);
 /** One DatastoreRecord of the query service, or undefined for a deleted datastore. */
 export function datastoreFromRecord(element: XmlElement, what: string): Datastore | undefined {
   const a = element.attributes;
-  const id = DATASTORE_HREF.exec(a.href ?? '')?.[1]?.toLowerCase();
+  const id = uuidAfter(a.href, 'datastore')?.toLowerCase();
   if (id === undefined)
     throw new CheckError(`unexpected ${what}: a ${element.local} without a datastore href (${JSON.stringify(boundedExcerpt(name(a.href ?? ''), 120))})`);
   if (flag(a.isDeleted) === true) return undefined;

@@ -13,6 +13,7 @@ import {
   type RecordsPage as QueryRecordsPage,
 } from '../api/query-pages';
 import type { SessionReader } from '../api/session-reads';
+import { prefixedIdAfter, uuidAfter } from '../api/ids';
 
 /** One VMRecord of the query service: what names, discovery and messages need. */
 export interface VmRecord {
@@ -42,12 +43,9 @@ export { PAGE_SIZE };
 /** The default of --max-vms: far above any organisation. */
 export const DEFAULT_MAX_VMS = 100_000;
 
-const VM_HREF = /\/(vm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
-const ORG_HREF = /\/org\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
-
 /** The GUID of an organisation's href (`…/api/org/<guid>` or `…/api/admin/org/<guid>`), lower case. */
 export function orgIdOf(href: string | undefined): string | undefined {
-  return ORG_HREF.exec(href ?? '')?.[1].toLowerCase();
+  return uuidAfter(href, 'org')?.toLowerCase();
 }
 
 /**
@@ -65,7 +63,7 @@ export function parseVmRecords(text: string, what = 'query response', withHygien
  * `withHygiene` keeps the attributes the hygiene checks judge (only they pay for them).
  */
 export function vmRecordOf(a: Record<string, string>, what: string, withHygiene = false): VmRecord {
-  const id = VM_HREF.exec(a.href ?? '')?.[1];
+  const id = prefixedIdAfter(a.href, 'vm');
   if (!id || typeof a.name !== 'string')
     throw new CheckError(`unexpected ${what}: a VMRecord without a VM href or name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
   for (const key of ['name', 'containerName', 'status']) {

@@ -9,6 +9,7 @@ import { detached, MAX_NAME_CHARS, PAGE_SIZE, RecordsPageReader, streamAllPages,
 import type { SessionReader } from '../api/session-reads';
 import type { XmlElement } from '../api/xml';
 import { VDC_STATUS } from '../vdc/vdc-query';
+import { uuidAfter } from '../api/ids';
 
 /** A figure of a record: a whole number, or undefined when the record does not give it. */
 export type Figure = number | undefined;
@@ -52,13 +53,9 @@ export interface ProviderStoragePolicyRecord {
 /** The most provider VDCs (or provider storage policies) a query may list: a page of 100,000 is read and judged. */
 export const MAX_PVDC_RECORDS = 100_000;
 
-const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-const PVDC_HREF = new RegExp(`/providervdc/${UUID}/?$`, 'i');
-const POLICY_HREF = new RegExp(`/pvdcStorageProfile/${UUID}/?$`, 'i');
-
 /** The UUID of a provider VDC href (`…/api/admin/providervdc/<uuid>` or the extension's `…/api/admin/extension/providervdc/<uuid>`), lower case. */
 export function pvdcIdOf(href: string): string | undefined {
-  return PVDC_HREF.exec(href)?.[1].toLowerCase();
+  return uuidAfter(href, 'providervdc')?.toLowerCase();
 }
 
 /** A whole, non-negative figure of a record, or undefined (missing, or no number: then noted in `odd`). */
@@ -127,7 +124,7 @@ function providerVdcRecordOf({ local, attributes: a }: XmlElement, what: string)
 /** The storage policy of one ProviderVdcStorageProfileRecord element, owning its strings (its name shared through `names`). */
 function storagePolicyRecordOf({ local, attributes: a }: XmlElement, what: string, names: SharedNames): ProviderStoragePolicyRecord {
   const pvdcId = a.providerVdc === undefined ? undefined : pvdcIdOf(a.providerVdc);
-  if (!POLICY_HREF.test(a.href ?? '') || pvdcId === undefined)
+  if (uuidAfter(a.href, 'pvdcStorageProfile') === undefined || pvdcId === undefined)
     throw new CheckError(
       `unexpected ${what}: a ${local} without a storage policy href or provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
     );
