@@ -4,18 +4,17 @@ import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import { CheckError } from '../../lib/plugin/errors';
 import { defaultCacheDir, PrivateCache } from '../../lib/plugin/private-cache';
-import { runPlugin } from '../../lib/plugin/run';
+import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
+import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
 import { BusySince } from '../../lib/vcd/edges/busy-since';
 import { readEdges } from '../../lib/vcd/edges/edge-read';
 import { judgeEdges, selectEdges } from '../../lib/vcd/edges/edge-report';
-import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { configureEdges } from './config';
 import { EDGES_OPTIONS } from './options';
 
-void runPlugin({
+export const plugin: PluginDefinition<typeof EDGES_OPTIONS> = {
   name: 'EDGE_GATEWAYS',
   command: 'check_edge_gateways',
   description:
@@ -37,14 +36,13 @@ void runPlugin({
   secretEnv: ['VCD_PASSWORD'],
   async run(options, context) {
     const config = configureEdges(options);
-    const cacheUnusableState = cacheUnusableStateFrom(options);
-    const session = openVcdSession(sessionConfigFrom(config.base, options, context), context);
-    const { cache } = session;
-    context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
+    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context), context);
+    const { session } = frame;
+    frame.start();
     const { tenantOrg } = session.scope;
     const { edges: all, source } = await readEdges(session, tenantOrg);
     context.notes.add(`read from the ${source}`);
-    for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+    frame.note();
     const where = { account: principal(session.creds), origin: config.base.origin };
     if (all.length === 0 && tenantOrg !== undefined)
       throw new CheckError(`no edge gateway in org ${JSON.stringify(tenantOrg)} is visible to ${where.account} at ${where.origin}, check --tenant-org`);
@@ -63,6 +61,6 @@ void runPlugin({
     for (const n of memory.notes) context.notes.add(n);
     const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
     const result = judgeEdges(edges, since, { graceSeconds: config.graceSeconds, now, remembers: busy.remembers, scope });
-    return withCacheState(result, cache, cacheUnusableState);
+    return frame.finish(result);
   },
-});
+};

@@ -3,18 +3,17 @@
 // org VDCs it backs. System account only.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { CheckError } from '../../lib/plugin/errors';
-import { runPlugin } from '../../lib/plugin/run';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
+import type { PluginDefinition } from '../../lib/plugin/run';
+import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
 import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
 import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
-import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { renderPvdcDiscovery } from '../../lib/vcd/inventory/discovery';
 import { readProviderVdcs } from '../../lib/vcd/pvdc/pvdc-probe';
 import { judgeProviderVdcs } from '../../lib/vcd/pvdc/pvdc-report';
 import { configurePvdc } from './config';
 import { PVDC_OPTIONS } from './options';
 
-void runPlugin({
+export const plugin: PluginDefinition<typeof PVDC_OPTIONS> = {
   name: 'PVDC',
   command: 'check_pvdc',
   description:
@@ -38,22 +37,21 @@ void runPlugin({
   failuresToStderr: writesInventory,
   async run(options, context) {
     const config = configurePvdc(options);
-    const cacheUnusableState = cacheUnusableStateFrom(options);
     // No VM is listed here: the session's bound on VM lists keeps its default.
-    const session = openVcdSession(sessionConfigFrom(config.base, options, context, config.slips), context);
+    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context, config.slips), context);
+    const { session } = frame;
     if (!session.scope.provider)
       throw new CheckError(
         `check_pvdc needs a System account (--org System): provider VDCs are not visible to ${session.creds.org === '' ? 'a tenant' : `organisation ${session.creds.org}`}; use check_vdc for a tenant's VDCs`,
       );
-    const { cache } = session;
-    context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
+    frame.start();
     const readings = await readProviderVdcs(session, config.pvdc, config.basis, config.discovery !== undefined);
-    for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+    frame.note();
     if (config.discovery !== undefined) {
       const pvdcs = readings.map(({ pvdc }) => ({ id: pvdc.id, name: pvdc.name }));
       const raw = renderPvdcDiscovery(config.discovery, pvdcs, discoverySource('check_pvdc', config.inventory.files, session));
       return deliverInventory(raw, config.discovery, config.inventory.output, pvdcs.length, 'provider VDC');
     }
-    return withCacheState(judgeProviderVdcs(readings, config.thresholds, config.basis), cache, cacheUnusableState);
+    return frame.finish(judgeProviderVdcs(readings, config.thresholds, config.basis));
   },
-});
+};

@@ -3,7 +3,7 @@
 // a System account, the cells. Unlike the other checks, vCD unreachable, silent within -t or
 // refusing the login is CRITICAL: this is the service that pages.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
-import { runPlugin } from '../../lib/plugin/run';
+import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
 import { openVcdSession } from '../../lib/vcd/api/session-request';
@@ -13,7 +13,7 @@ import { judgeService } from '../../lib/vcd/service/service-report';
 import { configureService } from './config';
 import { SERVICE_OPTIONS } from './options';
 
-void runPlugin({
+export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = {
   name: 'VCD',
   command: 'check_vcd',
   description:
@@ -48,4 +48,4 @@ void runPlugin({
     });
     return judgeService(reading, config.times, principal(session.creds));
   },
-});
+};

@@ -4,19 +4,18 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import { CheckError } from '../../lib/plugin/errors';
-import { runPlugin } from '../../lib/plugin/run';
+import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
+import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
 import { readBackends } from '../../lib/vcd/backends/backend-read';
 import { judgeBackends } from '../../lib/vcd/backends/backend-report';
-import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
 import { configureBackends } from './config';
 import { BACKENDS_OPTIONS } from './options';
 
 const same = (a: string, b: string) => a === b || a.toLowerCase() === b.toLowerCase();
 
-void runPlugin({
+export const plugin: PluginDefinition<typeof BACKENDS_OPTIONS> = {
   name: 'VCD_BACKENDS',
   command: 'check_vcd_backends',
   description:
@@ -40,19 +39,18 @@ void runPlugin({
   secretEnv: ['VCD_PASSWORD'],
   async run(options, context) {
     const config = configureBackends(options);
-    const cacheUnusableState = cacheUnusableStateFrom(options);
-    const session = openVcdSession(sessionConfigFrom(config.base, options, context), context);
+    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context), context);
+    const { session } = frame;
     if (!session.scope.provider)
       throw new CheckError(
         `check_vcd_backends needs a System account (--org System): vCenter servers and datastores are not visible to ${session.creds.org === '' ? 'a tenant' : `organisation ${session.creds.org}`}`,
       );
-    const { cache } = session;
-    context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
+    frame.start();
     const wantVCenters = config.discovery === 'vcenters' || (config.discovery === undefined && config.datastore === undefined);
     const wantDatastores = config.discovery === 'datastores' || (config.discovery === undefined && !config.noDatastores);
     const reading = await readBackends(session, { vcenters: wantVCenters, datastores: wantDatastores });
     context.notes.add(`read from the ${reading.source}`);
-    for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+    frame.note();
     const where = `${principal(session.creds)} at ${config.base.origin}`;
     let { vcenters, datastores } = reading;
     if (config.vcenter !== undefined) {
@@ -85,14 +83,10 @@ void runPlugin({
       return { state: State.OK, summary: '', raw: `${JSON.stringify(lld)}\n` };
     }
     if (vcenters.length === 0 && datastores.length === 0)
-      return withCacheState(
-        {
-          state: State.UNKNOWN,
-          summary: `the vCD ${where} lists no vCenter server and no datastore: check that the account may view them (System Administrator)`,
-        },
-        cache,
-        cacheUnusableState,
-      );
-    return withCacheState(judgeBackends(vcenters, datastores, config.thresholds), cache, cacheUnusableState);
+      return frame.finish({
+        state: State.UNKNOWN,
+        summary: `the vCD ${where} lists no vCenter server and no datastore: check that the account may view them (System Administrator)`,
+      });
+    return frame.finish(judgeBackends(vcenters, datastores, config.thresholds));
   },
-});
+};

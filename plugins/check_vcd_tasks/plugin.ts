@@ -1,15 +1,14 @@
 // check_vcd_tasks: the tasks that failed in Cloud Director within a window (provisioning that
 // fails all morning), counted and grouped by operation and organisation.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
-import { runPlugin } from '../../lib/plugin/run';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
+import type { PluginDefinition } from '../../lib/plugin/run';
+import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
 import { readTasks } from '../../lib/vcd/tasks/task-probe';
 import { judgeTasks, TaskTally } from '../../lib/vcd/tasks/task-report';
 import { configureTasks } from './config';
 import { TASKS_OPTIONS } from './options';
 
-void runPlugin({
+export const plugin: PluginDefinition<typeof TASKS_OPTIONS> = {
   name: 'VCD_TASKS',
   command: 'check_vcd_tasks',
   description:
@@ -32,16 +31,15 @@ void runPlugin({
   secretEnv: ['VCD_PASSWORD'],
   async run(options, context) {
     const config = configureTasks(options);
-    const cacheUnusableState = cacheUnusableStateFrom(options);
-    const session = openVcdSession(sessionConfigFrom(config.base, options, context, config.slips), context);
-    const { cache } = session;
-    context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
+    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context, config.slips), context);
+    const { session } = frame;
+    frame.start();
     const { provider, tenantOrg } = session.scope;
     const rules = { ...config.rules, ...(tenantOrg !== undefined ? { org: tenantOrg } : {}) };
     const since = Date.now() - config.rules.windowSeconds * 1000;
     const tally = await readTasks(session, { admin: provider, since, ...(tenantOrg !== undefined ? { org: tenantOrg } : {}) }, new TaskTally(rules));
-    for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+    frame.note();
     const scope = tenantOrg === undefined ? '' : ` in org ${tenantOrg}`;
-    return withCacheState(judgeTasks(tally, rules, scope), cache, cacheUnusableState);
+    return frame.finish(judgeTasks(tally, rules, scope));
   },
-});
+};

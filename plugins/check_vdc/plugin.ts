@@ -1,18 +1,17 @@
 // check_vdc: an organisation VDC's CPU, memory and per-policy storage use against its limits,
 // its state, and its VMs in failed states; or every VDC the account sees.
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
-import { runPlugin } from '../../lib/plugin/run';
+import type { PluginDefinition } from '../../lib/plugin/run';
 import { inventoryGroupOrgs, renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
 import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
 import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
+import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
 import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
 import { judgeVdcs } from '../../lib/vcd/vdc/vdc-report';
 import { configureVdc } from './config';
 import { VDC_OPTIONS } from './options';
 
-void runPlugin({
+export const plugin: PluginDefinition<typeof VDC_OPTIONS> = {
   name: 'VDC',
   command: 'check_vdc',
   description:
@@ -35,14 +34,13 @@ void runPlugin({
   failuresToStderr: writesInventory,
   async run(options, context) {
     const config = configureVdc(options);
-    const cacheUnusableState = cacheUnusableStateFrom(options);
-    const session = openVcdSession(sessionConfigFrom(config.base, options, context, config.slips), context);
-    const { cache } = session;
-    context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
+    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context, config.slips), context);
+    const { session } = frame;
+    frame.start();
     // The account decides the queries (a provider's admin forms), --tenant-org narrows them.
     const { provider, tenantOrg } = session.scope;
     const readings = await readVdcs(session, { vdc: config.vdc, tenantOrg }, { admin: provider }, config.discovery !== undefined);
-    for (const n of [...(cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+    frame.note();
     if (config.discovery !== undefined) {
       const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
       const source = discoverySource('check_vdc', config.inventory.files, session);
@@ -51,6 +49,6 @@ void runPlugin({
     }
     const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
     const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });
-    return withCacheState(result, cache, cacheUnusableState);
+    return frame.finish(result);
   },
-});
+};

@@ -8,7 +8,7 @@ import { askOf, unionAsk, type MetricsAsk, type MetricsKind } from '../../lib/vc
 import { readPoweredOffStates } from '../../lib/vcd/inventory/inventory-states';
 import { selectionFrom } from '../../lib/vcd/inventory/inventory-options';
 import type { FleetJudge, MetricJudge } from '../../lib/vcd/fleet/fleet-judge';
-import { cacheUnusableStateFrom } from '../../lib/vcd/api/session-request';
+import { cacheUnusableStateFrom } from '../../lib/vcd/frame/vcd-frame';
 import { configureVmCheck, type ProfileChoice, type VmCheckConfig } from '../../lib/vcd/vm/vm-config';
 import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { FLEET_SERVICES, METRIC_SERVICES, type FleetService, type MetricService } from '../../lib/vcd/fleet/fleet-result';

@@ -1,12 +1,11 @@
 // check_vm_fleet: every VM of a selection read in one process and judged as check_vm_cpu,
 // check_vm_mem and check_vm_disk judge it (and, with --services, check_vm_snapshot, check_vm_tools
 // and check_vm_lease); the plugin's own state says whether every VM was read.
-import { setFlagsFromString } from 'node:v8';
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
 import { CheckError } from '../../lib/plugin/errors';
 import { oneLine, type Item, type Result } from '../../lib/plugin/result';
-import { runPlugin } from '../../lib/plugin/run';
+import type { PluginDefinition } from '../../lib/plugin/run';
 import { State, stateName } from '../../lib/plugin/state';
 import { worstOf } from '../../lib/plugin/subcheck';
 import { submissionFailure } from '../../lib/submit/batches';
@@ -19,9 +18,7 @@ import { passiveResultsOf } from './passive';
 import { readFleet, type FleetDelivery } from './read';
 import { FleetSummary } from './summary';
 
-keepYoungGenerationSmall();
-
-void runPlugin({
+export const plugin: PluginDefinition<typeof FLEET_CHECK_OPTIONS> = {
   name: 'VM_FLEET',
   command: 'check_vm_fleet',
   description:
@@ -46,7 +43,7 @@ void runPlugin({
   ],
   secretEnv: ['VCD_PASSWORD'],
   run: (options, context) => runFleet(options, context),
-});
+};
 
 async function runFleet(options: FleetCheckOptions, context: RunContext): Promise<Result> {
   const submit = submitConfigFrom(options, context);
@@ -146,18 +143,6 @@ function withSubmission(result: Result, outcome: SubmitOutcome): Result {
   // The VMs not named (beyond MAX_MISSING_NAMED) are counted with the items left out.
   const leftOut = (result.itemsLeftOut ?? 0) + outcome.missingHosts - items.length;
   return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])], itemsLeftOut: leftOut };
-}
-
-/**
- * V8 grows the young generation from its first size (two semi-spaces of 1 MiB) to 16 MiB each
- * under the fleet's steady allocation: 30 MiB of resident memory for objects that live a few
- * milliseconds. Kept at its first size, the fleet measured about 20-30 MiB less at its peak and
- * no more CPU per VM (bench/RESULTS.md, Node.js 18 to 24). V8 reads the factor each time it
- * would grow the space, so setting it now takes effect; NODE_OPTIONS (--min-semi-space-size)
- * still sets the size it stays at.
- */
-function keepYoungGenerationSmall(): void {
-  setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,12 +1,10 @@
 // check_vm_lease: the runtime and storage leases of a VM's vApp, the earlier expiry first.
-import { runPlugin } from '../../lib/plugin/run';
-import { hygieneCheckDefinition, hygieneCheckRunFrom, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
-import { configureLeases } from '../../lib/vcd/hygiene/hygiene-options';
+import { hygieneCheckPlugin } from '../../lib/vcd/hygiene/hygiene-check';
+import { configureLeases, LEASE_OPTIONS } from '../../lib/vcd/hygiene/hygiene-options';
 import { leaseService } from '../../lib/vcd/hygiene/hygiene-service';
-import { LEASE_CHECK_OPTIONS } from './options';
 
-void runPlugin({
-  ...hygieneCheckDefinition({
+export const plugin = hygieneCheckPlugin(
+  {
     name: 'VM_LEASE',
     command: 'check_vm_lease',
     description:
@@ -20,10 +18,10 @@ void runPlugin({
       'Durations take s, m, h and d. Perfdata: lease_runtime and lease_storage, seconds left (negative once expired), for each lease that expires.',
       "The record's autoUndeployDate and autoDeleteDate give the dates; when it lacks one, the vApp's LeaseSettingsSection is read (one request).",
     ],
-  }),
-  options: LEASE_CHECK_OPTIONS,
-  run: (options, context) => {
-    const { thresholds, slips } = configureLeases(options);
-    return runHygieneCheck('check_vm_lease', leaseService(thresholds), hygieneCheckRunFrom(options, context, slips), context);
   },
-});
+  LEASE_OPTIONS,
+  (options) => {
+    const { thresholds, slips } = configureLeases(options);
+    return { service: leaseService(thresholds), slips };
+  },
+);

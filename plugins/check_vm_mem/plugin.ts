@@ -1,12 +1,5 @@
-// check_vm_mem: the shared VM check (lib/vcd/vm-check.ts) with the profile of this folder.
-import { runPlugin } from '../../lib/plugin/run';
-import { runVmCheck, vmCheckDefinition } from '../../lib/vcd/vm/vm-check';
-import { vmCheckRunFrom } from '../../lib/vcd/vm/vm-config';
-import { vmCheckOptions } from '../../lib/vcd/vm/vm-options';
+// check_vm_mem: the shared VM check (lib/vcd/vm/vm-check.ts) with the profile of this folder.
+import { vmCheckPlugin } from '../../lib/vcd/vm/vm-check';
 import { MEM_PROFILE } from './profile';
 
-void runPlugin({
-  ...vmCheckDefinition(MEM_PROFILE),
-  options: vmCheckOptions(MEM_PROFILE, []),
-  run: (options, context) => runVmCheck(MEM_PROFILE, vmCheckRunFrom(MEM_PROFILE, options, { metric: '', perDisk: false }, context), context),
-});
+export const plugin = vmCheckPlugin(MEM_PROFILE, [], () => ({ metric: '', perDisk: false }));

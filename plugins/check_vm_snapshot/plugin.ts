@@ -1,13 +1,11 @@
 // check_vm_snapshot: a VM's snapshots (count, age of the oldest, total size), read from its query
 // record and, when it lists a snapshot, from its SnapshotSection.
-import { runPlugin } from '../../lib/plugin/run';
-import { hygieneCheckDefinition, hygieneCheckRunFrom, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
-import { configureSnapshots } from '../../lib/vcd/hygiene/hygiene-options';
+import { hygieneCheckPlugin } from '../../lib/vcd/hygiene/hygiene-check';
+import { configureSnapshots, SNAPSHOT_OPTIONS } from '../../lib/vcd/hygiene/hygiene-options';
 import { snapshotService } from '../../lib/vcd/hygiene/hygiene-service';
-import { SNAPSHOT_CHECK_OPTIONS } from './options';
 
-void runPlugin({
-  ...hygieneCheckDefinition({
+export const plugin = hygieneCheckPlugin(
+  {
     name: 'VM_SNAPSHOT',
     command: 'check_vm_snapshot',
     description:
@@ -22,10 +20,10 @@ void runPlugin({
       'Ranges follow the plugin guidelines: --age-warning 3d alerts above 3 days, @0:1h inside. Ages take s, m, h and d; sizes bytes or KiB, MiB, GiB, TiB (binary) or KB, MB, GB, TB (decimal).',
       'Perfdata: snapshots (count), snapshot_age (s, of the oldest), snapshot_size (B, all snapshots); with no snapshot snapshots=0 snapshot_age=0s snapshot_size=0B.',
     ],
-  }),
-  options: SNAPSHOT_CHECK_OPTIONS,
-  run: (options, context) => {
-    const { thresholds, slips } = configureSnapshots(options);
-    return runHygieneCheck('check_vm_snapshot', snapshotService(thresholds), hygieneCheckRunFrom(options, context, slips), context);
   },
-});
+  SNAPSHOT_OPTIONS,
+  (options) => {
+    const { thresholds, slips } = configureSnapshots(options);
+    return { service: snapshotService(thresholds), slips };
+  },
+);

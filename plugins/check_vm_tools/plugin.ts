@@ -1,12 +1,12 @@
 // check_vm_tools: VMware Tools of a VM (running, current, installed), from its query record alone.
-import { runPlugin } from '../../lib/plugin/run';
-import { hygieneCheckDefinition, hygieneCheckRunFrom, runHygieneCheck } from '../../lib/vcd/hygiene/hygiene-check';
-import { configureTools } from '../../lib/vcd/hygiene/hygiene-options';
+import { hygieneCheckPlugin } from '../../lib/vcd/hygiene/hygiene-check';
+import { defineOptions } from '../../lib/plugin/options';
+import { configureTools, TOOLS_OPTIONS } from '../../lib/vcd/hygiene/hygiene-options';
 import { toolsService } from '../../lib/vcd/hygiene/hygiene-service';
-import { TOOLS_CHECK_OPTIONS } from './options';
+import { POWERED_OFF_STATE_OPTION } from '../../lib/vcd/vm/vm-options';
 
-void runPlugin({
-  ...hygieneCheckDefinition({
+export const plugin = hygieneCheckPlugin(
+  {
     name: 'VM_TOOLS',
     command: 'check_vm_tools',
     description:
@@ -20,10 +20,7 @@ void runPlugin({
       "vmToolsStatus is vSphere's: toolsOk, toolsOld, toolsNotRunning, toolsNotInstalled; any other value is UNKNOWN naming it. Guest-managed Tools (open-vm-tools, version 2147483647) are never out of date.",
       'A record without vmToolsStatus (an adminVM record of a System account) is judged by vmToolsVersion: 0 is not installed, any other version installed (whether they run is not known then).',
     ],
-  }),
-  options: TOOLS_CHECK_OPTIONS,
-  run: (options, context) => {
-    const service = toolsService(configureTools(options));
-    return runHygieneCheck('check_vm_tools', service, hygieneCheckRunFrom(options, context, []), context);
   },
-});
+  defineOptions([...TOOLS_OPTIONS, POWERED_OFF_STATE_OPTION]),
+  (options) => ({ service: toolsService(configureTools(options)), slips: [] }),
+);

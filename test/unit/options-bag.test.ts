@@ -16,7 +16,7 @@ const PARSERS: Record<string, readonly string[]> = {
   'lib/cluster/target.ts': ['clusterTargetFrom', 'checkOptionPairs', 'draftFromOptions'],
   'lib/vcd/api/connection-options.ts': ['forcedVersionFrom'],
   'lib/vcd/api/credentials.ts': ['credentialsFrom'],
-  'lib/vcd/api/session-request.ts': ['cacheUnusableStateFrom'],
+  'lib/vcd/frame/vcd-frame.ts': ['cacheUnusableStateFrom', 'vcdFrameConfigFrom'],
   'lib/vcd/frame/session-options.ts': ['sessionConfigFrom', 'connectionUnder'],
   'lib/vcd/inventory/inventory-options.ts': [
     'maxVmsFrom',
@@ -27,7 +27,8 @@ const PARSERS: Record<string, readonly string[]> = {
     'discoveryConfigFrom',
   ],
   'lib/vcd/hygiene/hygiene-options.ts': ['configureSnapshots', 'configureTools', 'configureLeases'],
-  'lib/vcd/hygiene/hygiene-check.ts': ['hygieneCheckRunFrom'],
+  'lib/vcd/hygiene/hygiene-check.ts': ['hygieneCheckRunFrom', 'hygieneCheckPlugin'],
+  'lib/vcd/vm/vm-check.ts': ['vmCheckPlugin'],
   'lib/vcd/vm/vm-access.ts': ['vmAccessFrom'],
   'lib/vcd/vm/vm-config.ts': ['thresholdsOf', 'windowOf', 'configureVmCheck', 'vmCheckRunFrom'],
   'lib/join/node-vm/node-vm-config.ts': ['nodeVmConfigFrom'],

@@ -1,0 +1,4 @@
+import { runPlugin } from '../../lib/plugin/run';
+import { plugin } from './plugin';
+
+void runPlugin(plugin);
