@@ -1,15 +1,13 @@
 import { UsageError } from '../../lib/plugin/errors';
-import { ScalarContext } from '../../lib/plugin/scalar-context';
 import { parseObjectTarget } from '../../lib/vcd/api/ids';
-import { parseDiscoveryFormat, type DiscoveryFormat } from '../../lib/vcd/inventory/discovery';
-import { discoveryFilesFrom, inventoryOutputFrom, type DiscoveryFiles, type InventoryOutput } from '../../lib/vcd/inventory/inventory-options';
 import type { Basis, PvdcTarget } from '../../lib/vcd/pvdc/pvdc-probe';
 import type { PvdcThresholds } from '../../lib/vcd/pvdc/pvdc-report';
+import { capacityDiscoveryFrom, capacityThresholdsFrom, type CapacityDiscovery } from '../../lib/vcd/vdc/capacity-check';
 import { baseUrl } from '../../lib/vcd/vm/vm-config';
 import type { PvdcOptions } from './options';
 
 /** Everything check_pvdc's options say, validated before the first request. */
-export interface PvdcConfig {
+export interface PvdcConfig extends CapacityDiscovery {
   base: URL;
   /** Undefined: every provider VDC. */
   pvdc?: PvdcTarget;
@@ -17,9 +15,6 @@ export interface PvdcConfig {
   thresholds: PvdcThresholds;
   /** Notes for -v about the thresholds (a -w that alerts later than its -c). */
   slips: string[];
-  discovery?: DiscoveryFormat;
-  /** What --discovery's output names and where it goes (--discovery-file, --allow-shrink). */
-  inventory: { files: DiscoveryFiles; output: InventoryOutput };
 }
 
 function parseBasis(text: string): Basis {
@@ -27,22 +22,9 @@ function parseBasis(text: string): Basis {
   throw new UsageError(`invalid --basis ${JSON.stringify(text)}: expected used, allocated or reserved`);
 }
 
-/** One resource's thresholds: its own options, else -w/-c, else 80/90. */
-function thresholdsOf(options: PvdcOptions, resource: 'cpu' | 'memory' | 'storage'): ScalarContext {
-  return ScalarContext.fromOptions(
-    { warning: options[`${resource}-warning`] ?? options.warning ?? '80', critical: options[`${resource}-critical`] ?? options.critical ?? '90' },
-    undefined,
-    { warning: `--${resource}-warning`, critical: `--${resource}-critical` },
-  );
-}
-
 /** The options of check_pvdc as its config. */
 export function configurePvdc(options: PvdcOptions): PvdcConfig {
-  const thresholds: PvdcThresholds = { cpu: thresholdsOf(options, 'cpu'), memory: thresholdsOf(options, 'memory'), storage: thresholdsOf(options, 'storage') };
-  const slips = (['cpu', 'memory', 'storage'] as const).flatMap((r) => {
-    const slip = thresholds[r].slip;
-    return slip === undefined ? [] : [`${r}: ${slip}`];
-  });
+  const { thresholds, slips } = capacityThresholdsFrom(options, true);
   return {
     base: baseUrl(options.url),
     // --pvdc: a UUID, `urn:vcloud:providervdc:<uuid>` or an API href (`…/providervdc/<uuid>`); else a name.
@@ -53,7 +35,6 @@ export function configurePvdc(options: PvdcOptions): PvdcConfig {
     basis: parseBasis(options.basis),
     thresholds,
     slips,
-    discovery: options.discovery ? parseDiscoveryFormat(options['discovery-format']) : undefined,
-    inventory: { files: discoveryFilesFrom(options), output: inventoryOutputFrom(options) },
+    ...capacityDiscoveryFrom(options),
   };
 }

@@ -29,6 +29,7 @@ const PARSERS: Record<string, readonly string[]> = {
   'lib/vcd/hygiene/hygiene-options.ts': ['configureSnapshots', 'configureTools', 'configureLeases'],
   'lib/vcd/hygiene/hygiene-check.ts': ['hygieneCheckRunFrom', 'hygieneCheckPlugin'],
   'lib/vcd/vm/vm-check.ts': ['vmCheckPlugin'],
+  'lib/vcd/vdc/capacity-check.ts': ['capacityThresholdsFrom', 'capacityDiscoveryFrom'],
   'lib/vcd/vm/vm-access.ts': ['vmAccessFrom'],
   'lib/vcd/vm/vm-config.ts': ['thresholdsOf', 'windowOf', 'configureVmCheck', 'vmCheckRunFrom'],
   'lib/join/node-vm/node-vm-config.ts': ['nodeVmConfigFrom'],
