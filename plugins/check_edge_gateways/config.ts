@@ -1,27 +1,19 @@
 import { parseDuration } from '../../lib/plugin/duration';
-import { UsageError } from '../../lib/plugin/errors';
-import type { EdgeTarget } from '../../lib/vcd/edges/edge-report';
+import { parseObjectTarget, type ObjectTarget } from '../../lib/vcd/api/ids';
 import { baseUrl } from '../../lib/vcd/vm/vm-config';
 import type { EdgesOptions } from './options';
 
 /** Everything check_edge_gateways' options say, validated before the first request. */
 export interface EdgesConfig {
   base: URL;
-  edge?: EdgeTarget;
+  edge?: ObjectTarget;
   graceSeconds: number;
   discovery: boolean;
 }
 
-const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
-
 /** --edge: a UUID, `urn:vcloud:gateway:<uuid>` or an API href (`…/edgeGateway/<uuid>`); anything else is a name. */
-export function parseEdgeTarget(text: string): EdgeTarget {
-  const trimmed = text.trim();
-  if (trimmed === '') throw new UsageError('--edge is empty: give the edge gateway name or its UUID');
-  const id =
-    new RegExp(`^(?:urn:vcloud:gateway:)?${UUID.source}$`, 'i').exec(trimmed) ??
-    new RegExp(`^https?://\\S*/edgeGateways?/(?:urn:vcloud:gateway:)?${UUID.source}/?$`, 'i').exec(trimmed);
-  return id ? { kind: 'id', id: id[1].toLowerCase() } : { kind: 'name', name: text };
+export function parseEdgeTarget(text: string): ObjectTarget {
+  return parseObjectTarget(text, { option: '--edge', urn: 'gateway', segment: 'edgeGateway', noun: 'edge gateway' });
 }
 
 /** The options of check_edge_gateways as its config. */

@@ -3,7 +3,7 @@
 // under its prefix, taken from the check's own specs.
 import { HTTP_OPTIONS } from '../../lib/http/options';
 import { defineOptions, optionNamed, prefixOptions, type OptionSpec, type PluginOptions } from '../../lib/plugin/options';
-import { FLEET_OPTIONS } from '../../lib/vcd/fleet/fleet-options';
+import { FLEET_OPTIONS } from '../../lib/vcd/inventory/inventory-options';
 import { profileOptions, vcdOptions } from '../../lib/vcd/vm/vm-options';
 import { SUBMIT_OPTIONS } from '../../lib/submit/options';
 import type { VmCheckProfile } from '../../lib/vcd/vm/profile';

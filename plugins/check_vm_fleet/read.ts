@@ -3,8 +3,8 @@ import type { RunContext } from '../../lib/plugin/context';
 import { collectFleet, NOT_REACHED, type FleetCollection } from '../../lib/vcd/fleet/fleet-collect';
 import { judgeFleetVm, unreadFleetVm, type FleetJudging } from '../../lib/vcd/fleet/fleet-judge';
 import type { FleetVmResult } from '../../lib/vcd/fleet/fleet-result';
-import { openVcdSession, withCacheState } from '../../lib/vcd/api/session-request';
-import { sessionConfigFrom } from '../../lib/vcd/session-options';
+import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
+import { openVcdFrame } from '../../lib/vcd/frame/vcd-frame';
 import { configureFleet, type FleetCheckConfig } from './config';
 import type { FleetCheckOptions } from './options';
 
@@ -48,19 +48,21 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
   const cfg = configureFleet(options);
   // The session's notes say the first service's threshold slip, as a single check's would, and the hygiene services' slips.
   const { base, thresholds } = cfg.session;
-  const session = openVcdSession(sessionConfigFrom(base, options, context, [thresholds.slip, ...cfg.slips], cfg.concurrency), context);
+  const frame = openVcdFrame(
+    { cacheUnusableState: cfg.cacheUnusableState, session: sessionConfigFrom(base, options, context, [thresholds.slip, ...cfg.slips], cfg.concurrency) },
+    context,
+  );
+  const { session } = frame;
   const { origin } = base;
   const services = cfg.judges.map((j) => j.service).join(',');
-  context.log(
-    2,
+  frame.start(
     `url=${origin} concurrency=${cfg.concurrency} services=${services} metrics=${cfg.which ?? 'none'}${options.window ? ` window=${options.window}` : ''}`,
   );
-  context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
   const judging: FleetJudging = {
     judges: cfg.judges,
     origin,
     context,
-    after: (r) => withCacheState(r, session.cache, cfg.cacheUnusableState),
+    after: (r) => frame.finish(r),
     poweredOff: cfg.poweredOff,
   };
   const collection = await collectFleet({
@@ -77,6 +79,6 @@ export async function readFleet(options: FleetCheckOptions, context: RunContext,
     deliver: (result, _vm, index) => delivery.deliver(result, index),
     collected: delivery.collected,
   });
-  for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+  frame.note();
   return { cfg, collection };
 }

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverInventory } from '../../lib/vcd/fleet/fleet-options';
+import { deliverInventory } from '../../lib/vcd/inventory/inventory-delivery';
 import { icingaDiscovery, icingaVdcDiscovery, inventoryGroupOrgs, nagiosDiscovery, type DiscoverySource } from '../../lib/vcd/inventory/discovery';
 import { orgGroupName } from '../../lib/vcd/inventory/org-group';
 import type { VmRecord } from '../../lib/vcd/inventory/vm-query';

@@ -1,7 +1,8 @@
 // fetchMetrics: the metrics of one VM read on the per-VM seam (withVm) as the VM checks read
 // them, for the tests of sessions, logins and names that need one read to drive them.
 import type { SessionRequest } from '../../lib/vcd/api/session';
-import type { SessionGet } from '../../lib/vcd/vm/vm-record';
+import type { SessionGet } from '../../lib/vcd/api/session-reads';
+
 import { readMetrics, type MetricsKind, type MetricsResponse } from '../../lib/vcd/vm/vm-metrics';
 import { withVm, type VmIdentity, type VmSelector } from '../../lib/vcd/vm/vm-session';
 

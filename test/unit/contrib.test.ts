@@ -275,6 +275,6 @@ describe('a rotated vCD password and the session cache', () => {
     expect(trouble).toMatch(/`check_vcd` is the check that notices at once: it logs in afresh on every run/);
     expect(readFileSync(join(REPO, 'docs/security.md'), 'utf8')).toMatch(/After rotating a vCD password[^]*`check_vcd` logs in afresh on every run/);
     // What the docs promise is what the plugin says of itself.
-    expect(readFileSync(join(REPO, 'plugins/check_vcd/main.ts'), 'utf8')).toContain('a fresh login succeeds (never a cached session');
+    expect(readFileSync(join(REPO, 'plugins/check_vcd/plugin.ts'), 'utf8')).toContain('a fresh login succeeds (never a cached session');
   });
 });

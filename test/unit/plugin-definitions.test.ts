@@ -9,8 +9,8 @@ import type { PluginDefinition } from '../../lib/plugin/run';
 
 const REPO = resolve(__dirname, '../..');
 
-/** The plugins that are definitions so far (the cluster family); every plugin belongs here once its folder is converted. */
-const DEFINED = ['check_nodes', 'check_cluster_monitoring', 'check_cluster_operators', 'check_apiserver', 'check_cluster_certs', 'check_cluster_alerts'];
+/** Every registered plugin is a definition. */
+const DEFINED: string[] = [...PLUGINS];
 
 /** A plugin's whole main.ts. */
 const RUNNER = "import { runPlugin } from '../../lib/plugin/run';\nimport { plugin } from './plugin';\n\nvoid runPlugin(plugin);\n";
@@ -48,6 +48,9 @@ describe('plugin definitions (plugins/<name>/plugin.ts)', () => {
   });
 
   it.each(DEFINED)('%s: main.ts is only the line that runs the definition', (name) => {
-    expect(readFileSync(join(REPO, 'plugins', name, 'main.ts'), 'utf8')).toBe(RUNNER);
+    const main = readFileSync(join(REPO, 'plugins', name, 'main.ts'), 'utf8');
+    // check_vm_fleet's entry also sets a V8 flag before it runs, which an import must not.
+    if (name === 'check_vm_fleet') expect(main.endsWith('keepYoungGenerationSmall();\nvoid runPlugin(plugin);\n')).toBe(true);
+    else expect(main).toBe(RUNNER);
   });
 });

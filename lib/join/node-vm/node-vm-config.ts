@@ -7,7 +7,7 @@ import { UsageError } from '../../plugin/errors';
 import { positiveInteger } from '../../plugin/options';
 import type { VcdSessionConfig } from '../../vcd/api/session-request';
 import { MAX_NAME_CHARS } from '../../vcd/api/query-pages';
-import { connectionUnder, sessionConfigFrom, type PrefixedConnectionOptions } from '../../vcd/session-options';
+import { connectionUnder, sessionConfigFrom, type PrefixedConnectionOptions } from '../../vcd/frame/session-options';
 import { baseUrl } from '../../vcd/vm/vm-config';
 import { MAX_VCD_MAX_NODES } from './node-vm-options';
 

@@ -1,18 +1,20 @@
 // Failing nodes to their VMs: one query of the query service names every VM looked for (by the
 // node's provider id, else by its names), then each running VM's current metrics are read,
-// all in one session of the VM checks' kind (cached across runs).
+// all in one frame of the VM checks' kind (the session cached across runs), through the per-VM
+// seam: the VMs listed and named as --vm NAME is, each VM's metrics read as a VM check reads them.
 import type { RunContext } from '../../plugin/context';
 import { CheckError } from '../../plugin/errors';
+import { UUID } from '../../vcd/api/ids';
 import { principal } from '../../vcd/api/login';
 import { withVcdSession, type OpenSession } from '../../vcd/api/session';
-import { openVcdSession, type OpenedSession } from '../../vcd/api/session-request';
-import { listScopedVms } from '../../vcd/inventory/vm-listing';
-import { pickVmByName } from '../../vcd/inventory/vm-name';
+import type { OpenedSession } from '../../vcd/api/session-request';
+import { openVcdFrame } from '../../vcd/frame/vcd-frame';
 import type { VmAlternative, VmRecord } from '../../vcd/inventory/vm-query';
 import { parseCurrentUsage } from '../../vcd/vm/metrics';
 import { parseVmTarget } from '../../vcd/vm/vm-id';
 import { readMetrics } from '../../vcd/vm/vm-metrics';
 import { notRunning } from '../../vcd/vm/vm-record';
+import { listVmsInSession, vmInSession, vmNamed } from '../../vcd/vm/vm-session';
 import type { NodeVmConfig } from './node-vm-config';
 
 /** A failing node as the lookup sees it: its names and where its machine is. */
@@ -52,7 +54,7 @@ export function vmIdOfProvider(providerID: string | undefined): string | undefin
   const text = providerID.trim();
   const rest = text.replace(PREFIX, '');
   // Without the scheme only the id forms are taken: another provider's id is no VM name.
-  if (rest === text && !/^(urn:vcloud:vm:|vm-)?[0-9a-f-]{36}$/i.test(text)) return undefined;
+  if (rest === text && !new RegExp(`^(urn:vcloud:vm:|vm-)?${UUID}$`, 'i').test(text)) return undefined;
   try {
     const target = parseVmTarget(rest);
     return target.kind === 'id' ? target.id : undefined;
@@ -71,19 +73,17 @@ const WANTED = new Set(['cpu.usage.average', 'mem.usage.average']);
 
 /** The VM facts of each node (by name), read in one session of `context` (whose deadline bounds it). */
 export async function lookUpNodeVms(config: NodeVmConfig, nodes: readonly NodeMachine[], context: RunContext): Promise<Map<string, NodeVmFact>> {
-  const session = openVcdSession(config.session, context);
+  const frame = openVcdFrame({ session: config.session }, context);
+  const { session } = frame;
   const facts = await withVcdSession(session, async (_get, open) => {
     const wanted = nodes.map((node) => ({ node, id: vmIdOfProvider(node.providerID), names: namesOf(node) }));
     const any = wanted.flatMap((w): VmAlternative[] => (w.id !== undefined ? [{ id: w.id }] : w.names.map((name) => ({ name, vapp: config.vapp }))));
     context.setPhase(`looking up the VMs of ${nodes.length} failing node${nodes.length === 1 ? '' : 's'} at ${session.conn.base.origin}`);
-    const records = await listScopedVms(
-      { conn: session.conn, creds: session.creds, get: (p) => open.get(p), scope: session.scope, maxVms: session.maxVms },
-      { any },
-    );
+    const records = await listVmsInSession(session, open, { any });
     const found = await Promise.all(wanted.map(async (w) => [w.node.name, await factOf(w, records, config, session, open)] as const));
     return new Map(found);
   });
-  for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+  frame.note();
   return facts;
 }
 
@@ -108,7 +108,7 @@ async function factOf(
     const how = `no vCD providerID; no VM named ${w.names.map(quote).join(' or ')}${inVapp} visible to ${account}`;
     if (name === undefined) return { kind: 'none', how };
     try {
-      const vm = pickVmByName(records, name, config.vapp, { account, origin: session.conn.base.origin, provider: session.scope.provider });
+      const vm = vmNamed(session, records, name, config.vapp);
       record = records.find((r) => r.id === vm.id);
     } catch (error) {
       if (!(error instanceof CheckError)) throw error;
@@ -121,7 +121,8 @@ async function factOf(
   if (off !== undefined) return { ...base, power: off };
   if (record.status !== 'POWERED_ON') return { ...base, power: record.status };
   try {
-    const answer = await readMetrics(session, { id: record.id, name: record.name }, (p, phase) => open.get(p, phase), 'current');
+    const { vm, get } = vmInSession(session, open, { id: record.id, name: record.name });
+    const answer = await readMetrics(session, vm, get, 'current');
     if (answer.kind === 'refused') return { ...base, power: 'running', problem: `current metrics refused (${answer.detail})` };
     const usage = parseCurrentUsage(answer.body, `current metrics of ${record.id}`, WANTED);
     return { ...base, power: 'running', cpu: usage.get('cpu.usage.average')?.value, mem: usage.get('mem.usage.average')?.value };

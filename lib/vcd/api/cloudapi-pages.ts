@@ -4,7 +4,7 @@
 import { CheckError } from '../../plugin/errors';
 import { countJsonContainers, MAX_JSON_CONTAINERS } from '../../plugin/json-bounds';
 import { describeResponse, type VcdConnection } from './connection';
-import type { SessionGet } from './query-pages';
+import type { SessionReader } from './session-reads';
 
 /** Objects per page asked for: the CloudAPI's maximum. */
 export const CLOUDAPI_PAGE_SIZE = 128;
@@ -29,7 +29,7 @@ export interface CloudApiList<T> {
  * Every object of a CloudAPI list at `path` (a path without page parameters), or `absent` when
  * the server has no such list (404 on the first page: a version or server without it).
  */
-export async function cloudApiAllPages<T>(conn: VcdConnection, get: SessionGet, path: string, list: CloudApiList<T>): Promise<T[] | 'absent'> {
+export async function cloudApiAllPages<T>(conn: VcdConnection, get: SessionReader, path: string, list: CloudApiList<T>): Promise<T[] | 'absent'> {
   const out: T[] = [];
   const what = `CloudAPI answer from ${conn.base.origin}`;
   const join = path.includes('?') ? '&' : '?';

@@ -1,5 +1,6 @@
 import type { CacheBinding, PrivateCache } from '../../plugin/private-cache';
 import type { ChosenVersion } from './api-version';
+import { isVmId } from './ids';
 
 /** A VM name resolved through the query service, and when. */
 export interface CachedName {
@@ -82,14 +83,7 @@ function acceptRecord(data: unknown): FleetRecord | undefined {
   if (d.names && typeof d.names === 'object') {
     out.names = {};
     for (const [k, n] of Object.entries(d.names)) {
-      if (
-        n &&
-        typeof n.id === 'string' &&
-        /^vm-[0-9a-f-]{36}$/.test(n.id) &&
-        typeof n.name === 'string' &&
-        typeof n.vapp === 'string' &&
-        typeof n.time === 'number'
-      ) {
+      if (n && typeof n.id === 'string' && isVmId(n.id) && typeof n.name === 'string' && typeof n.vapp === 'string' && typeof n.time === 'number') {
         out.names[k] = { id: n.id, name: n.name, vapp: n.vapp, ...(typeof n.org === 'string' && n.org.length <= 256 ? { org: n.org } : {}), time: n.time };
       }
     }

@@ -5,6 +5,7 @@ import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import { describeResponse, type VcdConnection } from './connection';
 import { MAX_ATTRIBUTES, parseXml, XmlChildReader, XmlSyntaxError, type XmlElement } from './xml';
+import type { SessionReader } from './session-reads';
 
 /** One page of QueryResultRecords. */
 export interface RecordsPage<T> {
@@ -111,9 +112,6 @@ export function detached(value: string): string {
   return Buffer.from(value, 'utf8').toString('utf8');
 }
 
-/** Sends one GET with the session; the caller's function handles 401/406 and retries. `stream` takes a body as it arrives. */
-export type SessionGet = (path: string, accept?: () => string, stream?: BodyStream) => Promise<HttpResponse>;
-
 /** How a paged query's messages name it, and its bound. */
 interface QueryWords {
   /** At most this many records in all. */
@@ -148,7 +146,7 @@ export interface StreamedQuery<T> extends QueryWords {
  * /api/query (a link elsewhere would carry the session to another server), never the
  * same page twice, within MAX_PAGES pages and `query.max` records.
  */
-export async function queryAllPages<T>(conn: VcdConnection, get: SessionGet, firstPath: string, query: PagedQuery<T>): Promise<T[]> {
+export async function queryAllPages<T>(conn: VcdConnection, get: SessionReader, firstPath: string, query: PagedQuery<T>): Promise<T[]> {
   const records: T[] = [];
   // One by one: spreading a page of 150,000 records into push() overflows the call stack.
   await queryEachPage(conn, get, firstPath, query, (page) => {
@@ -164,7 +162,7 @@ export async function queryAllPages<T>(conn: VcdConnection, get: SessionGet, fir
  */
 export async function queryEachPage<T>(
   conn: VcdConnection,
-  get: SessionGet,
+  get: SessionReader,
   firstPath: string,
   query: PagedQuery<T>,
   take: (records: T[]) => void,
@@ -189,7 +187,7 @@ export async function queryEachPage<T>(
  */
 export async function streamAllPages<T>(
   conn: VcdConnection,
-  get: SessionGet,
+  get: SessionReader,
   firstPath: string,
   query: StreamedQuery<T>,
   take: (record: T) => void,

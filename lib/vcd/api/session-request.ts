@@ -1,12 +1,8 @@
-// How every vCD plugin opens its session from its typed config (connection, login, cache,
-// scope: see lib/vcd/session-options.ts for the options they come from), and how a cache
-// that cannot keep sessions shows in the result.
+// How a vCD run opens its session from its typed config (connection, login, cache, scope: see
+// lib/vcd/frame/session-options.ts for the options they come from); lib/vcd/frame/vcd-frame.ts
+// is what the checks open around it.
 import type { TlsSettings } from '../../http/request';
 import type { RunContext } from '../../plugin/context';
-import { UsageError } from '../../plugin/errors';
-import type { Result } from '../../plugin/result';
-import { parseState, State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import type { VcdConnection } from './connection';
 import type { Credentials } from './login';
 import type { VmScope } from './scope';
@@ -63,26 +59,4 @@ export function openVcdSession(config: VcdSessionConfig, context: RunContext): O
     scope: config.scope,
     facts: [],
   };
-}
-
-/** --cache-unusable-state checked. */
-export function cacheUnusableStateFrom(options: { 'cache-unusable-state': string }): State {
-  const state = parseState(options['cache-unusable-state']);
-  if (state === undefined)
-    throw new UsageError(`invalid --cache-unusable-state ${JSON.stringify(options['cache-unusable-state'])}: expected OK, WARNING, CRITICAL or UNKNOWN`);
-  return state;
-}
-
-/**
- * A cache that cannot be written makes every run log in and out, silently but for this
- * item: JSON consumers (Zabbix) and the long output see it without -v.
- * --cache-unusable-state makes it a state of its own, said in the status line.
- */
-export function withCacheState(result: Result, cache: SessionCache | undefined, state: State): Result {
-  if (!cache || cache.keepsSessions) return result;
-  const said = cache.notes.join('; ');
-  const item = { name: 'session-cache', state, text: said };
-  const items = [...(result.items ?? []), item];
-  if (state === State.OK) return { ...result, items };
-  return { ...result, items, state: worstOf([result, item]), summary: `${result.summary}; every run logs in: ${said}` };
 }

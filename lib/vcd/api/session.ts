@@ -9,6 +9,7 @@ import type { FleetCache } from './fleet-cache';
 import { login, logout, principal, sessionHeaders, VersionRefusedError, type Credentials, type VcdSession } from './login';
 import type { VmScope } from './scope';
 import type { SessionCache } from './session-cache';
+import type { SessionReader } from './session-reads';
 
 /** What every request with a session needs. */
 export interface SessionRequest {
@@ -306,12 +307,6 @@ function stopBeforeLogout(req: SessionRequest): { fired(): boolean; restore(): v
     },
   };
 }
-
-/**
- * GET with an open session: one new login on 401 (shared by the requests it refused), one new
- * negotiation on 406; `stream` takes the body of a 2xx answer as it arrives (BodyStream).
- */
-export type SessionReader = (path: string, accept?: () => string, stream?: BodyStream) => Promise<HttpResponse>;
 
 /** Reads with an open session, for the work that needs more than plain GETs. */
 export interface OpenSession {

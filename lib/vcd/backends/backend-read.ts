@@ -10,9 +10,11 @@ import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import { cloudApiAllPages } from '../api/cloudapi-pages';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import { withVcdSession, type SessionRequest } from '../api/session';
 import type { XmlElement } from '../api/xml';
+import { uuidAfter, uuidOfUrn } from '../api/ids';
 
 /** One vCenter server as read. A field the answer does not send is undefined. */
 export interface VCenter {
@@ -51,11 +53,6 @@ export const MAX_VCENTERS = 10_000;
 /** More datastores than any vCD holds: a page of 100,000 is read and judged. */
 export const MAX_DATASTORES = 100_000;
 
-const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-const VIMSERVER_URN = new RegExp(`^urn:vcloud:vimserver:${UUID}$`, 'i');
-const VIMSERVER_HREF = new RegExp(`/vimServer/${UUID}/?$`, 'i');
-const DATASTORE_HREF = new RegExp(`/datastore/${UUID}/?$`, 'i');
-
 const name = (value: unknown): string =>
   typeof value === 'string' ? detached(blankControlCharacters(value.length > MAX_NAME_CHARS ? `${value.slice(0, MAX_NAME_CHARS)}…` : value).trim()) : '';
 const word = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? name(value).toUpperCase().slice(0, 40) : undefined);
@@ -69,7 +66,7 @@ function defined<T extends object>(fields: T): T {
 
 /** One value of the CloudAPI list (VCenterServer), or undefined when it has neither id nor name. */
 export function vcenterFromCloudApi(v: Record<string, unknown>): VCenter | undefined {
-  const id = VIMSERVER_URN.exec(typeof v.vcId === 'string' ? v.vcId : '')?.[1]?.toLowerCase();
+  const id = uuidOfUrn(v.vcId, 'vimserver')?.toLowerCase();
   const n = name(v.name);
   if (id === undefined && n === '') return undefined;
   return defined({
@@ -86,7 +83,7 @@ export function vcenterFromCloudApi(v: Record<string, unknown>): VCenter | undef
 /** One VirtualCenterRecord of the query service (no isConnected, no clusterHealthStatus). */
 export function vcenterFromRecord(element: XmlElement): VCenter {
   const a = element.attributes;
-  const id = VIMSERVER_HREF.exec(a.href ?? '')?.[1]?.toLowerCase();
+  const id = uuidAfter(a.href, 'vimServer')?.toLowerCase();
   const n = name(a.name);
   return defined({
     id: id ?? n,
@@ -111,7 +108,7 @@ const NONE: readonly string[] = Object.freeze([]);
 /** One DatastoreRecord of the query service, or undefined for a deleted datastore. */
 export function datastoreFromRecord(element: XmlElement, what: string): Datastore | undefined {
   const a = element.attributes;
-  const id = DATASTORE_HREF.exec(a.href ?? '')?.[1]?.toLowerCase();
+  const id = uuidAfter(a.href, 'datastore')?.toLowerCase();
   if (id === undefined)
     throw new CheckError(`unexpected ${what}: a ${element.local} without a datastore href (${JSON.stringify(boundedExcerpt(name(a.href ?? ''), 120))})`);
   if (flag(a.isDeleted) === true) return undefined;
@@ -133,7 +130,7 @@ export function datastoreFromRecord(element: XmlElement, what: string): Datastor
 const REFUSED = 'the account needs a System role that may view vCenter servers and datastores (System Administrator, or a provider role with vCenter: View)';
 
 /** The vCenters: the CloudAPI list, or the query service's records where the server has none. */
-async function readVCenters(conn: VcdConnection, get: SessionGet): Promise<{ vcenters: VCenter[]; source: string }> {
+async function readVCenters(conn: VcdConnection, get: SessionReader): Promise<{ vcenters: VCenter[]; source: string }> {
   const cloud = await cloudApiAllPages(conn, get, '/cloudapi/1.0.0/virtualCenters', {
     max: MAX_VCENTERS,
     noun: 'vCenter servers',
@@ -162,7 +159,7 @@ async function readVCenters(conn: VcdConnection, get: SessionGet): Promise<{ vce
 }
 
 /** The datastores, read as the pages arrive. */
-async function readDatastores(conn: VcdConnection, get: SessionGet): Promise<Datastore[]> {
+async function readDatastores(conn: VcdConnection, get: SessionReader): Promise<Datastore[]> {
   const datastores: Datastore[] = [];
   await streamAllPages(
     conn,

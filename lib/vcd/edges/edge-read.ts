@@ -8,8 +8,10 @@ import { boundedExcerpt } from '../../plugin/server-text';
 import { withVcdSession, type SessionRequest } from '../api/session';
 import { cloudApiAllPages } from '../api/cloudapi-pages';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import type { XmlElement } from '../api/xml';
+import { uuidAfter, uuidOfUrn } from '../api/ids';
 
 /** One edge gateway as read. A field the answer does not send is undefined (or '' for names). */
 export interface EdgeGateway {
@@ -32,10 +34,6 @@ export interface EdgeGateway {
 /** More edge gateways than any cloud has: the answer is refused beyond. */
 export const MAX_EDGES = 100_000;
 
-const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
-const GATEWAY_URN = new RegExp(`^urn:vcloud:gateway:${UUID.source}$`, 'i');
-const GATEWAY_HREF = new RegExp(`/edgeGateway/${UUID.source}/?$`, 'i');
-
 const name = (value: unknown): string =>
   typeof value === 'string' ? detached(blankControlCharacters(value.length > MAX_NAME_CHARS ? `${value.slice(0, MAX_NAME_CHARS)}…` : value).trim()) : '';
 const word = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? name(value).toUpperCase().slice(0, 40) : undefined);
@@ -43,7 +41,7 @@ const refName = (ref: unknown): string => (ref !== null && typeof ref === 'objec
 
 /** One value of the CloudAPI list (EdgeGateway), or undefined when it has no gateway id. */
 export function edgeFromCloudApi(v: Record<string, unknown>): EdgeGateway | undefined {
-  const id = GATEWAY_URN.exec(typeof v.id === 'string' ? v.id : '')?.[1];
+  const id = uuidOfUrn(v.id, 'gateway');
   if (id === undefined) return undefined;
   const status = word(v.status);
   return {
@@ -60,7 +58,7 @@ export function edgeFromCloudApi(v: Record<string, unknown>): EdgeGateway | unde
 /** One EdgeGatewayRecord of the query service. */
 export function edgeFromRecord(element: XmlElement, what: string): EdgeGateway {
   const a = element.attributes;
-  const id = GATEWAY_HREF.exec(a.href ?? '')?.[1];
+  const id = uuidAfter(a.href, 'edgeGateway');
   if (id === undefined)
     throw new CheckError(`unexpected ${what}: an ${element.local} without an edge gateway href (${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
   const status = word(a.gatewayStatus);
@@ -80,7 +78,7 @@ export function edgeFromRecord(element: XmlElement, what: string): EdgeGateway {
 const NARROW = 'narrow it with --tenant-org or --edge';
 
 /** The CloudAPI list, or `absent`. */
-function readCloudApiEdges(conn: VcdConnection, get: SessionGet, org?: string): Promise<EdgeGateway[] | 'absent'> {
+function readCloudApiEdges(conn: VcdConnection, get: SessionReader, org?: string): Promise<EdgeGateway[] | 'absent'> {
   const filter = org === undefined ? '' : `?filter=${encodeURIComponent(`orgRef.name==${org.replace(/[;,()=]/g, '*')}`)}`;
   return cloudApiAllPages(conn, get, `/cloudapi/1.0.0/edgeGateways${filter}`, {
     max: MAX_EDGES,
@@ -92,7 +90,7 @@ function readCloudApiEdges(conn: VcdConnection, get: SessionGet, org?: string): 
 }
 
 /** The query service's edgeGateway records. */
-async function readQueryEdges(conn: VcdConnection, get: SessionGet): Promise<EdgeGateway[]> {
+async function readQueryEdges(conn: VcdConnection, get: SessionReader): Promise<EdgeGateway[]> {
   const edges: EdgeGateway[] = [];
   await streamAllPages(
     conn,

@@ -9,10 +9,8 @@ import { unjudgedMetric } from '../../plugin/scalar-context';
 import { Named, part, Verdict, type Part } from '../../plugin/part';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
+import type { ObjectTarget } from '../api/ids';
 import type { EdgeGateway } from './edge-read';
-
-/** The edge of --edge: by its UUID, or by name. */
-export type EdgeTarget = { kind: 'id'; id: string } | { kind: 'name'; name: string };
 
 /** States of an edge that is up: CloudAPI REALIZED, the record's gatewayStatus READY. */
 const REALISED = new Set(['REALIZED', 'READY']);
@@ -25,7 +23,7 @@ const IN_SUMMARY = 10;
 const quote = (s: string) => JSON.stringify(s);
 
 /** The edges --edge names (all without it): by id, by exact name, then ignoring case; an unknown or ambiguous one is UNKNOWN. */
-export function selectEdges(edges: readonly EdgeGateway[], target: EdgeTarget | undefined, where: { account: string; origin: string }): EdgeGateway[] {
+export function selectEdges(edges: readonly EdgeGateway[], target: ObjectTarget | undefined, where: { account: string; origin: string }): EdgeGateway[] {
   const unique = [...new Map(edges.map((e) => [e.id, e])).values()];
   if (target === undefined) return unique;
   let found = target.kind === 'id' ? unique.filter((e) => e.id === target.id) : unique.filter((e) => e.name === target.name);

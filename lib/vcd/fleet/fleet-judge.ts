@@ -15,7 +15,7 @@ import type { VmCheckProfile } from '../vm/profile';
 import type { VmCheckConfig } from '../vm/vm-config';
 import { judge } from '../vm/vm-judge';
 import type { VmRecord } from '../inventory/vm-query';
-import type { SessionGet } from '../vm/vm-record';
+import type { SessionGet } from '../api/session-reads';
 
 /** A metrics service of the fleet: the single check's profile and its config as that check would make it. */
 export interface MetricJudge {

@@ -4,11 +4,11 @@
 // distinct ones a fleet has (about 70 bytes a VM where a record with its strings took 300).
 // Records are taken as the query pages come, so the pages and their records are never all held.
 import type { DiscoverySelection } from '../inventory/discovery';
-import type { VmHygiene } from '../hygiene/hygiene-record';
+import type { VmHygiene } from '../inventory/hygiene-record';
 import type { VmRecord } from '../inventory/vm-query';
+import { isVmId } from '../api/ids';
 
 /** The ids vm-query.ts makes: `vm-` and a GUID in lower case. */
-const VM_ID = /^vm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ID_WORDS = 4;
 
 /** Each distinct text once, by number. */
@@ -80,7 +80,7 @@ export class FleetList {
     if (sel.exclude && sel.exclude.test(r.name)) return;
     const n = this.count++;
     this.ids = grown(this.ids, ID_WORDS * this.count, (size) => new Uint32Array(size));
-    if (VM_ID.test(r.id)) {
+    if (isVmId(r.id)) {
       const hex = r.id.slice(3).replace(/-/g, '');
       for (let w = 0; w < ID_WORDS; w++) this.ids[ID_WORDS * n + w] = parseInt(hex.slice(8 * w, 8 * w + 8), 16);
     } else this.otherIds.set(n, r.id);

@@ -8,8 +8,9 @@ import type { Result } from '../../plugin/result';
 import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../api/connection-options';
-import { cacheUnusableStateFrom, openVcdSession, withCacheState, type OpenedSession } from '../api/session-request';
-import { FLEET_OPTIONS, runDiscovery, writesInventory } from '../fleet/fleet-options';
+import { cacheUnusableStateFrom, openVcdFrame } from '../frame/vcd-frame';
+import { FLEET_OPTIONS, writesInventory } from '../inventory/inventory-options';
+import { runDiscovery } from '../inventory/inventory-delivery';
 import { baseUrl } from '../vm/vm-config';
 import { parseVmTarget } from '../vm/vm-id';
 import { vmAccessFrom, type VmAccessConfig } from '../vm/vm-access';
@@ -29,8 +30,37 @@ export interface HygieneCheckText {
   notes: readonly string[];
 }
 
+/** A hygiene plugin's options: the VM checks' session and names around its own (`own`). */
+type HygienePluginOptions<Own extends readonly OptionSpec[]> = ReturnType<typeof hygieneCheckOptions<Own>>;
+
+/** The service a hygiene plugin judges with, made from its options, and its notes on them (a -w beyond its -c). */
+export interface HygieneChoice {
+  service: HygieneService;
+  slips: readonly string[];
+}
+
+/**
+ * A hygiene plugin's definition: the shared body (session, the VM and its record, the
+ * service's result) with the plugin's words, its own options and the service they make.
+ */
+export function hygieneCheckPlugin<const Own extends readonly OptionSpec[]>(
+  text: HygieneCheckText,
+  own: Own,
+  serviceOf: (options: PluginOptions<HygienePluginOptions<Own>>) => HygieneChoice,
+): PluginDefinition<HygienePluginOptions<Own>> {
+  return {
+    ...hygieneCheckDefinition(text),
+    options: hygieneCheckOptions(own),
+    run: (options, context) => {
+      const { service, slips } = serviceOf(options);
+      // Every hygiene check's options are among them; TypeScript cannot see it through the generic `Own`.
+      return runHygieneCheck(text.command, service, hygieneCheckRunFrom(options as HygieneCheckOptions, context, slips), context);
+    },
+  };
+}
+
 /** Everything of a hygiene plugin's definition but its options and run. */
-export function hygieneCheckDefinition(text: HygieneCheckText): Omit<PluginDefinition, 'options' | 'run'> {
+function hygieneCheckDefinition(text: HygieneCheckText): Omit<PluginDefinition, 'options' | 'run'> {
   return {
     name: text.name,
     command: text.command,
@@ -59,7 +89,6 @@ export type HygieneCheckOptions = PluginOptions<ReturnType<typeof hygieneCheckOp
 /** Everything a hygiene check's run needs beside its service, parsed at its plugin's edge (see hygieneCheckRunFrom). */
 export interface HygieneCheckRun {
   access: VmAccessConfig;
-  cacheUnusableState: State;
 }
 
 /**
@@ -72,27 +101,24 @@ export function hygieneCheckRunFrom(options: HygieneCheckOptions, context: RunCo
     throw new UsageError('missing --vm (vm-<guid>, the bare GUID, the URL of the VM page, or the VM name), or --discovery');
   const target = options.discovery || options.vm === undefined ? undefined : parseVmTarget(options.vm);
   const cacheUnusableState = cacheUnusableStateFrom(options);
-  return { cacheUnusableState, access: vmAccessFrom(baseUrl(options.url), target, options, context, slips) };
+  return { access: vmAccessFrom(baseUrl(options.url), target, options, context, slips, cacheUnusableState) };
 }
 
 /** One hygiene check: session, the VM (by id or name) and its record, the service's result. */
-export async function runHygieneCheck(command: string, service: HygieneService, run: HygieneCheckRun, context: RunContext): Promise<Result> {
+async function runHygieneCheck(command: string, service: HygieneService, run: HygieneCheckRun, context: RunContext): Promise<Result> {
   const { selection } = run.access;
-  const session = openVcdSession(run.access.session, context);
+  const frame = openVcdFrame(run.access.frame, context);
+  const { session } = frame;
   if (selection.kind === 'discovery') return runDiscovery(command, selection.discovery, session);
-  context.log(2, session.cache ? `session cache: ${session.cache.file}` : 'session cache: off (--no-cache)');
+  frame.start();
   const result = await withVm(session, selection.select, async ({ vm, get }) => {
     const record = await readHygieneRecord(get, vm.id, session.scope.provider ? 'adminVM' : 'vm');
-    noteSession(session, context);
+    frame.note();
     const label = vm.name === undefined ? vm.id : `${vm.name} (${vm.id})`;
     const judged = await service.judge({ id: vm.id, hygiene: record.hygiene, status: record.status, label }, get, Date.now());
     if (vm.name === undefined) return judged;
     const item = { name: 'vm', state: State.OK, text: `VM ${vm.name} = ${vm.id} in vApp ${vm.vapp ?? '?'}${vm.org !== undefined ? ` of org ${vm.org}` : ''}` };
     return { ...judged, items: [item, ...(judged.items ?? [])] };
   });
-  return withCacheState(result, session.cache, run.cacheUnusableState);
-}
-
-function noteSession(session: OpenedSession, context: RunContext): void {
-  for (const n of [...(session.cache?.notes ?? []), ...session.facts]) context.notes.add(n);
+  return frame.finish(result);
 }

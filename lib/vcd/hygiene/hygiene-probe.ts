@@ -1,17 +1,14 @@
 // The reads of the hygiene checks beyond the VM's query record: the VM's SnapshotSection when the
 // record lists a snapshot (or cannot say), the vApp's LeaseSettingsSection when the record lacks
 // a lease date. Tools need none.
-import type { HttpResponse } from '../../http/request';
+import type { SessionGet } from '../api/session-reads';
 import { CheckError } from '../../plugin/errors';
 import { describeResponse } from '../api/connection';
 import { parseVmRecords, VM_LIST_REFUSED, type VmQueryType, type VmRecord } from '../inventory/vm-query';
-import type { VmHygiene } from './hygiene-record';
+import type { VmHygiene } from '../inventory/hygiene-record';
 import { leaseFromRecord, leaseFromSection, type LeaseFacts } from './lease-judge';
 import { parseLeaseSection, type LeaseSection } from './lease-section';
 import { parseSnapshotSection, type Snapshot } from './snapshot-section';
-
-/** Fetches a document with the check's session; the phase names it if the timeout expires. */
-export type SessionGet = (path: string, phase: string) => Promise<HttpResponse>;
 
 /** A VM as the hygiene reads know it: its id and its query record's hygiene attributes. */
 export interface HygieneSubject {

@@ -4,7 +4,8 @@
 // exactly what the single check prints.
 import type { Result } from '../../plugin/result';
 import type { State } from '../../plugin/state';
-import { readLeases, readSnapshots, type HygieneSubject, type LeaseSectionCache, type SessionGet } from './hygiene-probe';
+import { readLeases, readSnapshots, type HygieneSubject, type LeaseSectionCache } from './hygiene-probe';
+import type { SessionGet } from '../api/session-reads';
 import { judgeLeases, type LeaseThresholds } from './lease-judge';
 import { judgeSnapshots, type SnapshotThresholds } from './snapshot-judge';
 import { judgeTools, type ToolsPolicy } from './tools-judge';

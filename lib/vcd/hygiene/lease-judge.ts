@@ -5,9 +5,9 @@ import type { Item, Result } from '../../plugin/result';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
 import { SECONDS, TimeLeft } from '../../plugin/time-left';
-import type { VmHygiene } from './hygiene-record';
+import type { VmHygiene } from '../inventory/hygiene-record';
 import type { LeaseSection } from './lease-section';
-import { formatMoment, formatSpan, parseDateTime } from './vcd-time';
+import { formatMoment, formatSpan, parseDateTime } from '../api/vcd-time';
 
 /** One lease: when it expires (ms), or why it never does. */
 export type LeaseTerm = { expires: number } | { never: string };

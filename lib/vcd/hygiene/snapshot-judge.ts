@@ -5,7 +5,7 @@ import type { Measurement, ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
 import { worstOf } from '../../plugin/subcheck';
 import type { Snapshot } from './snapshot-section';
-import { formatMoment, formatSpan } from './vcd-time';
+import { formatMoment, formatSpan } from '../api/vcd-time';
 
 /** The three figures' thresholds (age in seconds, size in bytes, count). */
 export interface SnapshotThresholds {

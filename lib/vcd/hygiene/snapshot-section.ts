@@ -4,7 +4,7 @@
 import { CheckError } from '../../plugin/errors';
 import { describeVcdError, parseVcdError } from '../api/vcd-error';
 import { parseXml, VCLOUD_NS, type XmlElement } from '../api/xml';
-import { parseDateTime } from './vcd-time';
+import { parseDateTime } from '../api/vcd-time';
 
 /** One snapshot as the section lists it. */
 export interface Snapshot {

@@ -2,7 +2,7 @@
 import type { Result } from '../../plugin/result';
 import { State } from '../../plugin/state';
 import { notRunning } from '../vm/vm-record';
-import type { VmHygiene } from './hygiene-record';
+import type { VmHygiene } from '../inventory/hygiene-record';
 
 /** The states the options give each finding. */
 export interface ToolsPolicy {

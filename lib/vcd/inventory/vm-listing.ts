@@ -6,8 +6,9 @@ import type { VcdConnection } from '../api/connection';
 import type { Credentials } from '../api/login';
 import { queryAllPages, type PagedQuery } from '../api/query-pages';
 import { vmScope, type VmScope } from '../api/scope';
-import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
-import { ORG_QUERY_PATH, parseOrgRecords, queryEachVmPage, queryPath, type OrgRecord, type SessionGet, type VmAlternative, type VmRecord } from './vm-query';
+import { withVcdSession, type SessionRequest } from '../api/session';
+import type { SessionReader } from '../api/session-reads';
+import { ORG_QUERY_PATH, parseOrgRecords, queryEachVmPage, queryPath, type OrgRecord, type VmAlternative, type VmRecord } from './vm-query';
 
 const quote = (s: string) => JSON.stringify(s);
 
@@ -51,7 +52,7 @@ export interface VmFilter {
 export interface ListingRequest {
   conn: VcdConnection;
   creds: Credentials;
-  get: SessionGet;
+  get: SessionReader;
   scope: VmScope;
   maxVms?: number;
   onPage?: (n: number) => void;

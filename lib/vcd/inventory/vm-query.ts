@@ -1,7 +1,7 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { vmHygieneOf, type VmHygiene } from '../hygiene/hygiene-record';
+import { vmHygieneOf, type VmHygiene } from './hygiene-record';
 import {
   detached,
   MAX_NAME_CHARS,
@@ -11,8 +11,9 @@ import {
   queryEachPage,
   type PagedQuery,
   type RecordsPage as QueryRecordsPage,
-  type SessionGet,
 } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
+import { prefixedIdAfter, uuidAfter } from '../api/ids';
 
 /** One VMRecord of the query service: what names, discovery and messages need. */
 export interface VmRecord {
@@ -38,16 +39,13 @@ export interface VmRecord {
 /** One page of VMRecords. */
 export type RecordsPage = QueryRecordsPage<VmRecord>;
 
-export { PAGE_SIZE, type SessionGet };
+export { PAGE_SIZE };
 /** The default of --max-vms: far above any organisation. */
 export const DEFAULT_MAX_VMS = 100_000;
 
-const VM_HREF = /\/(vm-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
-const ORG_HREF = /\/org\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
-
 /** The GUID of an organisation's href (`…/api/org/<guid>` or `…/api/admin/org/<guid>`), lower case. */
 export function orgIdOf(href: string | undefined): string | undefined {
-  return ORG_HREF.exec(href ?? '')?.[1].toLowerCase();
+  return uuidAfter(href, 'org')?.toLowerCase();
 }
 
 /**
@@ -65,7 +63,7 @@ export function parseVmRecords(text: string, what = 'query response', withHygien
  * `withHygiene` keeps the attributes the hygiene checks judge (only they pay for them).
  */
 export function vmRecordOf(a: Record<string, string>, what: string, withHygiene = false): VmRecord {
-  const id = VM_HREF.exec(a.href ?? '')?.[1];
+  const id = prefixedIdAfter(a.href, 'vm');
   if (!id || typeof a.name !== 'string')
     throw new CheckError(`unexpected ${what}: a VMRecord without a VM href or name (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`);
   for (const key of ['name', 'containerName', 'status']) {
@@ -170,7 +168,7 @@ function vmQuery(onPage: ((n: number) => void) | undefined, maxVms: number, refu
  */
 export function queryAllVms(
   conn: VcdConnection,
-  get: SessionGet,
+  get: SessionReader,
   firstPath: string,
   onPage?: (n: number) => void,
   maxVms = DEFAULT_MAX_VMS,
@@ -183,7 +181,7 @@ export function queryAllVms(
 /** Each page's VM records handed to `take` as it is read (queryEachPage); returns how many there were. */
 export function queryEachVmPage(
   conn: VcdConnection,
-  get: SessionGet,
+  get: SessionReader,
   firstPath: string,
   take: (records: VmRecord[]) => void,
   onPage?: (n: number) => void,

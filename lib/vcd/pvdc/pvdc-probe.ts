@@ -2,7 +2,8 @@
 // policy (one query), and only for --basis reserved each chosen provider VDC's document.
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
-import { withVcdSession, type SessionReader, type SessionRequest } from '../api/session';
+import { withVcdSession, type SessionRequest } from '../api/session';
+import type { SessionReader } from '../api/session-reads';
 import { describeResponse } from '../api/connection';
 import { principal } from '../api/login';
 import {
@@ -14,9 +15,10 @@ import {
   type Reservation,
 } from './pvdc-capacity';
 import { queryProviderStoragePolicies, queryProviderVdcs, type ProviderStoragePolicyRecord, type ProviderVdcRecord } from './pvdc-query';
+import type { ObjectTarget } from '../api/ids';
 
 /** The provider VDC of --pvdc: by its UUID, or by name. */
-export type PvdcTarget = { kind: 'id'; id: string } | { kind: 'name'; name: string };
+export type PvdcTarget = ObjectTarget;
 
 /** What is judged against capacity: the API's used, allocated or reserved figures. */
 export type Basis = 'used' | 'allocated' | 'reserved';

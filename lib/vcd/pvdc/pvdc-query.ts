@@ -5,9 +5,11 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, RecordsPageReader, streamAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, RecordsPageReader, streamAllPages, type RecordsPage } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import type { XmlElement } from '../api/xml';
 import { VDC_STATUS } from '../vdc/vdc-query';
+import { uuidAfter } from '../api/ids';
 
 /** A figure of a record: a whole number, or undefined when the record does not give it. */
 export type Figure = number | undefined;
@@ -51,13 +53,9 @@ export interface ProviderStoragePolicyRecord {
 /** The most provider VDCs (or provider storage policies) a query may list: a page of 100,000 is read and judged. */
 export const MAX_PVDC_RECORDS = 100_000;
 
-const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-const PVDC_HREF = new RegExp(`/providervdc/${UUID}/?$`, 'i');
-const POLICY_HREF = new RegExp(`/pvdcStorageProfile/${UUID}/?$`, 'i');
-
 /** The UUID of a provider VDC href (`…/api/admin/providervdc/<uuid>` or the extension's `…/api/admin/extension/providervdc/<uuid>`), lower case. */
 export function pvdcIdOf(href: string): string | undefined {
-  return PVDC_HREF.exec(href)?.[1].toLowerCase();
+  return uuidAfter(href, 'providervdc')?.toLowerCase();
 }
 
 /** A whole, non-negative figure of a record, or undefined (missing, or no number: then noted in `odd`). */
@@ -126,7 +124,7 @@ function providerVdcRecordOf({ local, attributes: a }: XmlElement, what: string)
 /** The storage policy of one ProviderVdcStorageProfileRecord element, owning its strings (its name shared through `names`). */
 function storagePolicyRecordOf({ local, attributes: a }: XmlElement, what: string, names: SharedNames): ProviderStoragePolicyRecord {
   const pvdcId = a.providerVdc === undefined ? undefined : pvdcIdOf(a.providerVdc);
-  if (!POLICY_HREF.test(a.href ?? '') || pvdcId === undefined)
+  if (uuidAfter(a.href, 'pvdcStorageProfile') === undefined || pvdcId === undefined)
     throw new CheckError(
       `unexpected ${what}: a ${local} without a storage policy href or provider VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
     );
@@ -185,7 +183,7 @@ const SYSTEM_NEEDED =
   'the provider VDC queries are for a System account (--org System) with the right to view provider VDCs (a System Administrator, or a role with Provider VDC: View)';
 
 /** Every provider VDC record, each handed to `take` as its page arrives. */
-export function queryProviderVdcs(conn: VcdConnection, get: SessionGet, take: (record: ProviderVdcRecord) => void): Promise<number> {
+export function queryProviderVdcs(conn: VcdConnection, get: SessionReader, take: (record: ProviderVdcRecord) => void): Promise<number> {
   return streamAllPages(
     conn,
     get,
@@ -204,7 +202,7 @@ export function queryProviderVdcs(conn: VcdConnection, get: SessionGet, take: (r
 }
 
 /** Every provider storage-policy record, each handed to `take` as its page arrives. */
-export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionGet, take: (record: ProviderStoragePolicyRecord) => void): Promise<number> {
+export function queryProviderStoragePolicies(conn: VcdConnection, get: SessionReader, take: (record: ProviderStoragePolicyRecord) => void): Promise<number> {
   const names = new SharedNames();
   return streamAllPages(
     conn,

@@ -4,10 +4,11 @@
 import { blankControlCharacters } from '../../plugin/control-characters';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, streamAllPages } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import type { XmlElement } from '../api/xml';
 import { fiqlValue } from '../inventory/vm-query';
-import { parseDateTime } from '../hygiene/vcd-time';
+import { parseDateTime } from '../api/vcd-time';
 
 /** One task record: what the check says of it. Every attribute is optional in the schema: a missing one is ''. */
 export interface TaskRecord {
@@ -78,7 +79,7 @@ export function taskQueryPath(q: TaskQuery): string {
 }
 
 /** Hands every task of the window to `take` as it is read; returns how many there were. */
-export function streamTasks(conn: VcdConnection, get: SessionGet, q: TaskQuery, take: (task: TaskRecord) => void): Promise<number> {
+export function streamTasks(conn: VcdConnection, get: SessionReader, q: TaskQuery, take: (task: TaskRecord) => void): Promise<number> {
   return streamAllPages(
     conn,
     get,

@@ -3,7 +3,7 @@
 import { CheckError } from '../../plugin/errors';
 import { withVcdSession, type SessionRequest } from '../api/session';
 import { principal } from '../api/login';
-import type { SessionGet } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import {
   queryStoragePolicies,
   queryVdcs,
@@ -74,7 +74,7 @@ function byVdc<T>(records: readonly T[], hrefOf: (r: T) => string): Map<string, 
 }
 
 /** The VMs of the VDCs: of each one by its href when a few are chosen, else one query for all the account sees. */
-async function readVms(req: SessionRequest, get: SessionGet, form: QueryForm, vdcs: readonly VdcRecord[], perVdc: boolean): Promise<VdcVm[]> {
+async function readVms(req: SessionRequest, get: SessionReader, form: QueryForm, vdcs: readonly VdcRecord[], perVdc: boolean): Promise<VdcVm[]> {
   const max = req.maxVms ?? DEFAULT_MAX_VMS;
   if (!perVdc) return queryVdcVms(req.conn, get, vdcVmQueryPath(form), max);
   const all: VdcVm[] = [];

@@ -4,8 +4,10 @@
 import { CheckError } from '../../plugin/errors';
 import { boundedExcerpt } from '../../plugin/server-text';
 import type { VcdConnection } from '../api/connection';
-import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage, type SessionGet } from '../api/query-pages';
+import { detached, MAX_NAME_CHARS, PAGE_SIZE, parseRecordsEnvelope, queryAllPages, type RecordsPage } from '../api/query-pages';
+import type { SessionReader } from '../api/session-reads';
 import { fiqlValue, VM_LIST_REFUSED, vmRecordOf, type VmRecord } from '../inventory/vm-query';
+import { uuidAfter } from '../api/ids';
 
 /**
  * Used against a limit, in the record's unit (MHz, MB). A limit of 0 means unlimited (the
@@ -59,12 +61,9 @@ export const MAX_VDCS = 10_000;
 /** vCD's VdcStatus codes (the Vdc and ProviderVdc entities' `status`), for a record that sends the number. */
 export const VDC_STATUS: Record<string, string> = { '-1': 'FAILED_CREATION', '0': 'NOT_READY', '1': 'READY', '2': 'UNKNOWN', '3': 'UNRECOGNIZED' };
 
-const VDC_HREF = /\/vdc\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
-const POLICY_HREF = /\/vdcStorageProfile\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
-
 /** The UUID of a VDC href (`…/api/vdc/<uuid>` or `…/api/admin/vdc/<uuid>`), lower case, or undefined. */
 export function vdcIdOf(href: string): string | undefined {
-  return VDC_HREF.exec(href)?.[1].toLowerCase();
+  return uuidAfter(href, 'vdc')?.toLowerCase();
 }
 
 /** An attribute that must be a whole, non-negative number (vCD sends longs as decimal text). */
@@ -142,7 +141,7 @@ export function parseStoragePolicyRecords(body: string, what = 'query response')
   return {
     ...page,
     records: page.records.map(({ local, attributes: a }) => {
-      const id = POLICY_HREF.exec(a.href ?? '')?.[1];
+      const id = uuidAfter(a.href, 'vdcStorageProfile');
       if (!id || a.name === undefined || a.vdc === undefined || vdcIdOf(a.vdc) === undefined)
         throw new CheckError(
           `unexpected ${what}: a ${local} without a storage policy href, name or VDC href (href ${JSON.stringify(boundedExcerpt(a.href ?? '', 120))})`,
@@ -199,7 +198,7 @@ export function vdcVmQueryPath(form: QueryForm, vdcHref?: string): string {
 const NARROW = 'narrow it with --vdc or --tenant-org';
 
 /** Every VDC record of the query at `path`. */
-export function queryVdcs(conn: VcdConnection, get: SessionGet, path: string): Promise<VdcRecord[]> {
+export function queryVdcs(conn: VcdConnection, get: SessionReader, path: string): Promise<VdcRecord[]> {
   return queryAllPages(conn, get, path, {
     parse: parseVdcRecords,
     max: MAX_VDCS,
@@ -211,7 +210,7 @@ export function queryVdcs(conn: VcdConnection, get: SessionGet, path: string): P
 }
 
 /** Every storage-policy record of the query at `path`. */
-export function queryStoragePolicies(conn: VcdConnection, get: SessionGet, path: string): Promise<StoragePolicyRecord[]> {
+export function queryStoragePolicies(conn: VcdConnection, get: SessionReader, path: string): Promise<StoragePolicyRecord[]> {
   return queryAllPages(conn, get, path, {
     parse: parseStoragePolicyRecords,
     max: MAX_VDCS,
@@ -223,7 +222,7 @@ export function queryStoragePolicies(conn: VcdConnection, get: SessionGet, path:
 }
 
 /** Every VM record of the query at `path`, within `maxVms`. */
-export function queryVdcVms(conn: VcdConnection, get: SessionGet, path: string, maxVms: number): Promise<VdcVm[]> {
+export function queryVdcVms(conn: VcdConnection, get: SessionReader, path: string, maxVms: number): Promise<VdcVm[]> {
   return queryAllPages(conn, get, path, {
     parse: parseVdcVmRecords,
     max: maxVms,

@@ -1,19 +1,42 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { RunContext } from '../../plugin/context';
 import type { Result } from '../../plugin/result';
+import type { OptionSpec, PluginOptions } from '../../plugin/options';
 import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { formatDuration } from '../../plugin/duration';
-import { runDiscovery, writesInventory } from '../fleet/fleet-options';
-import { openVcdSession, withCacheState, type OpenedSession } from '../api/session-request';
-import type { VmCheckConfig, VmCheckRun } from './vm-config';
+import { writesInventory } from '../inventory/inventory-options';
+import { runDiscovery } from '../inventory/inventory-delivery';
+import { openVcdFrame, type VcdFrame } from '../frame/vcd-frame';
+import { vmCheckRunFrom, type ProfileChoice, type VmCheckConfig, type VmCheckRun } from './vm-config';
+import { vmCheckOptions, type VmCheckOptions } from './vm-options';
 import { judge } from './vm-judge';
 import type { VmCheckProfile } from './profile';
 import { askOf, readMetrics } from './vm-metrics';
 import { withVm, type VmSelector } from './vm-session';
 
-/** Everything of a VM check's plugin definition but its options and run, which its folder adds with the profile's own options. */
-export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinition, 'options' | 'run'> {
+/** A VM check's options: the VM checks' own around the profile's (`own`). */
+type VmPluginOptions<Own extends readonly OptionSpec[]> = ReturnType<typeof vmCheckOptions<Own>>;
+
+/**
+ * A VM metric check's plugin definition: the shared VM check with the profile of its folder,
+ * the profile's own options (`own`), and what they choose (the metric, --per-disk).
+ */
+export function vmCheckPlugin<const Own extends readonly OptionSpec[]>(
+  profile: VmCheckProfile,
+  own: Own,
+  choose: (options: PluginOptions<VmPluginOptions<Own>>) => ProfileChoice,
+): PluginDefinition<VmPluginOptions<Own>> {
+  return {
+    ...vmCheckDefinition(profile),
+    options: vmCheckOptions(profile, own),
+    // Every VM check's options are among them; TypeScript cannot see it through the generic `Own`.
+    run: (options, context) => runVmCheck(profile, vmCheckRunFrom(profile, options as VmCheckOptions, choose(options), context), context),
+  };
+}
+
+/** Everything of a VM check's plugin definition but its options and run. */
+function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinition, 'options' | 'run'> {
   return {
     name: profile.name,
     command: profile.command,
@@ -33,29 +56,27 @@ export function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinitio
 }
 
 /** One VM check: login, metrics, measurements, the profile's result. */
-export async function runVmCheck(profile: VmCheckProfile, run: VmCheckRun, context: RunContext): Promise<Result> {
+async function runVmCheck(profile: VmCheckProfile, run: VmCheckRun, context: RunContext): Promise<Result> {
   const { check: cfg, access } = run;
-  const session = openVcdSession(access.session, context);
-  if (access.selection.kind === 'discovery') return runDiscovery(profile.command, access.selection.discovery, session);
-  const { creds, cache } = session;
+  const frame = openVcdFrame(access.frame, context);
+  if (access.selection.kind === 'discovery') return runDiscovery(profile.command, access.selection.discovery, frame.session);
+  const { creds } = frame.session;
   const mode = cfg.window === undefined ? 'current' : `${cfg.aggregate} ${formatDuration(cfg.window)}`;
-  context.log(
-    2,
+  frame.start(
     `url=${cfg.base.origin} vm=${cfg.target.kind === 'id' ? cfg.target.id : JSON.stringify(cfg.target.name)} login=${creds.kind === 'password' ? `${creds.user}@${creds.org}` : `api-token org ${creds.org}`} mode=${mode}${profile.metrics ? ` metric=${cfg.metric}` : ''}`,
   );
-  context.log(2, cache ? `session cache: ${cache.file}` : 'session cache: off (--no-cache)');
-  const result = withCacheState(await fetchAndJudge(profile, cfg, access.selection.select, context, session), cache, run.cacheUnusableState);
+  const result = frame.finish(await fetchAndJudge(profile, cfg, access.selection.select, context, frame));
   for (const n of context.notes.all) context.log(2, n);
   return result;
 }
 
 /** Reads the VM's metrics in the session (the per-VM seam) and judges them; the run's notes get what was noticed on the way. */
-async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, select: VmSelector, context: RunContext, session: OpenedSession): Promise<Result> {
-  const { cache, facts } = session;
+async function fetchAndJudge(profile: VmCheckProfile, cfg: VmCheckConfig, select: VmSelector, context: RunContext, frame: VcdFrame): Promise<Result> {
+  const { session } = frame;
   const ask = askOf(profile, cfg);
   return withVm(session, select, async ({ vm, get, post }) => {
     const response = await readMetrics(session, vm, get, ask.which, undefined, post ? { ask, post } : undefined);
-    for (const n of [...(cache?.notes ?? []), ...facts]) context.notes.add(n);
+    frame.note();
     // A VM checked by name is named in the result, with its id beside it.
     const { id, name, vapp, org } = vm;
     const named = { ...cfg, vm: id, vmLabel: name === undefined ? id : `${name} (${id})` };

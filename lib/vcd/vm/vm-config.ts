@@ -2,7 +2,7 @@ import { UsageError } from '../../plugin/errors';
 import { ScalarContext } from '../../plugin/scalar-context';
 import { parseState, type State } from '../../plugin/state';
 import type { RunContext } from '../../plugin/context';
-import { cacheUnusableStateFrom } from '../api/session-request';
+import { cacheUnusableStateFrom } from '../frame/vcd-frame';
 import { vmAccessFrom, type VmAccessConfig } from './vm-access';
 import { parseDuration } from '../../plugin/duration';
 import type { VmCheckProfile } from './profile';
@@ -108,7 +108,6 @@ export function configureVmCheck(profile: VmCheckProfile, options: VmJudgeOption
 export interface VmCheckRun {
   check: VmCheckConfig;
   access: VmAccessConfig;
-  cacheUnusableState: State;
 }
 
 /**
@@ -118,6 +117,5 @@ export interface VmCheckRun {
 export function vmCheckRunFrom(profile: VmCheckProfile, options: VmCheckOptions, choice: ProfileChoice, context: RunContext): VmCheckRun {
   const check = configureVmCheck(profile, options, choice);
   const cacheUnusableState = cacheUnusableStateFrom(options);
-  const access = vmAccessFrom(check.base, check.target, options, context, [check.thresholds.slip]);
-  return { check, access, cacheUnusableState };
+  return { check, access: vmAccessFrom(check.base, check.target, options, context, [check.thresholds.slip], cacheUnusableState) };
 }

@@ -1,9 +1,9 @@
 import { hasControlCharacters } from '../../plugin/control-characters';
 import { UsageError } from '../../plugin/errors';
+import { UUID } from '../api/ids';
 
-const GUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const VM_ID = new RegExp(`^(?:vm-|urn:vcloud:vm:)?(${GUID})$`, 'i');
-const PREFIXED = new RegExp(`^vm-(${GUID})$`, 'i');
+const VM_ID = new RegExp(`^(?:vm-|urn:vcloud:vm:)?(${UUID})$`, 'i');
+const PREFIXED = new RegExp(`^vm-(${UUID})$`, 'i');
 
 /**
  * Normalises --vm to `vm-<guid>`: accepts `vm-<guid>`, the bare GUID, `urn:vcloud:vm:<guid>`

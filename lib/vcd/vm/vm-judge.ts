@@ -7,7 +7,8 @@ import { formatDuration } from '../../plugin/duration';
 import { parseCurrentUsage, parseHistoricUsage, type MetricName, type MetricSeries } from './metrics';
 import type { VmCheckProfile } from './profile';
 import type { VmCheckConfig } from './vm-config';
-import { notRunning, readVmRecord, type SessionGet } from './vm-record';
+import { notRunning, readVmRecord } from './vm-record';
+import type { SessionGet } from '../api/session-reads';
 import { aggregateWindow, dropFutureSamples, seriesInterval, stalenessOf } from './window';
 
 /** One metric as read: a current value, or a window's aggregate, whole-VM or of one disk. */

@@ -6,6 +6,7 @@ import { CheckError } from '../../plugin/errors';
 import { describeResponse, type VcdConnection } from '../api/connection';
 import { principal } from '../api/login';
 import type { SessionRequest } from '../api/session';
+import type { SessionGet, SessionPost } from '../api/session-reads';
 import { parseVcdError } from '../api/vcd-error';
 import { parseHistoricUsage, type MetricName } from './metrics';
 import {
@@ -21,7 +22,7 @@ import {
 } from './metrics-spec';
 import type { VmCheckProfile } from './profile';
 import type { VmCheckConfig } from './vm-config';
-import { FAILED_VM_STATES, readVmRecord, type SessionGet, type SessionPost } from './vm-record';
+import { FAILED_VM_STATES, readVmRecord } from './vm-record';
 
 export type { SessionPost };
 import type { VmIdentity } from './vm-session';

@@ -2,7 +2,7 @@ import { HTTP_OPTIONS } from '../../http/options';
 import { defineOptions, type OptionSpec, type OptionsOf, type PluginOptions } from '../../plugin/options';
 import { thresholdOptions } from '../../plugin/scalar-context';
 import { VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../api/connection-options';
-import { FLEET_OPTIONS, type FleetOptions } from '../fleet/fleet-options';
+import { FLEET_OPTIONS, type FleetOptions } from '../inventory/inventory-options';
 import type { VmCheckProfile } from './profile';
 import { AGGREGATES } from './window';
 

@@ -1,6 +1,6 @@
 // The VM's own record (GET /api/vApp/vm-<id>): the evidence of its power state, read only when
 // the metrics say nothing (current metrics refused, historic samples stopped).
-import type { HttpResponse } from '../../http/request';
+import type { SessionGet } from '../api/session-reads';
 import { CheckError } from '../../plugin/errors';
 import { describeResponse } from '../api/connection';
 import { describeVcdError, parseVcdError } from '../api/vcd-error';
@@ -39,12 +39,6 @@ export interface VmRecord {
   statusName: string;
   deployed?: boolean;
 }
-
-/** Fetches a document with the check's session; the phase names it if the timeout expires. */
-export type SessionGet = (path: string, phase: string) => Promise<HttpResponse>;
-
-/** POSTs a document with the check's session; the phase names it if the timeout expires. */
-export type SessionPost = (path: string, body: string, contentType: string, phase: string) => Promise<HttpResponse>;
 
 /** Parses a `Vm` document (vCD API reference, VmType); throws a CheckError for anything else. */
 export function parseVmRecord(text: string, what = 'VM record'): VmRecord {

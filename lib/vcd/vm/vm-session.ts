@@ -6,10 +6,12 @@ import { nameKey } from '../api/fleet-cache';
 import { principal } from '../api/login';
 import { vmScope } from '../api/scope';
 import { withVcdSession, type OpenSession, type SessionRequest } from '../api/session';
-import { listScopedVms } from '../inventory/vm-listing';
-import { pickVmByName } from '../inventory/vm-name';
+import type { SessionGet, SessionPost } from '../api/session-reads';
+import { listScopedVms, type VmFilter } from '../inventory/vm-listing';
+import { pickVmByName, type ResolvedVm } from '../inventory/vm-name';
+import type { VmRecord as ListedVm } from '../inventory/vm-query';
 import type { VmTarget } from './vm-id';
-import { readVmRecord, type SessionGet, type SessionPost, type VmRecord } from './vm-record';
+import { readVmRecord, type VmRecord } from './vm-record';
 
 /** The VM a check reads: its id, and its name and vApp when it was given by name. */
 export interface VmIdentity {
@@ -123,6 +125,18 @@ function identityOf(vm: VmIdentity): VmIdentity {
   return { id: vm.id, name: vm.name, vapp: vm.vapp, ...(vm.org !== undefined ? { org: vm.org } : {}) };
 }
 
+/** The VM records of the session's scope that `filter` asks for, in one listing of the query service: a name's, or many VMs' at once (a join's). */
+export function listVmsInSession(req: SessionRequest, open: Pick<OpenSession, 'get'>, filter: VmFilter): Promise<ListedVm[]> {
+  const scope = req.scope ?? vmScope(req.creds, undefined);
+  return listScopedVms({ conn: req.conn, creds: req.creds, get: (p) => open.get(p), scope, maxVms: req.maxVms }, filter);
+}
+
+/** The one VM among listed `records` that `name` (in `vapp`) names, as --vm NAME is resolved; a CheckError when none or several. */
+export function vmNamed(req: SessionRequest, records: readonly ListedVm[], name: string, vapp: string | undefined): ResolvedVm {
+  const scope = req.scope ?? vmScope(req.creds, undefined);
+  return pickVmByName(records, name, vapp, { account: principal(req.creds), origin: req.conn.base.origin, provider: scope.provider });
+}
+
 /** Resolves a VM name: the cached answer while younger than the TTL, else the query service. */
 async function resolveName(
   req: SessionRequest,
@@ -140,8 +154,8 @@ async function resolveName(
     req.log(`${hit.name} is ${hit.id} (vApp ${hit.vapp}, resolved ${Math.round((now - hit.time) / 1000)}s ago, kept for --resolve-ttl)`);
     return { id: hit.id, name: hit.name, vapp: hit.vapp, ...(scope.provider && hit.org !== undefined ? { org: hit.org } : {}), cached: true };
   }
-  const records = await listScopedVms({ conn: req.conn, creds: req.creds, get: (p) => open.get(p), scope, maxVms: req.maxVms }, { name, vapp: select.vapp });
-  const vm = pickVmByName(records, name, select.vapp, { account: principal(req.creds), origin: req.conn.base.origin, provider: scope.provider });
+  const records = await listVmsInSession(req, open, { name, vapp: select.vapp });
+  const vm = vmNamed(req, records, name, select.vapp);
   req.log(`${vm.name} is ${vm.id} (vApp ${vm.vapp}${scope.provider ? `, org ${vm.org}` : ''}, from the query service)`);
   req.fleet?.update((r) => {
     r.names = { ...r.names, [key]: { ...vm, time: Date.now() } };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { vmHygieneOf } from '../../../../lib/vcd/hygiene/hygiene-record';
+import { vmHygieneOf } from '../../../../lib/vcd/inventory/hygiene-record';
 import { parseLeaseSection } from '../../../../lib/vcd/hygiene/lease-section';
 import { parseSnapshotSection } from '../../../../lib/vcd/hygiene/snapshot-section';
 import { parseVmRecords } from '../../../../lib/vcd/inventory/vm-query';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../../../lib/plugin/duration';
 import { parseRange } from '../../../../lib/plugin/range';
 import { parseByteSize } from '../../../../lib/vcd/hygiene/byte-size';
-import { formatMoment, formatSpan, parseDateTime } from '../../../../lib/vcd/hygiene/vcd-time';
+import { formatMoment, formatSpan, parseDateTime } from '../../../../lib/vcd/api/vcd-time';
 
 describe('xs:dateTime as vCD writes it', () => {
   it.each([

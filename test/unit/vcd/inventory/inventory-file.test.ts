@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writesInventory } from '../../../../lib/vcd/fleet/fleet-options';
+import { writesInventory } from '../../../../lib/vcd/inventory/inventory-options';
 import { countInventoryHosts, writeInventory } from '../../../../lib/vcd/inventory/inventory-file';
 
 const hosts = (n: number) => `// header\n${Array.from({ length: n }, (_, i) => `\nobject Host "vm-${i}" {\n\timport "cloudchecks-vcd-vm"\n}\n`).join('')}`;

@@ -2,23 +2,14 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunContext } from '../../../lib/plugin/context';
-import { Notes } from '../../../lib/plugin/notes';
-import { connectionUnder } from '../../../lib/vcd/session-options';
+import type { RunContext } from '../../../../lib/plugin/context';
+import { connectionUnder } from '../../../../lib/vcd/frame/session-options';
+import { testRunContext } from '../../../support/run-context';
 
+/** A test's run context whose secrets land in `secrets`. */
 function contextWith(secrets: string[]): RunContext {
-  return {
-    verbose: 0,
-    signal: new AbortController().signal,
-    deadline: Date.now() + 10_000,
-    timeoutSeconds: 10,
-    notes: new Notes(),
-    log: () => undefined,
-    addSecret: (v) => {
-      if (v !== undefined) secrets.push(v);
-    },
-    setPhase: () => undefined,
-  };
+  const context = testRunContext();
+  return { ...context, addSecret: (v) => void (v !== undefined && secrets.push(v)) };
 }
 
 function ini(text: string): string {

@@ -2,16 +2,16 @@
 // once by its own parser, in the order their notes and errors have always come, into the
 // typed config lib/vcd/api opens the session from. The same connection given under a prefix
 // (check_nodes' --vcd-*) is read here too, into the VM checks' own names.
-import { HTTP_OPTIONS, maxBytesFrom, requireTlsUnlessAllowed, tlsSettingsFrom, type HttpOptions } from '../http/options';
-import type { RunContext } from '../plugin/context';
-import { UsageError } from '../plugin/errors';
-import { expandExtraOpts } from '../plugin/extra-opts';
-import { parseOptions, type OptionSpec, type OptionsOf } from '../plugin/options';
-import { forcedVersionFrom, VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from './api/connection-options';
-import { credentialsFrom, type CredentialOptions } from './api/credentials';
-import { vmScope } from './api/scope';
-import type { VcdSessionConfig } from './api/session-request';
-import { maxVmsFrom } from './fleet/fleet-options';
+import { HTTP_OPTIONS, maxBytesFrom, requireTlsUnlessAllowed, tlsSettingsFrom, type HttpOptions } from '../../http/options';
+import type { RunContext } from '../../plugin/context';
+import { UsageError } from '../../plugin/errors';
+import { expandExtraOpts } from '../../plugin/extra-opts';
+import { parseOptions, type OptionSpec, type OptionsOf } from '../../plugin/options';
+import { forcedVersionFrom, VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../api/connection-options';
+import { credentialsFrom, type CredentialOptions } from '../api/credentials';
+import { vmScope } from '../api/scope';
+import type { VcdSessionConfig } from '../api/session-request';
+import { maxVmsFrom } from '../inventory/inventory-options';
 
 /** The options a vCD session is opened from (see VCD_LOGIN_OPTIONS, HTTP_OPTIONS). */
 export type VcdSessionOptions = CredentialOptions &

@@ -2,6 +2,7 @@
 // Each attribute is optional: the 5.x records have none of them, an `adminVM` record has
 // vmToolsVersion only, `numOfSnapshots` came after 38.0 (docs/vm-hygiene.md lists the versions).
 import { detached } from '../api/query-pages';
+import { prefixedIdAfter } from '../api/ids';
 
 /** The hygiene attributes of one VMRecord or AdminVMRecord, as sent (dates parsed later, where judged). */
 export interface VmHygiene {
@@ -29,7 +30,6 @@ export interface VmHygiene {
 
 /** Longer values are no date, status or count: they are cut, and judged as what they are. */
 const MAX_VALUE_CHARS = 64;
-const VAPP_HREF = /\/(vapp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 
 function text(value: string | undefined): string | undefined {
   return value === undefined ? undefined : detached(value.slice(0, MAX_VALUE_CHARS));
@@ -58,7 +58,7 @@ export function vmHygieneOf(a: Record<string, string>): VmHygiene | undefined {
   set('autoDeleteDate', text(a.autoDeleteDate));
   set('expired', flag(a.isExpired));
   set('deployed', flag(a.isDeployed));
-  const vapp = VAPP_HREF.exec(a.container ?? '')?.[1];
+  const vapp = prefixedIdAfter(a.container, 'vapp');
   if (vapp !== undefined) h.vapp = detached(vapp.toLowerCase());
   return Object.keys(h).length === 0 ? undefined : h;
 }
