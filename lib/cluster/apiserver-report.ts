@@ -5,7 +5,7 @@ import type { Measurement, ScalarContext } from '../plugin/scalar-context';
 import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { problemsFirst, stateOf, worstOf } from '../plugin/subcheck';
+import { itemOf, part, resultOf, type Part } from '../plugin/part';
 import type { ApiServerProbe, EndpointHealth } from './apiserver-probe';
 import type { HealthCheck } from './health-checks';
 
@@ -20,11 +20,13 @@ function seconds(s: number): string {
   return `${s.toFixed(3)} s`;
 }
 
-/** One endpoint judged: its failing checks (CRITICAL each) and its time. */
-interface EndpointVerdict extends Item {
+/** One endpoint judged: its failing checks (CRITICAL each) and its time, whose states count as its own. */
+interface EndpointVerdict extends Part {
+  name: string;
+  text: string;
   health: EndpointHealth;
   time: Measurement;
-  subchecks: Item[];
+  checks: Item[];
 }
 
 /** `readyz failed: etcd (reason withheld), informer-sync`, or `readyz ok (48 checks, 0.021 s)`. */
@@ -41,7 +43,7 @@ function describeEndpoint(h: EndpointHealth): string {
 
 function judgeEndpoint(h: EndpointHealth, time: ScalarContext): EndpointVerdict {
   const measured = time.measure(`${h.endpoint}_time`, h.seconds, { uom: 's', min: 0, decimals: 4 });
-  const subchecks: Item[] = h.failed.map((c) => ({
+  const checks: Item[] = h.failed.map((c) => ({
     name: `${h.endpoint}/${c.name}`,
     state: State.CRITICAL,
     text: `${h.endpoint}: [-]${c.name} failed${c.reason === undefined ? '' : `: ${c.reason}`}`,
@@ -50,24 +52,21 @@ function judgeEndpoint(h: EndpointHealth, time: ScalarContext): EndpointVerdict 
   const refused = h.failed.length === 0 && h.status !== 200 ? State.CRITICAL : State.OK;
   const failing = h.failed.length > 0 || h.status !== 200;
   const text = `${describeEndpoint(h)}${failing ? `, in ${seconds(h.seconds)}` : ''}`;
-  return { name: h.endpoint, state: worstOf([{ state: refused }, { state: measured.state }]), text, health: h, time: measured, subchecks };
+  return { name: h.endpoint, state: refused, subchecks: [measured, ...checks], text, health: h, time: measured, checks };
 }
 
 /** The result of one probe: CRITICAL when a check fails, else the worse of the two times' states. */
 export function evaluateApiServer(probe: ApiServerProbe, time: ScalarContext): Result {
   const endpoints = [judgeEndpoint(probe.readyz, time), judgeEndpoint(probe.livez, time)];
   const version = probe.version ? `API server ${probe.version.text}: ` : '';
-  const slow = endpoints.filter((e) => e.subchecks.length === 0 && e.health.status === 200 && e.time.state !== State.OK);
-  const summary = `${version}${[...endpoints.map((e) => describeEndpoint(e.health)), ...slow.map((e) => `${e.name} took ${seconds(e.health.seconds)}`)].join(', ')}`;
-  const items = problemsFirst(endpoints.flatMap((e) => [...e.subchecks, { name: e.name, state: stateOf(e), text: e.text }]));
-  return {
-    state: worstOf(endpoints),
-    summary,
-    items,
-    metrics: [
-      ...endpoints.map((e) => e.time.metric),
-      unjudgedMetric('readyz_failed', probe.readyz.failed.length, { min: 0 }),
-      unjudgedMetric('livez_failed', probe.livez.failed.length, { min: 0 }),
-    ],
-  };
+  const slow = endpoints.filter((e) => e.checks.length === 0 && e.health.status === 200 && e.time.state !== State.OK);
+  // Each endpoint: its lines (the failing checks, then its own), its time graphed; said in the sentence below.
+  const judged: Part[] = endpoints.map((e) => ({ state: State.OK, subchecks: [e], items: [...e.checks, itemOf(e.name, e)], metrics: [e.time.metric] }));
+  const said = [...endpoints.map((e) => describeEndpoint(e.health)), ...slow.map((e) => `${e.name} took ${seconds(e.health.seconds)}`)];
+  const counts = [
+    unjudgedMetric('readyz_failed', probe.readyz.failed.length, { min: 0 }),
+    unjudgedMetric('livez_failed', probe.livez.failed.length, { min: 0 }),
+  ];
+  const parts = [...judged, ...said.map((text, i) => part(i === 0 ? `${version}${text}` : text)), { state: State.OK, metrics: counts }];
+  return resultOf(parts, {}, ', ', { words: 'as given', items: 'problems first' });
 }

@@ -3,7 +3,7 @@
 import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { problemsFirst, problemsOf, worstOf } from '../plugin/subcheck';
+import { itemPart, part, problemPart, resultOf, withAllWell, type Part } from '../plugin/part';
 import type { CertificateLife, CertsProbe } from './certs-probe';
 import { isKubeletCsr, type PendingCsr } from './csr-list';
 import { formatDuration } from '../plugin/duration';
@@ -65,45 +65,47 @@ export function evaluateCertificates(probe: CertsProbe, rules: CertRules): Resul
   // Each dated certificate judged by its time left, the nearest graphed, in one call.
   const dated = certificates.map((c) => (Number.isFinite(c.notAfter) ? rules.daysLeft.left(c.notAfter, rules.now) : undefined));
   const lives = rules.daysLeft.measureEach('cert_days_left', dated, 'lowest', rules.daysLeft.shape);
-  const items: Item[] = certificates.map((c, i) => ({
-    name: c.name,
-    state: judgeDates(c, rules.now) ?? lives.states[i]!,
-    text: describeLife(c, rules.now),
-  }));
+  // A certificate is said when it is a problem; when none is, the nearest expiry is.
+  const certs = certificates.map((c, i) => {
+    const item: Item = { name: c.name, state: judgeDates(c, rules.now) ?? lives.states[i]!, text: describeLife(c, rules.now) };
+    return problemPart(item.text, item.state, { items: [item] });
+  });
   const nearest = lives.graphed === undefined ? undefined : certificates[lives.graphed];
-  const phrases: string[] = [];
-  const bad = problemsOf(items);
-  if (bad.length > 0) phrases.push(...bad.map((i) => i.text));
-  else if (nearest) phrases.push(`nearest expiry: ${describeLife(nearest, rules.now)}`);
   const csrs = probe.csrs;
-  let pendingCount: number | undefined;
-  if (csrs) {
-    pendingCount = csrs.pending.length + csrs.morePending;
-    const late = csrs.pending.filter((c) => overdue(c, rules));
-    for (const c of csrs.pending.slice(0, 200))
-      items.push({ name: c.name, state: overdue(c, rules) ? State.WARNING : State.OK, text: `CSR ${describeCsr(c, rules.now)}` });
-    if (csrs.pending.length > 200)
-      items.push({ name: 'csrs', state: State.OK, text: `… and ${csrs.pending.length - 200 + csrs.morePending} more pending CSRs` });
-    if (late.length > 0) {
-      const named = late.slice(0, NAMED).map((c) => describeCsr(c, rules.now));
-      phrases.push(
-        `${late.length} kubelet CSR${late.length === 1 ? '' : 's'} pending over ${formatDuration(rules.csrGrace)}: ${named.join(', ')}${late.length > NAMED ? ` and ${late.length - NAMED} more` : ''} (approve with oc adm certificate approve / kubectl certificate approve)`,
-      );
-    } else
-      phrases.push(
-        `${pendingCount} CSR${pendingCount === 1 ? '' : 's'} pending${pendingCount > 0 ? `, none for kubelets over ${formatDuration(rules.csrGrace)}` : ''}`,
-      );
-  }
-  if (probe.csrsUnread !== undefined) {
-    items.push({ name: 'csrs', state: State.UNKNOWN, text: `CSRs not read: ${probe.csrsUnread}` });
-    phrases.push('CSRs not read');
-  }
+  const pendingCount = csrs === undefined ? undefined : csrs.pending.length + csrs.morePending;
+  const parts = [
+    ...withAllWell(certs, nearest && `nearest expiry: ${describeLife(nearest, rules.now)}`),
+    ...(csrs === undefined ? [] : csrParts(csrs, rules)),
+    ...(probe.csrsUnread === undefined
+      ? []
+      : [{ ...part('CSRs not read', State.UNKNOWN), items: [{ name: 'csrs', state: State.UNKNOWN, text: `CSRs not read: ${probe.csrsUnread}` }] }]),
+  ];
   const notes = probe.verifyError ? [`the server's chain does not verify: ${probe.verifyError}`] : [];
-  return {
-    state: worstOf(items),
-    summary: phrases.join('; '),
-    items: problemsFirst(items),
-    notes,
-    metrics: [lives.metric, ...(pendingCount === undefined ? [] : [unjudgedMetric('csr_pending', pendingCount, { min: 0 })])],
-  };
+  const metrics = [lives.metric, ...(pendingCount === undefined ? [] : [unjudgedMetric('csr_pending', pendingCount, { min: 0 })])];
+  // The status line in the order of the sentence (certificates, then CSRs); the long output's problems first.
+  return resultOf(parts, { notes, metrics }, '; ', { words: 'as given', items: 'problems first' });
+}
+
+/** The pending CSRs: a line each (the first 200), and what the status line says of them. */
+function csrParts(csrs: NonNullable<CertsProbe['csrs']>, rules: CertRules): Part[] {
+  const pendingCount = csrs.pending.length + csrs.morePending;
+  const late = csrs.pending.filter((c) => overdue(c, rules));
+  const lines = csrs.pending
+    .slice(0, 200)
+    .map((c) => itemPart({ name: c.name, state: overdue(c, rules) ? State.WARNING : State.OK, text: `CSR ${describeCsr(c, rules.now)}` }));
+  if (csrs.pending.length > 200)
+    lines.push(itemPart({ name: 'csrs', state: State.OK, text: `… and ${csrs.pending.length - 200 + csrs.morePending} more pending CSRs` }));
+  if (late.length > 0) {
+    const named = late.slice(0, NAMED).map((c) => describeCsr(c, rules.now));
+    return [
+      ...lines,
+      part(
+        `${late.length} kubelet CSR${late.length === 1 ? '' : 's'} pending over ${formatDuration(rules.csrGrace)}: ${named.join(', ')}${late.length > NAMED ? ` and ${late.length - NAMED} more` : ''} (approve with oc adm certificate approve / kubectl certificate approve)`,
+      ),
+    ];
+  }
+  return [
+    ...lines,
+    part(`${pendingCount} CSR${pendingCount === 1 ? '' : 's'} pending${pendingCount > 0 ? `, none for kubelets over ${formatDuration(rules.csrGrace)}` : ''}`),
+  ];
 }

@@ -5,8 +5,7 @@ import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
 import { boundedExcerpt, cutAtWord } from '../plugin/server-text';
 import { State } from '../plugin/state';
-import { worstFirst, worstOf } from '../plugin/subcheck';
-import type { Part } from '../plugin/part';
+import { itemOf, ordered, part, resultOf, type Part } from '../plugin/part';
 import { judgeClusterOperator, type ClusterOperatorCondition, type ClusterOperatorStatus } from './cluster-operator';
 import type { ClusterVersionStatus } from './cluster-version';
 import { formatAge } from './node-report';
@@ -293,13 +292,13 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
       : rules.operator !== undefined
         ? verdicts[0].text
         : `${verdicts.length} of ${verdicts.length} operators available, none degraded`;
-  const parts = [
+  const said = [
     head,
     ...(raised.length > 0 ? [fewFindings(raised, raised.length === 1 ? 'operator raised' : 'operators raised')] : []),
     ...(version?.desiredVersion && rules.operator === undefined && !versionFindings.some((f) => f.text.startsWith('updating to '))
       ? [`version ${version.desiredVersion}${version.channel ? ` (${version.channel})` : ''}`]
       : []),
-    ...worstFirst(versionFindings).map((f) => (f.state === State.OK && f.brief ? f.brief : f.text)),
+    ...ordered(versionFindings, 'worst first').map((f) => (f.state === State.OK && f.brief ? f.brief : f.text)),
     ...(version === undefined && rules.operator === undefined ? ['no ClusterVersion (404)'] : []),
     ...(rules.operator === undefined ? quick.filter((v) => v.progressing && v.state === State.OK).map((v) => `${v.name} progressing`) : []),
     ...namedList(
@@ -308,19 +307,16 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
     ),
     ...notes,
   ];
+  const versionLine: Part = {
+    state: State.OK,
+    subchecks: versionFindings,
+    text: `ClusterVersion ${version?.desiredVersion ?? ''}: ${versionFindings.map((f) => f.text).join(', ') || 'not failing'}`,
+  };
   const items: Item[] = [
     ...verdicts
       .filter((v) => rules.listAll || rules.operator !== undefined || v.state !== State.OK || v.progressing)
       .map((v) => ({ name: v.name, state: v.state, text: v.text })),
-    ...(versionFindings.length > 0 || (version && rules.listAll)
-      ? [
-          {
-            name: 'clusterversion',
-            state: worstOf(versionFindings),
-            text: `ClusterVersion ${version?.desiredVersion ?? ''}: ${versionFindings.map((f) => f.text).join(', ') || 'not failing'}`,
-          },
-        ]
-      : []),
+    ...(versionFindings.length > 0 || (version && rules.listAll) ? [itemOf('clusterversion', versionLine)] : []),
     ...rules.ignore.filter((n) => names.has(n) && rules.operator === undefined).map((n) => ({ name: n, state: State.OK, text: `${n}: ignored (--ignore)` })),
   ];
   const healthy = verdicts.filter((v) => v.state === State.OK && !v.progressing).length;
@@ -330,8 +326,9 @@ export function evaluateOperators(operators: readonly ClusterOperatorStatus[], v
       state: State.OK,
       text: `${healthy}${items.length > 0 ? ' more' : ''} operator${healthy === 1 ? '' : 's'} available and not degraded (--list-all lists them)`,
     });
-  const state = worstOf([...verdicts, ...versionFindings]);
-  return { state, summary: parts.join('; '), items, metrics: operatorMetrics(verdicts) };
+  // The operators and the version's findings set the state; the sentence above says them, in its order.
+  const judged: Part = { state: State.OK, subchecks: [...verdicts, ...versionFindings] };
+  return resultOf([...said.map((text) => part(text)), judged], { items, metrics: operatorMetrics(verdicts) }, '; ', { words: 'as given' });
 }
 
 /** Zabbix low-level discovery: `[{"{#OPERATOR}":"etcd"},...]`, sorted by name. */

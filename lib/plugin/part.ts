@@ -36,12 +36,43 @@ export function isNamed(p: Part): boolean {
   return p.unknown === true || worstOf([p]) !== State.OK;
 }
 
-/** How the words of parts follow each other: the problems first, each group as given (the default), or the worst first. */
-export type Order = 'problems first' | 'worst first';
+/**
+ * A part that is one line of long output, said nowhere on the status line: its state counts.
+ */
+export function itemPart(item: Item): Part {
+  return { state: item.state, items: [item] };
+}
+
+/** A part said on the status line only when it is a problem (not OK); its long output, perfdata and notes count either way. */
+export function problemPart(text: string, state: State, more: Omit<Part, 'state' | 'text'> = {}): Part {
+  return { ...more, state, text: worstOf([{ state }]) === State.OK ? undefined : text };
+}
+
+/** The parts, and after them a part of `text` when none of them is named (no problem, no unknown figure): what is said when all is well. */
+export function withAllWell(parts: readonly Part[], text: string | undefined): Part[] {
+  return text === undefined || parts.some(isNamed) ? [...parts] : [...parts, part(text)];
+}
+
+/** The long-output line of a part: `name`, its state (the worst of its own and its subchecks'), its words. */
+export function itemOf(name: string, p: Part): Item {
+  return { name, state: worstOf([p]), text: p.text ?? '' };
+}
+
+/**
+ * How the words or lines of parts follow each other: the problems first, each group as given
+ * (the default), the worst first, or as given where the report's order is the sentence.
+ */
+export type Order = 'problems first' | 'worst first' | 'as given';
 
 /** The parts in the order output says them. */
 export function ordered<T extends Part>(parts: readonly T[], order: Order = 'problems first'): T[] {
-  return order === 'worst first' ? worstFirst(parts) : problemsFirst(parts);
+  return order === 'worst first' ? worstFirst(parts) : order === 'as given' ? [...parts] : problemsFirst(parts);
+}
+
+/** The order of a result's status line (`words`, problems first unless given) and long output (`items`, as given unless given). */
+export interface ResultOrder {
+  readonly words?: Order;
+  readonly items?: Order;
 }
 
 /** The words of the parts that have words, in output order, joined by `separator` (`a; b`). */
@@ -54,14 +85,16 @@ export function sayParts(parts: readonly Part[], separator = '; ', order: Order 
 /**
  * The result the parts make: the worst state, the status line of their words (problems first,
  * `separator` between them), their long output, perfdata and notes each in the order given,
- * after what `rest` brings of its own.
+ * after what `rest` brings of its own. `order` keeps the words as given where the report's
+ * order is the sentence, or puts the problems' lines first.
  */
-export function resultOf(parts: readonly Part[], rest: Omit<Result, 'state' | 'summary'> = {}, separator = '; '): Result {
+export function resultOf(parts: readonly Part[], rest: Omit<Result, 'state' | 'summary'> = {}, separator = '; ', order: ResultOrder = {}): Result {
+  const items = [...(rest.items ?? []), ...parts.flatMap((p) => p.items ?? [])];
   return {
     ...rest,
     state: worstOf(parts),
-    summary: sayParts(parts, separator),
-    items: [...(rest.items ?? []), ...parts.flatMap((p) => p.items ?? [])],
+    summary: sayParts(parts, separator, order.words),
+    items: ordered(items, order.items ?? 'as given'),
     metrics: [...(rest.metrics ?? []), ...parts.flatMap((p) => p.metrics ?? [])],
     notes: [...(rest.notes ?? []), ...parts.flatMap((p) => p.notes ?? [])],
   };
@@ -88,7 +121,7 @@ export class Verdict implements Subcheck {
 
   constructor(
     readonly head: string,
-    private readonly order: Order | 'as given' = 'as given',
+    private readonly order: Order = 'as given',
   ) {}
 
   /** A part of the object, in `state` (OK unless given). */
@@ -105,7 +138,7 @@ export class Verdict implements Subcheck {
 
   /** The parts in the order the line says them. */
   get subchecks(): readonly Part[] {
-    return this.order === 'as given' ? this.said : ordered(this.said, this.order);
+    return ordered(this.said, this.order);
   }
 
   get state(): State {

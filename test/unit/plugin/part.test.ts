@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedItems, nameSome, Named, part, resultOf, sayParts, sayStateCounts, unknownPart, Verdict, withParts } from '../../../lib/plugin/part';
+import {
+  BoundedItems,
+  itemOf,
+  itemPart,
+  nameSome,
+  Named,
+  part,
+  problemPart,
+  resultOf,
+  sayParts,
+  sayStateCounts,
+  unknownPart,
+  Verdict,
+  withAllWell,
+  withParts,
+} from '../../../lib/plugin/part';
 import { State } from '../../../lib/plugin/state';
 
 describe('resultOf: the state and the status line from the parts', () => {
@@ -36,6 +51,36 @@ describe('resultOf: the state and the status line from the parts', () => {
     expect(sayParts([part('ok'), part('unknown', State.UNKNOWN), part('crit', State.CRITICAL), part('warn', State.WARNING)], ', ', 'worst first')).toBe(
       'crit, warn, unknown, ok',
     );
+  });
+});
+
+describe('resultOf in the order of the sentence', () => {
+  const line = (name: string, state: State) => ({ name, state, text: name });
+
+  it("words as given where the report's order is the sentence; the long output's problems first when asked", () => {
+    const r = resultOf(
+      [itemPart(line('ok', State.OK)), part('nearest expiry in 40d'), { ...part('1 CSR pending', State.WARNING), items: [line('csr', State.WARNING)] }],
+      {},
+      ', ',
+      { words: 'as given', items: 'problems first' },
+    );
+    expect(r.state).toBe(State.WARNING);
+    expect(r.summary).toBe('nearest expiry in 40d, 1 CSR pending');
+    expect(r.items?.map((i) => i.name)).toEqual(['csr', 'ok']);
+  });
+
+  it('problemPart is said only as a problem; withAllWell says its words only when no part is named', () => {
+    const fine = [problemPart('a expires in 40d', State.OK, { items: [line('a', State.OK)] })];
+    expect(resultOf(withAllWell(fine, 'nearest expiry: a')).summary).toBe('nearest expiry: a');
+    const late = [...fine, problemPart('b expires in 2d', State.CRITICAL)];
+    expect(resultOf(withAllWell(late, 'nearest expiry: a'))).toMatchObject({ state: State.CRITICAL, summary: 'b expires in 2d' });
+    expect(resultOf(withAllWell([unknownPart('c not read')], 'all well')).summary).toBe('c not read');
+    expect(withAllWell(fine, undefined)).toEqual(fine);
+  });
+
+  it("itemOf: a part's line with the worst of its own state and its subchecks'", () => {
+    const endpoint = { state: State.OK, text: 'readyz ok', subchecks: [{ state: State.WARNING }] };
+    expect(itemOf('readyz', endpoint)).toEqual({ name: 'readyz', state: State.WARNING, text: 'readyz ok' });
   });
 });
 
