@@ -4,7 +4,8 @@
 // macros, the plugins as external checks (run as the zabbix user when the test runs as root)
 // against the simulator, "Execute now", and everything read back through the API: values, no
 // unsupported item, node and VM discovery, and a problem for every UNKNOWN and every sick thing;
-// last, with vCD stopped, check_vcd's trigger is the one new problem of each Cloud Director host
+// the templates' graphs plotting their values through the frontend (chart2.php) and their
+// dashboards opening on the hosts, bound to the hosts' graphs; last, with vCD stopped, check_vcd's trigger is the one new problem of each Cloud Director host
 // (every VM, VDC and fleet runner trigger depends on it, and fires on the second UNKNOWN in a row),
 // and the one that pages on-call through the action the package ships.
 // Zabbix 6.0 LTS (Debian 12) imports cloudchecks_templates.yaml, 7.0 LTS (Debian 13, run inside
