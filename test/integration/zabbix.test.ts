@@ -4,7 +4,8 @@
 // macros, the plugins as external checks (run as the zabbix user when the test runs as root)
 // against the simulator, "Execute now", and everything read back through the API: values, no
 // unsupported item, node and VM discovery, and a problem for every UNKNOWN and every sick thing;
-// last, with vCD stopped, check_vcd's trigger is the one new problem of each Cloud Director host
+// the templates' graphs plotting their values through the frontend (chart2.php) and their
+// dashboards opening on the hosts, bound to the hosts' graphs; last, with vCD stopped, check_vcd's trigger is the one new problem of each Cloud Director host
 // (every VM, VDC and fleet runner trigger depends on it, and fires on the second UNKNOWN in a row),
 // and the one that pages on-call through the action the package ships.
 // Zabbix 6.0 LTS (Debian 12) imports cloudchecks_templates.yaml, 7.0 LTS (Debian 13, run inside
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import PLUGINS from '../../plugins/registry.json';
 import { reportSkip } from './support/engines';
+import { plotArea, largestPng, seriesPixels, type Png } from './support/png';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/zabbix';
 
@@ -363,6 +365,11 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         '{$CLOUDCHECKS.VCD.BACKENDS.SECTION}': 'vcd-system',
       },
     );
+    // The provider's view, as the System account sees it: its provider VDCs beside check_vcd.
+    await host('vcd-provider', ['cloudchecks Cloud Director provider VDCs', SERVICE], {
+      '{$CLOUDCHECKS.SECTION}': 'vcd-system',
+      '{$CLOUDCHECKS.PVDC.SECTION}': 'vcd-system',
+    });
     await host('vcd-acme-fleet', ['cloudchecks Cloud Director VM fleet', SERVICE], { '{$CLOUDCHECKS.SECTION}': 'vcd-fleet' });
     await host('vcd-acme-fleet-trapper', ['cloudchecks Cloud Director VM fleet trapper', SERVICE], {});
     await host('vm-busy', ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': vms.busy });
@@ -385,6 +392,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         now.some((i) => i.key_.startsWith('cloudchecks.alerts.rule.code[')) &&
         now.some((i) => i.key_.startsWith('check_vm_disk[') && i.hosts[0].host === 'vcd-acme') &&
         now.some((i) => i.key_.startsWith('check_vdc[')) &&
+        now.some((i) => i.key_.startsWith('check_pvdc[') && i.key_.includes('"--pvdc"')) &&
         now.some((i) => i.key_.startsWith('check_edge_gateways[') && i.key_.includes('"--edge"')) &&
         now.some((i) => i.key_.startsWith('check_vcd_backends[') && i.key_.includes('"--datastore"')) &&
         now.some((i) => i.key_.startsWith('cloudchecks.fleet.vm.disk.code[') && i.hosts[0].host === 'vcd-acme-fleet') &&
@@ -678,6 +686,193 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     // One cached login per account: the tenant's, and the System account's of check_vcd_backends.
     expect(logins - logouts).toBe(2);
   });
+
+  // The pictures (scripts/zabbix-graphs.mjs) as an admin sees them, once values flow. Every graph
+  // of every host, the template's own and each discovered one, is bound through the API to items
+  // of its own host, and chart2.php draws it (legend off) over the last two hours and over two
+  // hours a month ago, before anything ran: inside the plot (its axes read from the image), each
+  // series with two values or more in the window has pixels of its colour where the empty graph has
+  // none, so the picture plots the values, not a legend or a label. Every graph prototype is drawn
+  // for at least one discovered thing, and each template dashboard opens on each host of its
+  // template, every widget bound to that host's graph or graph prototype.
+  it("draws every graph through the frontend, each series with values plotted in its colour; every template dashboard opens on its hosts, bound to the host's graphs", async () => {
+    const started = Date.now();
+    // One more run of every check, to its end: every series then has two values or more (the
+    // discovered ones got their first in the runs test), which Zabbix plots as a line or points.
+    const from = Math.floor(Date.now() / 1000);
+    await executeNow();
+    await submitFleet();
+    const now = await waitItems(
+      'a new value of every state item',
+      (list) => list.filter((i) => /\.code(\[|$)/.test(i.key_)).every((i) => Number(i.lastclock) >= from),
+      120_000,
+    );
+    const ranAt = Date.now();
+    const hostOf = new Map(now.map((i) => [i.itemid, i.hosts[0].host]));
+    const windowFrom = Math.floor(Date.now() / 1000) - 7200;
+    // The values of the window, per item (history 0: float, 3: unsigned).
+    const values = new Map<string, Array<[number, string]>>();
+    for (const history of [0, 3])
+      for (const h of await api<Array<{ itemid: string; clock: string; value: string }>>('history.get', {
+        hostids: Object.values(hostIds),
+        history,
+        time_from: windowFrom,
+        output: ['itemid', 'clock', 'value'],
+      }))
+        values.set(h.itemid, [...(values.get(h.itemid) ?? []), [Number(h.clock), h.value]]);
+    const series = (itemid: string) => JSON.stringify((values.get(itemid) ?? []).sort((a, b) => a[0] - b[0]));
+    interface ZGraph {
+      graphid: string;
+      name: string;
+      templateid: string;
+      hosts: Array<{ host: string; hostid: string }>;
+      gitems: Array<{ itemid: string; color: string }>;
+      graphDiscovery?: { parent_graphid: string } | [];
+    }
+    const graphs = await api<ZGraph[]>('graph.get', {
+      hostids: Object.values(hostIds),
+      output: ['graphid', 'name', 'templateid'],
+      selectGraphItems: ['itemid', 'color'],
+      selectHosts: ['host', 'hostid'],
+      selectGraphDiscovery: ['parent_graphid'],
+    });
+    const prototypes = await api<ZGraph[]>('graphprototype.get', {
+      hostids: Object.values(hostIds),
+      output: ['graphid', 'name', 'templateid'],
+      selectHosts: ['host', 'hostid'],
+    });
+    expect(graphs.length).toBeGreaterThan(200);
+
+    // chart2.php's picture: 900 by 200 pixels of plot, legend off, over the period asked (it reads
+    // from and to only with a profileIdx, as the frontend's own pages send it: without one it draws
+    // the default hour, whatever they say).
+    const [W, H] = [900, 200];
+    const monthAgo = (s: number) => new Date((windowFrom - 30 * 86400 + s) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    const draw = async (g: ZGraph, fromAt: string, toAt: string): Promise<Png> => {
+      const res = await zabbix.page(
+        `chart2.php?graphid=${g.graphid}&from=${encodeURIComponent(fromAt)}&to=${encodeURIComponent(toAt)}&profileIdx=web.graphs.filter&width=${W}&height=${H}&legend=0`,
+      );
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('content-type'), `${g.hosts[0].host}: ${g.name}: ${body.subarray(0, 200).toString('latin1')}`).toMatch(/^image\/png/);
+      return largestPng(body);
+    };
+    const empty: string[] = [];
+    const drawnPrototypes = new Set<string>();
+    const failures: string[] = [];
+    let plotted = 0;
+    const withValuesOf = (g: ZGraph) => g.gitems.filter((gi) => (values.get(gi.itemid)?.length ?? 0) >= 2);
+    // Every graph is bound to items of its own host, and has values but where noted below. One of
+    // each is drawn: each template graph on the host where most of its series have values, each
+    // graph prototype of each host for the discovered thing where most of its series have them.
+    const best = new Map<string, ZGraph>();
+    for (const g of graphs) {
+      const what = `${g.hosts[0].host}: ${g.name}`;
+      expect(g.hosts, what).toHaveLength(1);
+      for (const gi of g.gitems) expect(hostOf.get(gi.itemid), `${what}: item ${gi.itemid}`).toBe(g.hosts[0].host);
+      if (withValuesOf(g).length === 0) {
+        empty.push(what);
+        continue;
+      }
+      const key = !Array.isArray(g.graphDiscovery) && g.graphDiscovery ? `prototype ${g.graphDiscovery.parent_graphid}` : `graph ${g.templateid}`;
+      const had = best.get(key);
+      if (!had || withValuesOf(g).length > withValuesOf(had).length) best.set(key, g);
+    }
+    const judge = async (g: ZGraph) => {
+      const what = `${g.hosts[0].host}: ${g.name}`;
+      const withValues = withValuesOf(g);
+      const [drawn, control] = await Promise.all([draw(g, 'now-2h', 'now'), draw(g, monthAgo(0), monthAgo(7200))]);
+      const plot = plotArea(drawn, W, H);
+      expect(plotArea(control, W, H), `${what}: the empty graph's plot`).toEqual(plot);
+      const pixels = new Map(withValues.map((gi) => [gi, seriesPixels(drawn, control, plot, gi.color)]));
+      for (const gi of withValues) {
+        // In the empty graph's plot no pixel has the series' colour.
+        let before = 0;
+        for (let y = plot.top; y <= plot.bottom; y++) for (let x = plot.left; x <= plot.right; x++) if (control.rgb(x, y) === gi.color.toUpperCase()) before++;
+        if (before > 0) failures.push(`${what}: the empty graph has ${before} pixels of ${gi.color} in its plot`);
+        // A series under a later one with the same values (the cluster operators degraded,
+        // progressing and unavailable, all 0) is hidden by it: that one is plotted instead.
+        const covered = withValues.some((o) => o !== gi && series(o.itemid) === series(gi.itemid) && pixels.get(o)! > 0);
+        if (pixels.get(gi)! === 0 && !covered) failures.push(`${what}: the series in ${gi.color} (${series(gi.itemid)}) has no pixel in the plot`);
+        else plotted++;
+      }
+      if (!Array.isArray(g.graphDiscovery) && g.graphDiscovery) drawnPrototypes.add(g.graphDiscovery.parent_graphid);
+      drawnGraphs++;
+    };
+    let drawnGraphs = 0;
+    const queue = [...best.values()];
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let g = queue.shift(); g; g = queue.shift()) await judge(g);
+      }),
+    );
+    const drawnAt = Date.now();
+    console.log(
+      `chart2.php: ${graphs.length} graphs (${empty.length} without values), ${drawnGraphs} drawn, ${plotted} series plotted; the run ${((ranAt - started) / 1000).toFixed(1)} s, the drawing ${((drawnAt - ranAt) / 1000).toFixed(1)} s`,
+    );
+    expect(failures).toEqual([]);
+    // Only graphs of what gives no figure have no values: discovered things (a pay-as-you-go
+    // VDC's percentages, a VM whose metrics are refused), the powered-off VM's disk and the VM
+    // without VMware Tools' memory; every graph prototype was plotted for a discovered thing.
+    expect(
+      empty.filter((e) => !/^[\w-]+: (VDC|VM|Provider VDC|Datastore) /.test(e) && !/^vm-powered-off: VM: disk |^vm-legacy-07: VM: memory /.test(e)),
+    ).toEqual([]);
+    expect(empty.length).toBeLessThan(graphs.length / 4);
+    expect(prototypes.filter((p) => !drawnPrototypes.has(p.graphid)).map((p) => `${p.hosts[0].host}: ${p.name}`)).toEqual([]);
+    // Every template linked on a test host draws something.
+    const drawnTemplates = new Set(graphs.filter((g) => !empty.includes(`${g.hosts[0].host}: ${g.name}`)).map((g) => g.hosts[0].host));
+    expect(drawnTemplates.size).toBeGreaterThan(5);
+
+    // The template dashboards, on each host of their template.
+    interface ZDashboard {
+      dashboardid: string;
+      name: string;
+      templateid: string;
+      pages: Array<{ widgets: Array<{ type: string; name: string; fields: Array<{ name: string; value: string }> }> }>;
+    }
+    const templates = await api<Array<{ templateid: string; host: string; hosts: Array<{ hostid: string; host: string }> }>>('template.get', {
+      search: { host: 'cloudchecks' },
+      output: ['host'],
+      selectHosts: ['hostid', 'host'],
+    });
+    const dashboards = await api<ZDashboard[]>('templatedashboard.get', {
+      templateids: templates.map((t) => t.templateid),
+      output: 'extend',
+      selectPages: 'extend',
+    });
+    expect(dashboards.map((d) => d.name).sort()).toEqual(templates.map((t) => t.host).sort());
+    let opened = 0;
+    for (const d of dashboards) {
+      const template = templates.find((t) => t.templateid === d.templateid)!;
+      const widgets = d.pages.flatMap((p) => p.widgets);
+      expect(widgets.length, d.name).toBeGreaterThan(0);
+      const onTestHosts = template.hosts.filter((h) => Object.values(hostIds).includes(h.hostid));
+      expect(onTestHosts.length, `${d.name}: linked on a test host`).toBeGreaterThan(0);
+      for (const host of onTestHosts) {
+        for (const w of widgets) {
+          const graphid = w.fields.find((f) => f.name === 'graphid' || f.name === 'graphid.0')?.value;
+          const what = `${host.host}: dashboard ${d.name}, widget ${w.name}`;
+          if (/prototype/i.test(w.type)) {
+            const own = prototypes.find((p) => p.templateid === graphid && p.hosts[0].hostid === host.hostid);
+            expect(own, what).toBeDefined();
+            expect(drawnPrototypes.has(own!.graphid), `${what}: a discovered graph plotted`).toBe(true);
+          } else {
+            // One of the graphs judged above: plotted, or of a figure the host's check does not give.
+            expect(
+              graphs.find((g) => g.templateid === graphid && g.hosts[0].hostid === host.hostid),
+              what,
+            ).toBeDefined();
+          }
+        }
+        const res = await zabbix.page(`zabbix.php?action=host.dashboard.view&hostid=${host.hostid}&dashboardid=${d.dashboardid}`);
+        const page = await res.text();
+        expect(res.status, `${host.host}: ${d.name}`).toBe(200);
+        expect(page, `${host.host}: ${d.name}`).toContain(`"dashboardid":"${d.dashboardid}"`);
+        for (const w of widgets) expect(page, `${host.host}: ${d.name} shows ${w.name}`).toContain(JSON.stringify(w.name).slice(1, -1).replace(/\//g, '\\/'));
+        opened++;
+      }
+    }
+    console.log(`${opened} template dashboards opened on their hosts in ${((Date.now() - drawnAt) / 1000).toFixed(1)} s`);
+  }, 240_000);
 
   it('with vCD stopped, check_vcd is the one new problem of each Cloud Director host: the VMs, VDCs and fleet runners beneath it raise none', async () => {
     const vcdHosts = ['vcd-acme', 'vcd-acme-fleet', 'vcd-acme-fleet-trapper'];

@@ -77,6 +77,8 @@ export class PrivateZabbix {
   apiUrl = '';
   /** The frontend's address (index.php, chart2.php, zabbix.php). */
   webUrl = '';
+  /** The session of the frontend's login form, signed in once (shared by pages asked at the same time). */
+  private webCookie: Promise<string> | undefined;
   private pgPort = 0;
   /** The server's trapper port on 127.0.0.1 (ListenPort), known once start() ran. */
   serverPort = 0;
@@ -208,7 +210,12 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
 `,
     );
     const webPort = await freePort(40000, 60000);
-    const php = spawn(install.php, ['-S', `127.0.0.1:${webPort}`, '-t', ui], { stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+    // Two workers: the graph test has chart2.php draw two images at a time.
+    const php = spawn(install.php, ['-S', `127.0.0.1:${webPort}`, '-t', ui], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+      detached: true,
+      env: { ...process.env, PHP_CLI_SERVER_WORKERS: '2' },
+    });
     this.children.push(php);
     this.webUrl = `http://127.0.0.1:${webPort}`;
     this.apiUrl = `${this.webUrl}/api_jsonrpc.php`;
@@ -254,6 +261,25 @@ $IMAGE_FORMAT_DEFAULT = IMAGE_FORMAT_PNG;
     if (took > 5000) console.warn(`zabbix API ${method} took ${(took / 1000).toFixed(1)} s`);
     if (doc.error) throw new Error(`${method}: ${doc.error.message} ${doc.error.data}`);
     return doc.result;
+  }
+
+  /** A frontend page (`chart2.php?…`, `zabbix.php?…`) as Admin, signed in once through the login form as a browser would. */
+  async page(path: string): Promise<Response> {
+    this.webCookie ||= this.signIn();
+    const cookie = await this.webCookie;
+    return fetch(`${this.webUrl}/${path}`, { headers: { cookie }, redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  }
+
+  private async signIn(): Promise<string> {
+    const login = await fetch(`${this.webUrl}/index.php`, {
+      method: 'POST',
+      body: new URLSearchParams({ name: 'Admin', password: 'zabbix', autologin: '1', enter: 'Sign in' }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(60_000),
+    });
+    const cookie = /zbx_session=[^;,\s]+/.exec(login.headers.get('set-cookie') ?? '')?.[0];
+    if (!cookie) throw new Error(`the frontend's login form gave no session (HTTP ${login.status}): ${(await login.text()).slice(0, 300)}`);
+    return cookie;
   }
 
   /** psql's options for the private cluster, as its superuser, stopping at the first error. */
