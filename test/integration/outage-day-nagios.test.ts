@@ -13,6 +13,10 @@
 // right again. Each incident: check_vcd's problem notification and at most its recovery; none
 // for a VM, a VDC, a provider VDC, the fleet runner or the other vCD services. vCD is
 // "stopped" by closing the port the checks use (a TCP relay in front of the simulator).
+// Then the layout docs/nagios.md offers against a refused password silencing the dependents
+// (the dependents, and check_vcd, beneath a "vcd reachable" service that needs no login): an
+// outage pages "vcd reachable" alone, and a refused password pages check_vcd and lets a real
+// problem of a dependent page too.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,15 +52,68 @@ function scaledShipped(file: string): string {
     .replace(new RegExp(`(cloudchecks_vm_fleet_stale!)${STALENESS}\\n`), `$1${STALENESS / SCALE}\n`);
 }
 
+/**
+ * A stock Nagios copy in `dir` as a package host has it: $USER1$ holding the plugins beside the
+ * stock ones, commands.cfg in conf.d, the interval unit and nagios.cfg's freshness figures (s)
+ * divided by `scale`, and the stock contact nagiosadmin (group admins, which the shipped
+ * templates page) appending every notification to a file, one line each: host!service TYPE
+ * STATE. The stock localhost services (HTTP, SSH: nothing listens here) are left out of the count.
+ */
+function oncallNagios(dir: string, scale: number) {
+  const stock = new StockNagios(nagios4!, join(dir, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
+  const plugins = join(dir, 'plugins');
+  mkdirSync(plugins);
+  for (const p of PLUGINS) symlinkSync(join(DIST, p), join(plugins, p));
+  for (const p of readdirSync(STOCK_PLUGINS)) if (!PLUGINS.includes(p)) symlinkSync(join(STOCK_PLUGINS, p), join(plugins, p));
+  stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks-commands.cfg');
+  const notes = join(dir, 'notes.log');
+  writeFileSync(notes, '');
+  const contacts = join(stock.etc, 'objects', 'contacts.cfg');
+  const stockContacts = readFileSync(contacts, 'utf8');
+  expect(stockContacts).toMatch(/contact_name\s+nagiosadmin/);
+  writeFileSync(
+    contacts,
+    stockContacts.replace(
+      /(contact_name\s+nagiosadmin.*\n)/,
+      '$1    service_notification_commands   cc-note-service\n    host_notification_commands      cc-note-host\n',
+    ),
+  );
+  writeFileSync(
+    join(stock.etc, 'conf.d', 'test-oncall.cfg'),
+    [
+      `define command {\n    command_name cc-note-service\n    command_line /usr/bin/printf '%s\\n' '$HOSTNAME$!$SERVICEDESC$ $NOTIFICATIONTYPE$ $SERVICESTATE$' >> ${notes}\n}`,
+      `define command {\n    command_name cc-note-host\n    command_line /usr/bin/printf '%s\\n' '$HOSTNAME$ $NOTIFICATIONTYPE$ $HOSTSTATE$' >> ${notes}\n}`,
+      '',
+    ].join('\n'),
+  );
+  let main = readFileSync(stock.main, 'utf8');
+  for (const [key, stockValue, value] of [
+    ['interval_length', 60, 60 / scale],
+    ['service_freshness_check_interval', 60, 60 / scale],
+    ['additional_freshness_latency', 15, Math.ceil(15 / scale)],
+  ] as const) {
+    expect(main, key).toMatch(new RegExp(`^${key}=${stockValue}$`, 'm'));
+    main = main.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
+  }
+  writeFileSync(stock.main, main);
+  const notified = () =>
+    readFileSync(notes, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('localhost'));
+  return { stock, plugins, notified };
+}
+
 suite('Nagios 4: one vCD outage and one refused password, through the recovery, over the shipped intervals scaled', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-outage-day-nagios-'));
   const sim = new BuiltSimulator(['--vcd-scenario', 'healthy']);
-  let relay: Relay | undefined;
-  let nagios: PrivateNagios | undefined;
+  const relays: Relay[] = [];
+  const daemons: PrivateNagios[] = [];
+  let started: ReturnType<BuiltSimulator['start']> | undefined;
+  const simulator = () => (started ??= sim.start());
   const xdg = process.env.XDG_CACHE_HOME;
   afterAll(async () => {
-    await nagios?.stop();
-    await relay?.close();
+    for (const d of daemons) await d.stop();
+    for (const r of relays) await r.close();
     await sim.stop();
     if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
     else process.env.XDG_CACHE_HOME = xdg;
@@ -65,11 +122,10 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
 
   it('each incident: check_vcd notifies its problem and at most its recovery, nothing else notifies', { timeout: 400_000 }, async () => {
     assertBuilt();
-    const ready = await sim.start();
+    const ready = await simulator();
     const api = ready.apis.vcd;
-    const front = await relayTo(api.httpsUrl);
-    relay = front.relay;
-    const { url } = front;
+    const { relay, url } = await relayTo(api.httpsUrl);
+    relays.push(relay);
     const caFile = join(root, 'ca.pem');
     copyFileSync(ready.caFile, caFile);
     // check_vcd's own account file (vcd-service.cfg's vcd-system.password); the discovered
@@ -81,13 +137,7 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
     mkdirSync(join(root, 'xdg'), { mode: 0o700 });
     process.env.XDG_CACHE_HOME = join(root, 'xdg');
 
-    const stock = new StockNagios(nagios4!, join(root, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
-    // $USER1$: the plugins beside the stock ones (check_dummy, and those of the stock localhost services), as the package puts them.
-    const plugins = join(root, 'plugins');
-    mkdirSync(plugins);
-    for (const p of PLUGINS) symlinkSync(join(DIST, p), join(plugins, p));
-    for (const p of readdirSync(STOCK_PLUGINS)) if (!PLUGINS.includes(p)) symlinkSync(join(STOCK_PLUGINS, p), join(plugins, p));
-    stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks-commands.cfg');
+    const { stock, plugins, notified } = oncallNagios(root, SCALE);
     for (const file of ['vcd-service.cfg', 'vdc-discovery.cfg', 'vm-fleet.cfg'])
       writeFileSync(join(stock.etc, 'conf.d', `cloudchecks-${file}`), scaledShipped(file));
 
@@ -133,51 +183,18 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
       `cloudchecks_vm_fleet!${url}!${api.user}!${api.org}!${api.passwordFile}!--powered-off-state OK --inventory ${join(inventory, 'vcd-acme-vms.cfg')} -t 60 --ca-file ${caFile}`,
     );
     expect(fleetBlock).toContain(`--ca-file ${caFile}`);
-    // On-call: the stock contact nagiosadmin (group admins, which the shipped templates page)
-    // gets every notification appended to a file, one line each: host!service TYPE STATE.
-    const notes = join(root, 'notes.log');
-    writeFileSync(notes, '');
-    const contacts = join(stock.etc, 'objects', 'contacts.cfg');
-    const stockContacts = readFileSync(contacts, 'utf8');
-    expect(stockContacts).toMatch(/contact_name\s+nagiosadmin/);
-    writeFileSync(
-      contacts,
-      stockContacts.replace(
-        /(contact_name\s+nagiosadmin.*\n)/,
-        '$1    service_notification_commands   cc-note-service\n    host_notification_commands      cc-note-host\n',
-      ),
-    );
-    writeFileSync(
-      join(stock.etc, 'conf.d', 'test-vcd.cfg'),
-      [
-        vcdBlock,
-        fleetBlock,
-        `define command {\n    command_name cc-note-service\n    command_line /usr/bin/printf '%s\\n' '$HOSTNAME$!$SERVICEDESC$ $NOTIFICATIONTYPE$ $SERVICESTATE$' >> ${notes}\n}`,
-        `define command {\n    command_name cc-note-host\n    command_line /usr/bin/printf '%s\\n' '$HOSTNAME$ $NOTIFICATIONTYPE$ $HOSTSTATE$' >> ${notes}\n}`,
-        '',
-      ].join('\n'),
-    );
-    // The interval unit, and nagios.cfg's freshness figures (s), scaled.
-    let main = readFileSync(stock.main, 'utf8');
-    for (const [key, stockValue, value] of [
-      ['interval_length', 60, 60 / SCALE],
-      ['service_freshness_check_interval', 60, 60 / SCALE],
-      ['additional_freshness_latency', 15, Math.ceil(15 / SCALE)],
-    ] as const) {
-      expect(main, key).toMatch(new RegExp(`^${key}=${stockValue}$`, 'm'));
-      main = main.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
-    }
-    writeFileSync(stock.main, main);
+    writeFileSync(join(stock.etc, 'conf.d', 'test-vcd.cfg'), `${vcdBlock}\n${fleetBlock}\n`);
     const verify = stock.verify(60_000);
     expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
 
-    nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+    const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+    daemons.push(nagios);
     const measured = [
       ...vms.flatMap((h) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${h}!${s}`)),
       ...vdcs.map((h) => `${h}!vdc`),
       ...pvdcs.map((h) => `${h}!provider VDC`),
     ];
-    const services = () => Promise.resolve(nagios!.services());
+    const services = () => Promise.resolve(nagios.services());
     const isVm = (key: string) => key.startsWith('vm-');
     /** Every VM, VDC and provider VDC service holds a result of its own check (a VM service: the fleet's) after `since`. */
     const allFresh = (all: Map<string, NagiosServiceStatus>, since: number) =>
@@ -185,18 +202,13 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
         const s = all.get(k);
         return s !== undefined && s.lastCheck > since && (!isVm(k) || s.passive);
       });
-    // The stock localhost services (HTTP, SSH: nothing listens here) are not the vCD's.
-    const notified = () =>
-      readFileSync(notes, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '' && !l.startsWith('localhost'));
     const dump = () => {
-      const log = readFileSync(nagios!.setting('log_file'), 'utf8')
+      const log = readFileSync(nagios.setting('log_file'), 'utf8')
         .split('\n')
         .filter((l) => /NOTIFICATION|vcd;vcd;|vm-fleet;/.test(l))
         .slice(-60)
         .join('\n');
-      const all = [...nagios!.services()].map(([k, s]) => `${k} ${s.state}${s.hard ? 'H' : 'S'}${s.passive ? 'P' : ''} ${s.output.slice(0, 90)}`);
+      const all = [...nagios.services()].map(([k, s]) => `${k} ${s.state}${s.hard ? 'H' : 'S'}${s.passive ? 'P' : ''} ${s.output.slice(0, 90)}`);
       return `${notified().join('\n')}\n--- log\n${log}\n--- status\n${all.filter((l) => !l.startsWith('vm-') || !/ 0H/.test(l)).join('\n')}`;
     };
     const wait = (what: string, done: (all: Map<string, NagiosServiceStatus>) => boolean, ms: number) =>
@@ -269,4 +281,111 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
     }
     expect(readdirSync(inventory).length).toBe(3);
   });
+  it(
+    'docs/nagios.md\'s layout on "vcd reachable": an outage pages once, a refused password pages check_vcd and holds nothing back',
+    { timeout: 200_000 },
+    async () => {
+      assertBuilt();
+      const ready = await simulator();
+      const api = ready.apis.vcd;
+      const { relay, url } = await relayTo(api.httpsUrl);
+      relays.push(relay);
+      const dir = join(root, 'reachable');
+      mkdirSync(join(dir, 'xdg'), { recursive: true, mode: 0o700 });
+      process.env.XDG_CACHE_HOME = join(dir, 'xdg');
+      const caFile = join(dir, 'ca.pem');
+      copyFileSync(ready.caFile, caFile);
+      const vcdPasswordFile = join(dir, 'vcd-system.password');
+      copyFileSync(api.passwordFile, vcdPasswordFile);
+      const password = readFileSync(vcdPasswordFile, 'utf8');
+      // Every interval in 1-second units: this day has only minute-long checks.
+      const scale = 60;
+      const { stock, plugins, notified } = oncallNagios(dir, scale);
+      stock.addToConfD(join(REPO, 'contrib/nagios/vcd-service.cfg'), 'cloudchecks-vcd-service.cfg');
+      // The vcd host and the vcd tasks service of the per-vCD block (the tasks with an account
+      // of their own), and the layout of docs/nagios.md in place of its vcd service and dependency.
+      const objects = [
+        ...uncommentedExample(readFileSync(join(REPO, 'contrib/nagios/vcd-service.cfg'), 'utf8'), '# One vCD:').matchAll(/define \w+ \{[\s\S]*?\n\}/g),
+      ].map((m) => m[0]);
+      const host = objects.find((o) => o.startsWith('define host'))!;
+      const tasks = objects.find((o) => /service_description\s+vcd tasks\n/.test(o))!;
+      const doc = readFileSync(join(REPO, 'docs/nagios.md'), 'utf8');
+      const layout = /### What the parent's login means[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(doc)![1];
+      expect(layout).toMatch(/cloudchecks_vcd_reachable!443/);
+      const connection = (file: string) => (o: string) =>
+        o.replace(
+          /^(\s+check_command\s+cloudchecks_\w+)!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!(.*)$/m,
+          `$1!${url}!${api.providerUser}!System!${file}!$2 --ca-file ${caFile}`,
+        );
+      // A dependent whose own check measures a real problem while the password is refused.
+      const realState = join(dir, 'real.state');
+      writeFileSync(realState, '0\n');
+      writeFileSync(join(dir, 'real.sh'), `#!/bin/sh\nread s < ${realState}\necho "REAL $s"\nexit $s\n`, { mode: 0o755 });
+      writeFileSync(
+        join(stock.etc, 'conf.d', 'test-vcd.cfg'),
+        [
+          host.replace(/(address\s+)vcd\.example\.com/, '$1127.0.0.1').replace(/(check_command\s+)check-host-alive/, '$1return-ok'),
+          connection(api.passwordFile)(tasks),
+          connection(vcdPasswordFile)(layout.replace('cloudchecks_vcd_reachable!443', `cloudchecks_vcd_reachable!${relay.port}`)),
+          `define command {\n    command_name cc-real\n    command_line ${join(dir, 'real.sh')}\n}`,
+          'define service {\n    use cloudchecks-vcd-dependent\n    host_name vcd\n    service_description real\n    check_command cc-real\n    check_interval 1\n    retry_interval 1\n}',
+          '',
+        ].join('\n'),
+      );
+      const verify = stock.verify(60_000);
+      expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
+      const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+      daemons.push(nagios);
+      const services = () => Promise.resolve(nagios.services());
+      const all = ['vcd!vcd reachable', 'vcd!vcd', 'vcd!vcd tasks', 'vcd!real'];
+      const states = (want: Record<string, (s: NagiosServiceStatus) => boolean>) => (now: Map<string, NagiosServiceStatus>) =>
+        Object.entries(want).every(([k, ok]) => now.get(k) !== undefined && ok(now.get(k)!));
+      const wait = (what: string, done: (now: Map<string, NagiosServiceStatus>) => boolean) =>
+        until(what, services, done, 60_000).catch((e: Error) => {
+          const log = readFileSync(nagios.setting('log_file'), 'utf8')
+            .split('\n')
+            .filter((l) => /SERVICE (ALERT|NOTIFICATION): .*;vcd;|Error|Warning/.test(l))
+            .slice(-40);
+          throw new Error(`${e.message.slice(0, 200)}\n${notified().join('\n')}\n${log.join('\n')}`);
+        });
+      const okAfter = (since: number) => (s: NagiosServiceStatus) => s.state === 0 && s.lastCheck >= since;
+      const hardProblem = (s: NagiosServiceStatus) => s.hard && s.state !== 0;
+
+      const started = Math.floor(Date.now() / 1000);
+      await nagios.start();
+      await wait('every service OK after the first start', states(Object.fromEntries(all.map((k) => [k, okAfter(started)]))));
+      expect(notified()).toEqual([]);
+
+      await relay.close();
+      await wait(
+        'vcd and vcd tasks hard problems while vCD is down',
+        states({ 'vcd!vcd': hardProblem, 'vcd!vcd tasks': hardProblem, 'vcd!vcd reachable': hardProblem }),
+      );
+      await relay.open();
+      const back = Math.ceil(Date.now() / 1000) + 1;
+      await wait('every service OK after vCD came back', states(Object.fromEntries(all.map((k) => [k, okAfter(back)]))));
+      const outage = notified();
+
+      writeFileSync(vcdPasswordFile, 'not-the-password\n');
+      writeFileSync(realState, '2\n');
+      await wait('check_vcd and the real problem hard while the password is refused', states({ 'vcd!vcd': hardProblem, 'vcd!real': hardProblem }));
+      await sleep(3_000);
+      writeFileSync(vcdPasswordFile, password);
+      writeFileSync(realState, '0\n');
+      const right = Math.ceil(Date.now() / 1000) + 1;
+      await wait('every service OK after the password is right again', states(Object.fromEntries(all.map((k) => [k, okAfter(right)]))));
+      await sleep(2_000);
+      const refusal = notified().slice(outage.length);
+      console.log(`Nagios 4, vcd reachable layout: ${outage.length} notification(s) for the outage, ${refusal.length} for the refused password`);
+      expect(
+        outage.filter((l) => / PROBLEM /.test(l)),
+        outage.join('\n'),
+      ).toEqual(['vcd!vcd reachable PROBLEM CRITICAL']);
+      expect(
+        outage.filter((l) => !/ PROBLEM /.test(l) && l !== 'vcd!vcd reachable RECOVERY OK'),
+        outage.join('\n'),
+      ).toEqual([]);
+      expect(refusal.filter((l) => / PROBLEM /.test(l)).sort(), refusal.join('\n')).toEqual(['vcd!real PROBLEM CRITICAL', 'vcd!vcd PROBLEM CRITICAL']);
+    },
+  );
 });
