@@ -22,6 +22,10 @@ missing=""
 have icinga2 || missing="$missing icinga2-bin icinga2-common"
 have nagios4 || missing="$missing nagios4-core"
 have openssl || missing="$missing openssl"
+# The stock plugins the Nagios tests run beside ours (check_dummy for the passive services'
+# stale text, check_http for the vcd reachable layout): Debian's monitoring-plugins-basic.
+[ -x /usr/lib/nagios/plugins/check_http ] && [ -x /usr/lib/nagios/plugins/check_dummy ] || missing="$missing monitoring-plugins-basic"
+skip_run="$skip_run monitoring-plugins-basic"
 # check_cluster_alerts' integration test runs a real Prometheus and Alertmanager (never their
 # services: the test starts the binaries itself on 127.0.0.1).
 have prometheus || missing="$missing prometheus"

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { announceSkip, findExecutable, sleep } from './support/engines';
 import { PrivateIcinga } from './support/icinga2';
-import { hasStockNagiosConfig, PrivateNagios, StockNagios } from './support/nagios';
+import { hasStockNagiosConfig, PrivateNagios, StockNagios, uncommentedExample } from './support/nagios';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 
 const icinga2 = findExecutable('icinga2');
@@ -20,17 +20,6 @@ const icingaSuite = icinga2 ? describe : describe.skip;
 const nagios4 = findExecutable('nagios4');
 if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (its stock /etc/nagios4)');
 const suite = nagios4 && hasStockNagiosConfig() ? describe : describe.skip;
-
-/** The commented per-vCD block of vcd-service.cfg, uncommented: what a user does with it. */
-function perVcdBlock(text: string): string {
-  const start = text.indexOf('# One vCD:');
-  return text
-    .slice(start)
-    .split('\n')
-    .filter((l) => /^# (define | {4}|\})/.test(l))
-    .map((l) => l.replace(/^# ?/, ''))
-    .join('\n');
-}
 
 /** Status fields of every service, by "host!service". */
 function statusOf(file: string): Map<string, Record<string, string>> {
@@ -69,7 +58,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
     const ca = `--ca-file ${caFile}`;
     const cache = `--cache-dir ${join(root, 'cache')}`;
     // The per-vCD block as shipped, with this vCD's URL, the System account and its password file.
-    const vcdBlock = perVcdBlock(shipped)
+    const vcdBlock = uncommentedExample(shipped, '# One vCD:')
       .replace('address                 vcd.example.com', 'address                 127.0.0.1')
       .replace('check-host-alive', 'cc-up')
       .replace(/(contact_groups\s+)admins/, '$1cc-pagers')

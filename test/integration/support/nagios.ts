@@ -120,12 +120,31 @@ export function parseVerification(code: number, output: string): NagiosVerificat
   return { code, output, checked, warnings, errors };
 }
 
+/**
+ * The object definitions of a commented example in a shipped file (from the line starting
+ * with `from` on), uncommented: what a user does with it.
+ */
+export function uncommentedExample(text: string, from: string): string {
+  const start = text.indexOf(from);
+  if (start < 0) throw new Error(`no example starting with ${JSON.stringify(from)}`);
+  return text
+    .slice(start)
+    .split('\n')
+    .filter((l) => /^# (define | {4}|\})/.test(l))
+    .map((l) => l.replace(/^# ?/, ''))
+    .join('\n');
+}
+
 /** One service's state as Nagios wrote it to status.dat. */
 export interface NagiosServiceStatus {
   state: number;
   output: string;
   longOutput: string;
   lastCheck: number;
+  /** The last result came from outside Nagios (check_type 1: a passive result, e.g. the fleet's). */
+  passive: boolean;
+  /** The state is HARD (state_type 1). */
+  hard: boolean;
 }
 
 /**
@@ -144,7 +163,8 @@ export class PrivateNagios {
     private readonly resources: Record<string, string>,
   ) {}
 
-  private setting(name: string): string {
+  /** A setting of the copy's nagios.cfg (status_file, log_file, command_file, ...). */
+  setting(name: string): string {
     const value = new RegExp(`^${name}=(.*)$`, 'm').exec(readFileSync(this.stock.main, 'utf8'))?.[1];
     if (value === undefined) throw new Error(`no ${name} in ${this.stock.main}`);
     return value;
@@ -204,6 +224,8 @@ export class PrivateNagios {
         output: f.get('plugin_output') ?? '',
         longOutput: f.get('long_plugin_output') ?? '',
         lastCheck: Number(f.get('last_check')),
+        passive: f.get('check_type') === '1',
+        hard: f.get('state_type') === '1',
       });
     }
     return out;

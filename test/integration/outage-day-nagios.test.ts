@@ -1,0 +1,391 @@
+// One vCD outage and its recovery, then a refused password of check_vcd's own account and its
+// recovery, in the real Nagios 4 on a copy of Debian's stock configuration, with the shipped
+// files and only the documented steps: commands.cfg, vcd-service.cfg (its per-vCD block
+// uncommented: the vcd host, the vcd service, the tasks, edge gateways and backends services
+// and the servicedependency), vdc-discovery.cfg, vm-fleet.cfg (its runner block uncommented),
+// and the hosts the discoveries write. Over the real intervals scaled: interval_length (the
+// length of Nagios's interval unit, 60 s) and every figure in seconds (freshness_threshold, the
+// stale text, the freshness settings of nagios.cfg) divided by SCALE, nothing else changed, no
+// check forced. The day: first start (new VM services wait for their first fleet result), vCD
+// stopped for longer than the VM services' staleness window, vCD back, on until every VM, VDC
+// and provider VDC service holds a fresh result; then check_vcd's password refused while the
+// other checks' accounts work, on until every service was checked again, and the password
+// right again. Each incident: check_vcd's problem notification and at most its recovery; none
+// for a VM, a VDC, a provider VDC, the fleet runner or the other vCD services. vCD is
+// "stopped" by closing the port the checks use (a TCP relay in front of the simulator).
+// Then the layout docs/nagios.md offers against a refused password silencing the dependents
+// (the dependents, and check_vcd, beneath a "vcd reachable" service that needs no login): an
+// outage pages "vcd reachable" alone, and a refused password pages check_vcd and lets a real
+// problem of a dependent page too.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runExecutable } from '../support/spawn';
+import { announceSkip, findExecutable, sleep, until } from './support/engines';
+import { hasStockNagiosConfig, PrivateNagios, StockNagios, uncommentedExample, type NagiosServiceStatus } from './support/nagios';
+import { relayTo, type Relay } from './support/relay';
+import { assertBuilt, BuiltSimulator, DIST, PLUGINS, REPO } from './support/simulator';
+
+const nagios4 = findExecutable('nagios4');
+if (!nagios4 || !hasStockNagiosConfig()) announceSkip('nagios4', 'nagios4-core (its stock /etc/nagios4)');
+const suite = nagios4 && hasStockNagiosConfig() ? describe : describe.skip;
+
+/** Where Debian's monitoring-plugins are (the stock $USER1$). */
+const STOCK_PLUGINS = '/usr/lib/nagios/plugins';
+/** Every interval is divided by this. */
+const SCALE = 30;
+/** The shipped intervals (minutes) the test waits on. */
+const MINUTES = { vcd: 1, fleet: 5, vdc: 15 } as const;
+const scaled = (minutes: number) => (minutes * 60) / SCALE;
+/** The VM services' staleness window as vm-fleet.cfg ships it (s): twice the runner's interval. */
+const STALENESS = 600;
+
+/** A shipped file with its figures in seconds divided by SCALE (its intervals are in Nagios's unit, scaled by interval_length). */
+function scaledShipped(file: string): string {
+  const text = readFileSync(join(REPO, 'contrib/nagios', file), 'utf8');
+  if (file !== 'vm-fleet.cfg') return text;
+  expect(text).toMatch(new RegExp(`freshness_threshold\\s+${STALENESS}\\n`));
+  expect(text).toMatch(new RegExp(`cloudchecks_vm_fleet_stale!${STALENESS}\\n`));
+  return text
+    .replace(new RegExp(`(freshness_threshold\\s+)${STALENESS}\\n`), `$1${STALENESS / SCALE}\n`)
+    .replace(new RegExp(`(cloudchecks_vm_fleet_stale!)${STALENESS}\\n`), `$1${STALENESS / SCALE}\n`);
+}
+
+/**
+ * A stock Nagios copy in `dir` as a package host has it: $USER1$ holding the plugins beside the
+ * stock ones, commands.cfg in conf.d, the interval unit and nagios.cfg's freshness figures (s)
+ * divided by `scale`, and the stock contact nagiosadmin (group admins, which the shipped
+ * templates page) appending every notification to a file, one line each: host!service TYPE
+ * STATE. The stock localhost services (HTTP, SSH: nothing listens here) are left out of the count.
+ */
+function oncallNagios(dir: string, scale: number) {
+  const stock = new StockNagios(nagios4!, join(dir, 'nagios'), { skipPluginConfig: /^cloudchecks/ });
+  const plugins = join(dir, 'plugins');
+  mkdirSync(plugins);
+  for (const p of PLUGINS) symlinkSync(join(DIST, p), join(plugins, p));
+  for (const p of readdirSync(STOCK_PLUGINS)) if (!PLUGINS.includes(p)) symlinkSync(join(STOCK_PLUGINS, p), join(plugins, p));
+  stock.addToConfD(join(REPO, 'contrib/nagios/commands.cfg'), 'cloudchecks-commands.cfg');
+  const notes = join(dir, 'notes.log');
+  writeFileSync(notes, '');
+  const contacts = join(stock.etc, 'objects', 'contacts.cfg');
+  const stockContacts = readFileSync(contacts, 'utf8');
+  expect(stockContacts).toMatch(/contact_name\s+nagiosadmin/);
+  writeFileSync(
+    contacts,
+    stockContacts.replace(
+      /(contact_name\s+nagiosadmin.*\n)/,
+      '$1    service_notification_commands   cc-note-service\n    host_notification_commands      cc-note-host\n',
+    ),
+  );
+  writeFileSync(
+    join(stock.etc, 'conf.d', 'test-oncall.cfg'),
+    [
+      `define command {\n    command_name cc-note-service\n    command_line /usr/bin/printf '%s\\n' '$HOSTNAME$!$SERVICEDESC$ $NOTIFICATIONTYPE$ $SERVICESTATE$' >> ${notes}\n}`,
+      `define command {\n    command_name cc-note-host\n    command_line /usr/bin/printf '%s\\n' '$HOSTNAME$ $NOTIFICATIONTYPE$ $HOSTSTATE$' >> ${notes}\n}`,
+      '',
+    ].join('\n'),
+  );
+  let main = readFileSync(stock.main, 'utf8');
+  for (const [key, stockValue, value] of [
+    ['interval_length', 60, 60 / scale],
+    ['service_freshness_check_interval', 60, 60 / scale],
+    ['additional_freshness_latency', 15, Math.ceil(15 / scale)],
+  ] as const) {
+    expect(main, key).toMatch(new RegExp(`^${key}=${stockValue}$`, 'm'));
+    main = main.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
+  }
+  writeFileSync(stock.main, main);
+  const notified = () =>
+    readFileSync(notes, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('localhost'));
+  return { stock, plugins, notified };
+}
+
+suite('Nagios 4: one vCD outage and one refused password, through the recovery, over the shipped intervals scaled', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cc-outage-day-nagios-'));
+  const sim = new BuiltSimulator(['--vcd-scenario', 'healthy']);
+  const relays: Relay[] = [];
+  const daemons: PrivateNagios[] = [];
+  let started: ReturnType<BuiltSimulator['start']> | undefined;
+  const simulator = () => (started ??= sim.start());
+  const xdg = process.env.XDG_CACHE_HOME;
+  afterAll(async () => {
+    for (const d of daemons) await d.stop();
+    for (const r of relays) await r.close();
+    await sim.stop();
+    if (xdg === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = xdg;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('each incident: check_vcd notifies its problem and at most its recovery, nothing else notifies', { timeout: 400_000 }, async () => {
+    assertBuilt();
+    const ready = await simulator();
+    const api = ready.apis.vcd;
+    const { relay, url } = await relayTo(api.httpsUrl);
+    relays.push(relay);
+    const caFile = join(root, 'ca.pem');
+    copyFileSync(ready.caFile, caFile);
+    // check_vcd's own account file (vcd-service.cfg's vcd-system.password); the discovered
+    // checks and the runner keep theirs.
+    const vcdPasswordFile = join(root, 'vcd-system.password');
+    copyFileSync(api.passwordFile, vcdPasswordFile);
+    const password = readFileSync(vcdPasswordFile, 'utf8');
+    // The checks' sessions, in the daemon user's cache (the default place, inside the test's root).
+    mkdirSync(join(root, 'xdg'), { mode: 0o700 });
+    process.env.XDG_CACHE_HOME = join(root, 'xdg');
+
+    const { stock, plugins, notified } = oncallNagios(root, SCALE);
+    for (const file of ['vcd-service.cfg', 'vdc-discovery.cfg', 'vm-fleet.cfg'])
+      writeFileSync(join(stock.etc, 'conf.d', `cloudchecks-${file}`), scaledShipped(file));
+
+    // The documented discoveries, into the inventory directory.
+    const inventory = join(stock.etc, 'conf.d', 'vcd-inventory');
+    mkdirSync(inventory);
+    const discover = async (plugin: string, user: string, org: string, file: string) => {
+      const r = await runExecutable(
+        join(DIST, plugin),
+        [
+          '--discovery',
+          '--discovery-format',
+          'nagios',
+          ...['--url', url, '--user', user, '--org', org, '--password-file', api.passwordFile, '--ca-file', caFile],
+          '--discovery-file',
+          join(inventory, file),
+        ],
+        { env: { PATH: process.env.PATH, XDG_CACHE_HOME: join(root, 'xdg') } },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      return [...readFileSync(join(inventory, file), 'utf8').matchAll(/^\s+host_name\s+(\S+)$/gm)].map((m) => m[1]);
+    };
+    const vms = await discover('check_vm_cpu', api.user, api.org, 'vcd-acme-vms.cfg');
+    const vdcs = await discover('check_vdc', api.user, api.org, 'vcd-acme-vdcs.cfg');
+    const pvdcs = await discover('check_pvdc', api.providerUser, 'System', 'vcd-pvdcs.cfg');
+    for (const list of [vms, vdcs, pvdcs]) expect(list.length).toBeGreaterThan(0);
+
+    // vcd-service.cfg's per-vCD block, with this vCD's URL, check_vcd's account and the CA file.
+    const shippedVcd = readFileSync(join(REPO, 'contrib/nagios/vcd-service.cfg'), 'utf8');
+    const vcdBlock = uncommentedExample(shippedVcd, '# One vCD:')
+      .replace(/(address\s+)vcd\.example\.com/, '$1127.0.0.1')
+      .replace(/(check_command\s+)check-host-alive/, '$1return-ok')
+      .replaceAll(
+        /^(\s+check_command\s+cloudchecks_\w+)!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!(.*)$/gm,
+        `$1!${url}!${api.providerUser}!System!${vcdPasswordFile}!$2 --ca-file ${caFile}`,
+      );
+    expect(vcdBlock.match(/--ca-file/g)?.length, vcdBlock).toBe(4);
+    expect(vcdBlock).toMatch(/define servicedependency \{/);
+    // vm-fleet.cfg's runner block, with the organisation's account and its inventory.
+    const shippedFleet = readFileSync(join(REPO, 'contrib/nagios/vm-fleet.cfg'), 'utf8');
+    const fleetBlock = uncommentedExample(shippedFleet, '# The runner: cloudchecks_vm_fleet').replace(
+      /cloudchecks_vm_fleet!https:\/\/vcd\.example\.com!monitoring!acme!\/etc\/nagios4\/secrets\/vcd-acme\.password!--powered-off-state OK --inventory \/etc\/nagios4\/conf\.d\/vcd-inventory\/vcd-acme-billing\.cfg -t 60/,
+      `cloudchecks_vm_fleet!${url}!${api.user}!${api.org}!${api.passwordFile}!--powered-off-state OK --inventory ${join(inventory, 'vcd-acme-vms.cfg')} -t 60 --ca-file ${caFile}`,
+    );
+    expect(fleetBlock).toContain(`--ca-file ${caFile}`);
+    writeFileSync(join(stock.etc, 'conf.d', 'test-vcd.cfg'), `${vcdBlock}\n${fleetBlock}\n`);
+    const verify = stock.verify(60_000);
+    expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
+
+    const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+    daemons.push(nagios);
+    const measured = [
+      ...vms.flatMap((h) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${h}!${s}`)),
+      ...vdcs.map((h) => `${h}!vdc`),
+      ...pvdcs.map((h) => `${h}!provider VDC`),
+    ];
+    const services = () => Promise.resolve(nagios.services());
+    const isVm = (key: string) => key.startsWith('vm-');
+    /** Every VM, VDC and provider VDC service holds a result of its own check (a VM service: the fleet's) after `since`. */
+    const allFresh = (all: Map<string, NagiosServiceStatus>, since: number) =>
+      measured.every((k) => {
+        const s = all.get(k);
+        return s !== undefined && s.lastCheck > since && (!isVm(k) || s.passive);
+      });
+    const dump = () => {
+      const log = readFileSync(nagios.setting('log_file'), 'utf8')
+        .split('\n')
+        .filter((l) => /NOTIFICATION|vcd;vcd;|vm-fleet;/.test(l))
+        .slice(-60)
+        .join('\n');
+      const all = [...nagios.services()].map(([k, s]) => `${k} ${s.state}${s.hard ? 'H' : 'S'}${s.passive ? 'P' : ''} ${s.output.slice(0, 90)}`);
+      return `${notified().join('\n')}\n--- log\n${log}\n--- status\n${all.filter((l) => !l.startsWith('vm-') || !/ 0H/.test(l)).join('\n')}`;
+    };
+    const wait = (what: string, done: (all: Map<string, NagiosServiceStatus>) => boolean, ms: number) =>
+      until(what, services, done, ms).catch((e: Error) => {
+        throw new Error(`${e.message.slice(0, 200)}\n${dump()}`);
+      });
+
+    const started = Math.floor(Date.now() / 1000);
+    await nagios.start();
+    // First start: every service gets its first own result; the new VM services wait for the fleet's.
+    await wait(
+      'every service checked after the first start',
+      (all) => allFresh(all, started) && all.get('vcd!vcd')?.state === 0,
+      4 * scaled(MINUTES.vdc) * 1000,
+    );
+    const afterStart = notified();
+
+    // vCD stops for longer than the VM services' staleness window.
+    await relay.close();
+    const broken = Date.now() / 1000;
+    const staleness = STALENESS / SCALE;
+    await wait(
+      'every VM service stale while vCD is down',
+      (all) => measured.filter(isVm).every((k) => all.get(k)?.output.includes('no result from check_vm_fleet') === true),
+      6 * staleness * 1000,
+    );
+    // ... and until every dependent has a hard problem of its own (each would page without its
+    // dependency): the runner, the VDCs, the provider VDCs and the other vCD services.
+    const dependents = [...measured.filter((k) => !isVm(k)), 'vcd-acme-fleet!vm-fleet', 'vcd!vcd tasks', 'vcd!edge gateways', 'vcd!vcd backends'];
+    await wait(
+      'every dependent with a hard problem while vCD is down',
+      (all) => dependents.every((k) => all.get(k)?.hard === true && all.get(k)?.state !== 0),
+      4 * scaled(MINUTES.vdc) * 1000,
+    );
+    await sleep(Math.max(0, (broken + 1.5 * staleness) * 1000 - Date.now()));
+    expect(nagios.services().get('vcd!vcd')?.state, dump()).toBe(2);
+
+    // vCD is back: on until every VM, VDC and provider VDC service holds a fresh result, then one more runner interval.
+    await relay.open();
+    const back = Math.ceil(Date.now() / 1000);
+    await wait('every service fresh after vCD came back', (all) => allFresh(all, back), 4 * scaled(MINUTES.vdc) * 1000);
+    await sleep(scaled(MINUTES.fleet) * 1000);
+    const afterOutage = notified();
+
+    // check_vcd's password refused (changed in vCD, not in its file); the other accounts work.
+    writeFileSync(vcdPasswordFile, 'not-the-password\n');
+    const refused = Math.ceil(Date.now() / 1000);
+    await wait('check_vcd CRITICAL for the refused login', (all) => all.get('vcd!vcd')?.state === 2, 10 * scaled(MINUTES.vcd) * 1000);
+    await wait('every service checked again while the password is refused', (all) => allFresh(all, refused), 4 * scaled(MINUTES.vdc) * 1000);
+    writeFileSync(vcdPasswordFile, password);
+    await wait('check_vcd OK again', (all) => all.get('vcd!vcd')?.state === 0, 10 * scaled(MINUTES.vcd) * 1000);
+    await sleep(3 * scaled(MINUTES.vcd) * 1000);
+
+    const lines = notified();
+    console.log(
+      `Nagios 4 outage day: ${afterStart.length} notification(s) at the first start, ${afterOutage.length - afterStart.length} for the outage, ` +
+        `${lines.length - afterOutage.length} for the refused password (${Math.round(Date.now() / 1000 - started)} s)`,
+    );
+    const text = dump();
+    expect(afterStart, text).toEqual([]);
+    for (const incident of [afterOutage.slice(afterStart.length), lines.slice(afterOutage.length)]) {
+      expect(
+        incident.filter((l) => / PROBLEM /.test(l)),
+        text,
+      ).toEqual(['vcd!vcd PROBLEM CRITICAL']);
+      expect(
+        incident.filter((l) => !/ PROBLEM /.test(l)),
+        text,
+      ).toEqual(incident.some((l) => / RECOVERY /.test(l)) ? ['vcd!vcd RECOVERY OK'] : []);
+    }
+    expect(readdirSync(inventory).length).toBe(3);
+  });
+  it(
+    'docs/nagios.md\'s layout on "vcd reachable": an outage pages once, a refused password pages check_vcd and holds nothing back',
+    { timeout: 200_000 },
+    async () => {
+      assertBuilt();
+      const ready = await simulator();
+      const api = ready.apis.vcd;
+      const { relay, url } = await relayTo(api.httpsUrl);
+      relays.push(relay);
+      const dir = join(root, 'reachable');
+      mkdirSync(join(dir, 'xdg'), { recursive: true, mode: 0o700 });
+      process.env.XDG_CACHE_HOME = join(dir, 'xdg');
+      const caFile = join(dir, 'ca.pem');
+      copyFileSync(ready.caFile, caFile);
+      const vcdPasswordFile = join(dir, 'vcd-system.password');
+      copyFileSync(api.passwordFile, vcdPasswordFile);
+      const password = readFileSync(vcdPasswordFile, 'utf8');
+      // Every interval in 1-second units: this day has only minute-long checks.
+      const scale = 60;
+      const { stock, plugins, notified } = oncallNagios(dir, scale);
+      stock.addToConfD(join(REPO, 'contrib/nagios/vcd-service.cfg'), 'cloudchecks-vcd-service.cfg');
+      // The vcd host and the vcd tasks service of the per-vCD block (the tasks with an account
+      // of their own), and the layout of docs/nagios.md in place of its vcd service and dependency.
+      const objects = [
+        ...uncommentedExample(readFileSync(join(REPO, 'contrib/nagios/vcd-service.cfg'), 'utf8'), '# One vCD:').matchAll(/define \w+ \{[\s\S]*?\n\}/g),
+      ].map((m) => m[0]);
+      const host = objects.find((o) => o.startsWith('define host'))!;
+      const tasks = objects.find((o) => /service_description\s+vcd tasks\n/.test(o))!;
+      const doc = readFileSync(join(REPO, 'docs/nagios.md'), 'utf8');
+      const layout = /### What the parent's login means[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(doc)![1];
+      expect(layout).toMatch(/cloudchecks_vcd_reachable!443/);
+      const connection = (file: string) => (o: string) =>
+        o.replace(
+          /^(\s+check_command\s+cloudchecks_\w+)!https:\/\/vcd\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd-system\.password!(.*)$/m,
+          `$1!${url}!${api.providerUser}!System!${file}!$2 --ca-file ${caFile}`,
+        );
+      // A dependent whose own check measures a real problem while the password is refused.
+      const realState = join(dir, 'real.state');
+      writeFileSync(realState, '0\n');
+      writeFileSync(join(dir, 'real.sh'), `#!/bin/sh\nread s < ${realState}\necho "REAL $s"\nexit $s\n`, { mode: 0o755 });
+      writeFileSync(
+        join(stock.etc, 'conf.d', 'test-vcd.cfg'),
+        [
+          host.replace(/(address\s+)vcd\.example\.com/, '$1127.0.0.1').replace(/(check_command\s+)check-host-alive/, '$1return-ok'),
+          connection(api.passwordFile)(tasks),
+          connection(vcdPasswordFile)(layout.replace('cloudchecks_vcd_reachable!443', `cloudchecks_vcd_reachable!${relay.port}`)),
+          `define command {\n    command_name cc-real\n    command_line ${join(dir, 'real.sh')}\n}`,
+          'define service {\n    use cloudchecks-vcd-dependent\n    host_name vcd\n    service_description real\n    check_command cc-real\n    check_interval 1\n    retry_interval 1\n}',
+          '',
+        ].join('\n'),
+      );
+      const verify = stock.verify(60_000);
+      expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
+      const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
+      daemons.push(nagios);
+      const services = () => Promise.resolve(nagios.services());
+      const all = ['vcd!vcd reachable', 'vcd!vcd', 'vcd!vcd tasks', 'vcd!real'];
+      const states = (want: Record<string, (s: NagiosServiceStatus) => boolean>) => (now: Map<string, NagiosServiceStatus>) =>
+        Object.entries(want).every(([k, ok]) => now.get(k) !== undefined && ok(now.get(k)!));
+      const wait = (what: string, done: (now: Map<string, NagiosServiceStatus>) => boolean) =>
+        until(what, services, done, 60_000).catch((e: Error) => {
+          const log = readFileSync(nagios.setting('log_file'), 'utf8')
+            .split('\n')
+            .filter((l) => /SERVICE (ALERT|NOTIFICATION): .*;vcd;|Error|Warning/.test(l))
+            .slice(-40);
+          throw new Error(`${e.message.slice(0, 200)}\n${notified().join('\n')}\n${log.join('\n')}`);
+        });
+      const okAfter = (since: number) => (s: NagiosServiceStatus) => s.state === 0 && s.lastCheck >= since;
+      const hardProblem = (s: NagiosServiceStatus) => s.hard && s.state !== 0;
+
+      const started = Math.floor(Date.now() / 1000);
+      await nagios.start();
+      await wait('every service OK after the first start', states(Object.fromEntries(all.map((k) => [k, okAfter(started)]))));
+      expect(notified()).toEqual([]);
+
+      await relay.close();
+      await wait(
+        'vcd and vcd tasks hard problems while vCD is down',
+        states({ 'vcd!vcd': hardProblem, 'vcd!vcd tasks': hardProblem, 'vcd!vcd reachable': hardProblem }),
+      );
+      await relay.open();
+      const back = Math.ceil(Date.now() / 1000) + 1;
+      await wait('every service OK after vCD came back', states(Object.fromEntries(all.map((k) => [k, okAfter(back)]))));
+      const outage = notified();
+
+      writeFileSync(vcdPasswordFile, 'not-the-password\n');
+      writeFileSync(realState, '2\n');
+      await wait('check_vcd and the real problem hard while the password is refused', states({ 'vcd!vcd': hardProblem, 'vcd!real': hardProblem }));
+      await sleep(3_000);
+      writeFileSync(vcdPasswordFile, password);
+      writeFileSync(realState, '0\n');
+      const right = Math.ceil(Date.now() / 1000) + 1;
+      await wait('every service OK after the password is right again', states(Object.fromEntries(all.map((k) => [k, okAfter(right)]))));
+      await sleep(2_000);
+      const refusal = notified().slice(outage.length);
+      console.log(`Nagios 4, vcd reachable layout: ${outage.length} notification(s) for the outage, ${refusal.length} for the refused password`);
+      expect(
+        outage.filter((l) => / PROBLEM /.test(l)),
+        outage.join('\n'),
+      ).toEqual(['vcd!vcd reachable PROBLEM CRITICAL']);
+      expect(
+        outage.filter((l) => !/ PROBLEM /.test(l) && l !== 'vcd!vcd reachable RECOVERY OK'),
+        outage.join('\n'),
+      ).toEqual([]);
+      expect(refusal.filter((l) => / PROBLEM /.test(l)).sort(), refusal.join('\n')).toEqual(['vcd!real PROBLEM CRITICAL', 'vcd!vcd PROBLEM CRITICAL']);
+    },
+  );
+});
