@@ -8,13 +8,13 @@
 // or the fleet runner. vCD is "stopped" by closing the port the checks use (a TCP relay in
 // front of the simulator), which refuses connections as a stopped vCD does.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
 import { announceSkip, findExecutable, sleep, until } from './support/engines';
-import { freePort, PrivateIcinga } from './support/icinga2';
+import { PrivateIcinga } from './support/icinga2';
+import { Relay } from './support/relay';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { API_PASSWORD } from './support/vm-fleet';
 
@@ -38,36 +38,6 @@ function scaledContrib(file: string): string {
     text = text.replace(line, `const ${name} = ${scaled(name)}s`);
   }
   return text;
-}
-
-/** A TCP relay to the simulator's vCD port that can be closed (connections refused) and opened again on the same port. */
-class Relay {
-  private server?: net.Server;
-  private sockets = new Set<net.Socket>();
-  port = 0;
-  constructor(private readonly target: number) {}
-
-  async open(): Promise<void> {
-    if (this.port === 0) this.port = await freePort();
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.target, '127.0.0.1');
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((done) => server.listen(this.port, '127.0.0.1', done));
-    this.server = server;
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise((done) => server.close(done));
-  }
 }
 
 interface ServiceAttrs {

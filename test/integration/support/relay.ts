@@ -1,0 +1,34 @@
+// A TCP relay in front of the simulator's vCD: closed, it refuses connections as a stopped vCD
+// does; opened again, on the same port, vCD is back.
+import net from 'node:net';
+import { freePort } from './icinga2';
+
+/** A TCP relay to the simulator's vCD port that can be closed (connections refused) and opened again on the same port. */
+export class Relay {
+  private server?: net.Server;
+  private sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(private readonly target: number) {}
+
+  async open(): Promise<void> {
+    if (this.port === 0) this.port = await freePort();
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((done) => server.listen(this.port, '127.0.0.1', done));
+    this.server = server;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise((done) => server.close(done));
+  }
+}
