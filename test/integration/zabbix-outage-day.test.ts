@@ -11,8 +11,7 @@
 // the settle window is over; then the password rejected (rotated elsewhere, the sessions gone)
 // and back, the same. Counted from the server's events: one problem per break, check_vcd's on the
 // vCD's host, and at most its recovery; nothing on first start; none for a VM, a VDC, a provider
-// VDC or the runner. The simulator's fleet scenario with CLOUDCHECKS_OUTAGE_VMS VMs (45 unless
-// set; the by-hand run of docs/zabbix.md sets 2000).
+// VDC or the runner. The simulator's fleet scenario, 45 VMs.
 import { execFile } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +29,7 @@ if (!install)
   );
 const SEVEN = install?.version.startsWith('7.') === true;
 const TEMPLATE = join(REPO, SEVEN ? 'contrib/zabbix/cloudchecks_templates_7.0.yaml' : 'contrib/zabbix/cloudchecks_templates.yaml');
-const VMS = Number(process.env.CLOUDCHECKS_OUTAGE_VMS ?? '45');
+const VMS = 45;
 /** Every interval of the templates is divided by this (Zabbix's nodata() takes 30 s at least: 15m / 30). */
 const SCALE = 30;
 const UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
