@@ -6,7 +6,7 @@
 // read it from ({$CLOUDCHECKS.VCD.GROUP}, "Cloud Director" as shipped); two organisation hosts
 // beneath it, the VM fleet on one and the VDCs on the other. The day: first start (every VM
 // discovered from the fleet's runs, every VDC and provider VDC discovered, all with values), vCD
-// stopped past the fleet's no-result window (a TCP relay in front of the simulator, closed:
+// stopped for twice the fleet's no-result window (a TCP relay in front of the simulator, closed:
 // connections refused), vCD back until every VM, VDC and provider VDC item holds a fresh value and
 // the settle window is over; then the password rejected (rotated elsewhere, the sessions gone)
 // and back, the same. Counted from the server's events: one problem per break, check_vcd's on the
@@ -256,8 +256,9 @@ function scaledTemplates(source: string): { text: string; macros: Record<string,
     async function breakAndBack(what: string, brk: () => Promise<void>, mend: () => Promise<void>): Promise<void> {
       const from = Math.floor(Date.now() / 1000);
       await brk();
-      // Down past the fleet's no-result window (15m as shipped).
-      await sleep((macros['{$CLOUDCHECKS.FLEET.NODATA}'] + 10) * 1000);
+      // Down for twice the fleet's no-result window (15m as shipped) and two runs of the VDCs' 15m
+      // checks: each check beneath fails twice in a row or more.
+      await sleep(2 * macros['{$CLOUDCHECKS.FLEET.NODATA}'] * 1000);
       const back = Math.floor(Date.now() / 1000);
       await mend();
       const took = await freshAgain(`${what}: recovery`, back);
