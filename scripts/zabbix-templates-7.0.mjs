@@ -11,6 +11,8 @@
 // - those macros, with their values below, in the templates that have external checks;
 // - the dashboards in 7.0's widget format, from scripts/zabbix-graphs.mjs (7.0 names the widget
 //   modules, on a grid three times as wide).
+// - "Check for not supported value" says which errors it takes (7.0: -1, any error; 6.0 has no
+//   such parameter).
 // The rest is the source's text, line for line.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -97,6 +99,11 @@ export function toZabbix70(source) {
       const nameOf = (b) => /'(.+)'/.exec(b[0])[1];
       blocks.sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0));
       out.push(line, ...blocks.flat());
+      continue;
+    }
+    if (/^ +- type: CHECK_NOT_SUPPORTED$/.test(line) && /^ +parameters:$/.test(lines[i + 1] ?? '') && /^ +- ''$/.test(lines[i + 2] ?? '')) {
+      out.push(line, lines[i + 1], lines[i + 2].replace("''", "'-1'"));
+      i += 2;
       continue;
     }
     out.push(line);

@@ -1,3 +1,5 @@
+// A TCP relay in front of the simulator's vCD: closed, it refuses connections as a stopped vCD
+// does; opened again, on the same port, vCD is back.
 import net from 'node:net';
 import { freePort } from './icinga2';
 
