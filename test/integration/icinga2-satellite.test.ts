@@ -322,14 +322,27 @@ function attributeOf(node: ClusterNode, auth: string, type: string, name: string
       });
       await sleep(INTERVAL_S * 1000);
       const day = notes.lines().slice(before).filter(zone);
-      console.log(`Icinga 2 with a satellite, outage day: ${day.length} notification(s) on the master (${Math.round(Date.now() / 1000 - broken)} s)`);
+      // A VM service that was a problem before the outage (the default scenario's busy and full
+      // VMs, notified on the good day) and is the same problem after it: Icinga 2.13 tells it
+      // again when its first fresh result comes (2.14 remembers the state it last told each user).
+      const told = new Map(
+        notes
+          .lines()
+          .slice(0, before)
+          .map((l) => [l.split(' ')[0], l.split(' ').slice(1, 3).join(' ')] as const),
+      );
+      const repeats = day.filter((l) => l.startsWith('vm-') && told.get(l.split(' ')[0]) === l.split(' ').slice(1, 3).join(' '));
+      console.log(
+        `Icinga 2 with a satellite, outage day: ${day.length} notification(s) of the zone on the master, ${repeats.length} of them a VM problem told again in the state told before the outage (${Math.round(Date.now() / 1000 - broken)} s)`,
+      );
+      const rest = day.filter((l) => !repeats.includes(l));
       expect(
-        day.filter((l) => / PROBLEM /.test(l)),
+        rest.filter((l) => / PROBLEM /.test(l)),
         await dump(),
       ).toEqual([expect.stringMatching(/^vcd-eu1!vcd PROBLEM CRITICAL VCD CRITICAL - vCD at \S+ is not answering/)]);
-      expect(day.filter((l) => / RECOVERY /.test(l)).length, day.join('\n')).toBeLessThanOrEqual(1);
+      expect(rest.filter((l) => / RECOVERY /.test(l)).length, day.join('\n')).toBeLessThanOrEqual(1);
       expect(
-        day.filter((l) => !l.startsWith('vcd-eu1!vcd ')),
+        rest.filter((l) => !l.startsWith('vcd-eu1!vcd ')),
         day.join('\n'),
       ).toEqual([]);
     },
