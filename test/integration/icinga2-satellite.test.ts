@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { documentedSteps, runDocumentedScript, RUNUSER_SHIM, shimCalls, type StepRun } from './support/documented-steps';
 import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { ClusterNode } from './support/icinga2-cluster';
@@ -300,6 +300,7 @@ function attributeOf(node: ClusterNode, auth: string, type: string, name: string
       // vCD is down: every API path answers 503, as a balancer with no cell behind it does.
       await simFaults([{ path: '^/(api|cloudapi|oauth)/', kind: 'status', status: 503, body: 'no healthy vCD cell' }]);
       const broken = Date.now() / 1000;
+      onTestFinished(() => simFaults([]));
       const staleness = 2 * INTERVAL_S;
       await until(
         'every VM service stale on the master',
@@ -307,7 +308,7 @@ function attributeOf(node: ClusterNode, auth: string, type: string, name: string
         (all) =>
           vmServices.every((k) => {
             const s = all.find((x) => `${x.host_name}!${x.name}` === k);
-            return s?.last_check_result?.active === true && s.last_check_result.output.startsWith('no result from check_vm_fleet since');
+            return s?.last_check_result?.active === true && s.last_check_result.output.startsWith('no result from check_vm_fleet');
           }),
         6 * staleness * 1000,
       ).catch(async (e: Error) => {
