@@ -325,8 +325,8 @@ function attributeOf(node: ClusterNode, auth: string, type: string, name: string
       await sleep(INTERVAL_S * 1000);
       const day = notes.lines().slice(before).filter(zone);
       // A VM service that was a problem before the outage (the default scenario's busy and full
-      // VMs, notified on the good day) and is the same problem after it: Icinga 2.13 tells it
-      // again when its first fresh result comes (2.14 remembers the state it last told each user).
+      // VMs, notified on the good day) and is the same problem after it is counted apart, should
+      // the engine tell it again (Icinga 2.13 keeps no last-told state per user; none was seen).
       const told = new Map(
         notes
           .lines()
