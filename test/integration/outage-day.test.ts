@@ -4,9 +4,14 @@
 // changed, no check forced. The day: first start (new VM services wait for their first fleet
 // result), vCD stopped for longer than the VM services' staleness window, vCD back, and on until
 // every VM, VDC and provider VDC service holds a fresh result again. One notification for the
-// whole day, check_vcd's problem, and at most its recovery: none for a VM, a VDC, a provider VDC
-// or the fleet runner. vCD is "stopped" by closing the port the checks use (a TCP relay in
+// whole outage, check_vcd's problem, and at most its recovery: none for a VM, a VDC, a provider
+// VDC or the fleet runner. vCD is "stopped" by closing the port the checks use (a TCP relay in
 // front of the simulator), which refuses connections as a stopped vCD does.
+// Then the rejected-password day: vCD refuses check_vcd's own account (its password file no
+// longer holds vCD's password) for longer than the staleness window, and a VDC climbs to 97 %
+// of its memory meanwhile: check_vcd pages the refused login, the VDC pages its memory while
+// the login is still refused (the others are not held back by a login that says nothing of
+// vCD), and nothing else notifies until the password is fixed and every service is fresh.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,8 +66,8 @@ interface ServiceAttrs {
   });
 
   it(
-    'vCD stopped past the staleness window, then back: check_vcd notifies its problem and at most its recovery, nothing else notifies',
-    { timeout: 300_000 },
+    "vCD stopped past the staleness window, then back; then check_vcd's password refused: check_vcd notifies its problem and at most its recovery each time, a VDC over its limit notifies during the refused login, nothing else",
+    { timeout: 480_000 },
     async () => {
       assertBuilt();
       const ready = await sim.start();
@@ -75,6 +80,9 @@ interface ServiceAttrs {
       const apiPasswordFile = join(root, 'api.password');
       writeFileSync(apiPasswordFile, `${API_PASSWORD}\n`, { mode: 0o600 });
       const cache = join(root, 'cache');
+      // check_vcd's own account, as vcd-service.conf advises: a password file no other check reads.
+      const vcdPasswordFile = join(root, 'vcd-service.password');
+      copyFileSync(api.passwordFile, vcdPasswordFile);
       const connection = (user: string, org: string) => ['--url', url, '--user', user, '--org', org, '--password-file', api.passwordFile, '--ca-file', caFile];
       // The documented discoveries, into files of their own.
       const discover = async (plugin: string, user: string, org: string, file: string) => {
@@ -107,7 +115,7 @@ interface ServiceAttrs {
             cloudchecks_vcd_url: url,
             cloudchecks_vcd_user: api.providerUser,
             cloudchecks_vcd_org: 'System',
-            cloudchecks_vcd_password_file: api.passwordFile,
+            cloudchecks_vcd_password_file: vcdPasswordFile,
             cloudchecks_ca_file: caFile,
           })}\n}`,
           `object Host "vcd-acme-fleet" {\n  check_command = "dummy"\n  vars.cloudchecks_fleet = true\n${vars({
@@ -167,12 +175,13 @@ interface ServiceAttrs {
           first.some((s) => s.host_name.startsWith(kind)),
           kind,
         ).toBe(true);
-      // The parents as Icinga made them from the shipped rules, "vcd" found by URL. A VM service has
-      // its runner as its only parent: Icinga 2.13 and 2.14 hold a child back only while ALL of its
-      // parents fail, so a VM service that also depended on "vcd" would notify its stale state as
-      // soon as "vcd" recovered, before its runner delivered (at the shipped intervals Icinga's
-      // one-minute recheck of the children of a recovered parent runs the VM services' staleness
-      // check first; scaled, the runner comes first, so the test reads the parents too).
+      // The parents as Icinga made them from the shipped rules, "vcd-reachable" found by URL. A VM
+      // service has its runner as its only parent: a VM service that also depended on
+      // "vcd-reachable" would notify its stale state as soon as vCD was back, before its runner
+      // delivered (at the shipped intervals Icinga's one-minute recheck of the children of a
+      // recovered parent runs the VM services' staleness check first; scaled, the runner comes
+      // first, so the test reads the parents too). "vcd" itself is beneath "vcd-reachable" in every
+      // state, only so that Icinga rechecks it whenever "vcd" changes state.
       const deps = (await icinga.api('GET', '/v1/objects/dependencies')) as unknown as {
         results: Array<{ attrs: { child_host_name: string; child_service_name: string; parent_host_name: string; parent_service_name: string } }>;
       };
@@ -183,13 +192,13 @@ interface ServiceAttrs {
       }
       for (const s of first) {
         const name = `${s.host_name}!${s.name}`;
-        const want = name === 'vcd!vcd' ? undefined : s.host_name.startsWith('vm-') ? ['vcd-acme-fleet!vm-fleet'] : ['vcd!vcd'];
+        const want = name === 'vcd!vcd-reachable' ? undefined : s.host_name.startsWith('vm-') ? ['vcd-acme-fleet!vm-fleet'] : ['vcd!vcd-reachable'];
         expect(parents.get(name), name).toEqual(want);
       }
       expect(first.find((s) => s.host_name === 'vcd')?.state).toBe(0);
 
       // vCD stops for longer than the VM services' staleness window (two runner intervals).
-      await relay.close();
+      await relay.close(1000);
       const broken = Date.now() / 1000;
       const staleness = 2 * scaled('CloudchecksFleetInterval');
       await until(
@@ -227,6 +236,59 @@ interface ServiceAttrs {
         lines.filter((l) => !l.startsWith('vcd!vcd ')),
         lines.join('\n'),
       ).toEqual([]);
+
+      // The rejected-password day: vCD refuses check_vcd's own account, and a VDC's memory climbs
+      // to 97 % of its limit (the simulator's control call) while the login is refused.
+      const before = notified().length;
+      const vdcHost = first.find((s) => s.name === 'vdc' && s.host_name.startsWith('vdc-') && s.last_check_result?.output.includes('acme-prod'))?.host_name;
+      expect(vdcHost, 'the VDC acme-prod').toBeDefined();
+      const simControl = async (path: string) => {
+        const r = await fetch(`${api.httpUrl}${path}`, { method: 'PUT' });
+        expect(r.status, await r.text()).toBeLessThan(300);
+      };
+      writeFileSync(vcdPasswordFile, 'rotated-at-vcd\n');
+      await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=97');
+      const refused = Date.now() / 1000;
+      const since = () => notified().slice(before);
+      // The VDC pages while vCD still refuses check_vcd's login: a refused login holds nothing back.
+      await until(
+        'the VDC at 97 % of its memory notified',
+        async () => since(),
+        (l) => l.some((x) => x.startsWith(`${vdcHost}!vdc PROBLEM CRITICAL`)),
+        4 * scaled('CloudchecksVdcInterval') * 1000,
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
+      });
+      expect((await services()).find((s) => s.host_name === 'vcd' && s.name === 'vcd')?.last_check_result?.output).toMatch(
+        /^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/,
+      );
+      // Refused for longer than the VM services' staleness window.
+      await sleep(Math.max(0, (refused + 1.5 * staleness) * 1000 - Date.now()));
+      writeFileSync(vcdPasswordFile, readFileSync(api.passwordFile));
+      await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=40');
+      const fixed = Date.now() / 1000;
+      await until(
+        'every service fresh after the password was fixed',
+        services,
+        (all) => allFresh(all, fixed),
+        4 * scaled('CloudchecksVdcInterval') * 1000,
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
+      });
+      await sleep(scaled('CloudchecksFleetInterval') * 1000);
+      const day = since();
+      console.log(`Icinga 2 rejected-password day: ${day.length} notification(s) through the fix (${Math.round(Date.now() / 1000 - refused)} s)`);
+      const own = day.filter((l) => l.startsWith('vcd!vcd '));
+      expect(
+        own.filter((l) => / PROBLEM /.test(l)),
+        day.join('\n'),
+      ).toEqual([expect.stringMatching(/^vcd!vcd PROBLEM CRITICAL VCD CRITICAL - login to \S+ as \S+ rejected/)]);
+      expect(own.filter((l) => / RECOVERY /.test(l)).length, day.join('\n')).toBeLessThanOrEqual(1);
+      // Beside check_vcd, only the VDC that was really full: its problem, and its recovery.
+      expect(
+        day.filter((l) => !l.startsWith('vcd!vcd ')).map((l) => l.split(' ').slice(0, 3).join(' ')),
+        await dump(),
+      ).toEqual([`${vdcHost}!vdc PROBLEM CRITICAL`, `${vdcHost}!vdc RECOVERY OK`]);
     },
   );
 });

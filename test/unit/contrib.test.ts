@@ -120,13 +120,24 @@ describe('contrib/ matches the plugins', () => {
       expect(objects.map((c) => c.plugin).sort()).toEqual([...PLUGINS].sort());
     });
 
-    it('docs/icinga2.md names every CheckCommand and every variable of the vdc and vm-fleet ones', () => {
+    it('docs/icinga2.md names every CheckCommand, every variable the commands pass, and every host variable the contrib files read', () => {
       const doc = readFileSync(join(REPO, 'docs/icinga2.md'), 'utf8');
-      for (const c of objects) expect(doc, c.name).toContain(`\`${c.name}\``);
-      for (const name of ['cloudchecks-vdc', 'cloudchecks-vm-fleet']) {
-        const body = new RegExp(`^object CheckCommand "${name}" \\{[^]*?^\\}`, 'm').exec(text)![0];
-        for (const [, v] of body.matchAll(/\$(cloudchecks_\w+)\$/g)) expect(doc, `${name}: ${v}`).toContain(`\`${v}\``);
-      }
+      const missing = (names: Iterable<string>) => [...new Set(names)].filter((v) => !doc.includes(`\`${v}\``)).sort();
+      expect(missing(objects.map((c) => c.name)), 'CheckCommands').toEqual([]);
+      expect(missing([...text.matchAll(/\$(cloudchecks_\w+)\$/g)].map((m) => m[1])), 'variables of commands.conf').toEqual([]);
+      const contrib = join(REPO, 'contrib/icinga2');
+      const read = readdirSync(contrib)
+        .filter((f) => f.endsWith('.conf'))
+        .flatMap((f) => [...readFileSync(join(contrib, f), 'utf8').matchAll(/\.vars\.(cloudchecks_\w+)/g)].map((m) => m[1]));
+      expect(read.length).toBeGreaterThan(20);
+      expect(missing(read), 'variables the contrib files read (host.vars.…)').toEqual([]);
+    });
+
+    it('docs/scaling.md enables the REST API (icinga2 api setup) before it shows the ApiUser the runner posts as', () => {
+      const scaling = readFileSync(join(REPO, 'docs/scaling.md'), 'utf8');
+      const setup = scaling.indexOf('`icinga2 api setup`');
+      expect(setup).toBeGreaterThan(0);
+      expect(setup).toBeLessThan(scaling.indexOf('object ApiUser "cloudchecks-fleet"'));
     });
 
     it.each(PLUGINS)('%s: every argument exists in --help, and every option is offered or deliberately left out', (plugin) => {

@@ -25,11 +25,17 @@ export class Relay {
     this.server = server;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Refuses new connections at once; the ones open (a check half-way through its requests) are
+   * cut at once, or `graceMs` later, as a vCD that stops while a check is reading lets them end.
+   */
+  async close(graceMs = 0): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise((done) => server.close(done));
+    const closed = server ? new Promise((done) => server.close(done)) : Promise.resolve();
+    if (graceMs > 0) await new Promise((done) => setTimeout(done, graceMs));
+    for (const s of [...this.sockets]) s.destroy();
+    await closed;
   }
 }
 
