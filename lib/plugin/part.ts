@@ -4,6 +4,7 @@
 // no report reduces, orders or words states itself.
 import type { Metric } from './perfdata';
 import { MAX_ITEMS, type Item, type Result } from './result';
+import type { Measurement } from './scalar-context';
 import { State, stateName } from './state';
 import { problemsFirst, worstFirst, worstOf, type Subcheck } from './subcheck';
 
@@ -29,6 +30,11 @@ export function part(text: string, state: State = State.OK): Part {
 /** A figure the server did not give, said as `text`: OK, but named with the problems. */
 export function unknownPart(text: string): Part {
   return { state: State.OK, text, unknown: true };
+}
+
+/** A measured value as a part: its state and its perfdata, said nowhere on the status line. */
+export function measuredPart(measurement: Measurement): Part {
+  return { state: measurement.state, metrics: [measurement.metric] };
 }
 
 /** Whether a part is worth naming on a status line that names only problems: not OK, or a figure unknown. */
@@ -98,6 +104,15 @@ export function resultOf(parts: readonly Part[], rest: Omit<Result, 'state' | 's
     metrics: [...(rest.metrics ?? []), ...parts.flatMap((p) => p.metrics ?? [])],
     notes: [...(rest.notes ?? []), ...parts.flatMap((p) => p.notes ?? [])],
   };
+}
+
+/**
+ * The result the parts make under a status line the report words as one sentence of its
+ * figures (`3 snapshots on vm-1, oldest 2 d old`): the worst state, their long output,
+ * perfdata and notes after `rest`'s, as resultOf makes them.
+ */
+export function resultSaying(summary: string, parts: readonly Part[], rest: Omit<Result, 'state' | 'summary'> = {}): Result {
+  return { ...resultOf(parts, rest), summary };
 }
 
 /**

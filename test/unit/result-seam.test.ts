@@ -62,13 +62,7 @@ const STILL_REDUCING = new Set([
   'lib/cluster/alerts-report.ts',
   'lib/cluster/node-extras-report.ts',
   'lib/cluster/node-report.ts',
-  'lib/vcd/edges/edge-report.ts',
   'lib/vcd/fleet/fleet-judge.ts',
-  'lib/vcd/frame/vcd-frame.ts',
-  'lib/vcd/hygiene/lease-judge.ts',
-  'lib/vcd/hygiene/snapshot-judge.ts',
-  'lib/vcd/service/service-report.ts',
-  'lib/vcd/vdc/vdc-report.ts',
   'plugins/check_vm_disk/profile.ts',
   'plugins/check_vm_fleet/plugin.ts',
 ]);
