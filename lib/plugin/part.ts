@@ -49,6 +49,19 @@ export function itemPart(item: Item): Part {
   return { state: item.state, items: [item] };
 }
 
+/** A part of `text` (absent: not said on the status line) that stands for `subchecks` (alerts, nodes): its state is the worst of theirs. */
+export function partOf(text: string | undefined, subchecks: readonly Subcheck[], more: Omit<Part, 'state' | 'text'> = {}): Part {
+  return { ...more, state: worstOf(subchecks), text };
+}
+
+/**
+ * A part that is lines of long output (`items`, in the order given) and, when given, words for
+ * the status line: its state is the worst of the lines'.
+ */
+export function itemsPart(text: string | undefined, items: readonly Item[], more: Omit<Part, 'state' | 'text' | 'items'> = {}): Part {
+  return partOf(text, items, { ...more, items });
+}
+
 /** A part said on the status line only when it is a problem (not OK); its long output, perfdata and notes count either way. */
 export function problemPart(text: string, state: State, more: Omit<Part, 'state' | 'text'> = {}): Part {
   return { ...more, state, text: worstOf([{ state }]) === State.OK ? undefined : text };

@@ -59,9 +59,6 @@ const REDUCERS = ['worstOf', 'stateOf', 'problemsOf', 'healthyOf', 'worstFirst',
  * No file joins this list.
  */
 const STILL_REDUCING = new Set([
-  'lib/cluster/alerts-report.ts',
-  'lib/cluster/node-extras-report.ts',
-  'lib/cluster/node-report.ts',
   'lib/vcd/fleet/fleet-judge.ts',
   'plugins/check_vm_disk/profile.ts',
   'plugins/check_vm_fleet/plugin.ts',

@@ -3,10 +3,12 @@ import {
   BoundedItems,
   itemOf,
   itemPart,
+  itemsPart,
   measuredPart,
   nameSome,
   Named,
   part,
+  partOf,
   problemPart,
   resultOf,
   resultSaying,
@@ -110,6 +112,26 @@ describe('resultSaying: a status line the report words, the state and the rest f
     const ctx = ScalarContext.fromOptions({ warning: '5', critical: '10' });
     expect(measuredPart(ctx.measure('x', 11)).text).toBeUndefined();
     expect(resultSaying('s', [measuredPart(ctx.measure('x', 11))]).state).toBe(State.CRITICAL);
+  });
+});
+
+describe('partOf and itemsPart: a part standing for others', () => {
+  it('partOf takes the worst state of what it stands for and keeps its words; none: OK', () => {
+    const p = partOf('2 alerts firing', [{ state: State.WARNING }, { state: State.CRITICAL }, { state: State.OK }], { notes: ['n'] });
+    expect(p).toEqual({ state: State.CRITICAL, text: '2 alerts firing', notes: ['n'] });
+    expect(partOf(undefined, []).state).toBe(State.OK);
+  });
+
+  it('itemsPart is its lines in the order given, in the worst of their states', () => {
+    const items = [
+      { name: 'a', state: State.OK, text: 'a' },
+      { name: 'b', state: State.WARNING, text: 'b' },
+    ];
+    const p = itemsPart(undefined, items, { metrics: [] });
+    expect(p.state).toBe(State.WARNING);
+    expect(p.items).toEqual(items);
+    expect(resultOf([p]).summary).toBe('');
+    expect(resultOf([p]).items?.map((i) => i.name)).toEqual(['a', 'b']);
   });
 });
 
