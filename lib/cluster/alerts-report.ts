@@ -5,9 +5,8 @@
 import type { Metric } from '../plugin/perfdata';
 import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric } from '../plugin/scalar-context';
-import { part, resultOf, sayStateCounts, type Part } from '../plugin/part';
+import { isNamed, part, partOf, resultOf, sayStateCounts, type Part } from '../plugin/part';
 import { State } from '../plugin/state';
-import { problemsOf, worstOf } from '../plugin/subcheck';
 import { matches, type LabelMatcher } from './alert-matchers';
 import type { AlertRule, ClusterAlert } from './alerts';
 import { formatAge } from './node-report';
@@ -202,7 +201,7 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
   const { verdicts, leftOut } = selectAlerts(alerts, rules);
   const firing = verdicts.filter((v) => v.alert.status === 'firing').sort(byConcern);
   const suppressed = verdicts.filter((v) => v.alert.status === 'silenced' || v.alert.status === 'inhibited');
-  const problems = problemsOf(firing);
+  const problems = firing.filter(isNamed);
   const watchdogMissing = isWatchdogMissing(alerts, rules);
   const parts: Part[] = [];
   if (watchdogMissing) parts.push(part(`no ${WATCHDOG} alert firing: the alerting pipeline is broken`, State.CRITICAL));
@@ -211,7 +210,7 @@ export function evaluateAlerts(alerts: readonly ClusterAlert[], rules: AlertRule
     const more = problems.length - named.length;
     const counts = sayStateCounts(problems, [State.CRITICAL, State.WARNING]);
     parts.push(
-      part(`${counts} alert${problems.length === 1 ? '' : 's'} firing: ${named.join(', ')}${more > 0 ? `, and ${more} more (below)` : ''}`, worstOf(problems)),
+      partOf(`${counts} alert${problems.length === 1 ? '' : 's'} firing: ${named.join(', ')}${more > 0 ? `, and ${more} more (below)` : ''}`, problems),
     );
   } else {
     parts.push(part(`no critical or warning alert firing${firing.length > 0 ? ` (${plural(firing.length, 'other alert')})` : ''}`));
@@ -288,12 +287,11 @@ export function judgeRules(alerts: readonly ClusterAlert[], rules: readonly Aler
     const mine = (byRule.get(rule) ?? []).sort(byConcern);
     const firing = mine.filter((v) => v.alert.status === 'firing');
     const suppressed = mine.length - firing.length;
-    const state = worstOf(firing);
     const objects = firing.slice(0, FIRST_LINE_ALERTS).map((v) => `${alertObject(v.alert.labels) || v.title}${sinceText(v)}`);
     const summary =
       firing.length > 0
         ? `${plural(firing.length, 'alert')} firing (${firing[0].severity}): ${objects.join(', ')}${firing.length > objects.length ? `, and ${firing.length - objects.length} more` : ''}${suppressed > 0 ? `; ${suppressed} suppressed` : ''}`
         : `not firing${suppressed > 0 ? ` (${suppressed} silenced or inhibited)` : ''}`;
-    return { rule, state, summary, items: mine.slice(0, 50).map((v) => ({ name: v.title, state: v.state, text: itemText(v) })) };
+    return { rule, state: partOf(summary, firing).state, summary, items: mine.slice(0, 50).map((v) => ({ name: v.title, state: v.state, text: itemText(v) })) };
   });
 }

@@ -1,9 +1,9 @@
 import { formatDecimal } from '../plugin/number-format';
 import type { Metric } from '../plugin/perfdata';
+import { resultSaying } from '../plugin/part';
 import type { Item, Result } from '../plugin/result';
 import { unjudgedMetric, type ScalarContext } from '../plugin/scalar-context';
 import { State } from '../plugin/state';
-import { worstOf } from '../plugin/subcheck';
 import { elideMiddle } from '../plugin/server-text';
 import { displayName, type NodeHealth, type NodeProblem } from './node';
 import type { NodeTally } from './node-tally';
@@ -179,7 +179,6 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
     ? t.failing.measure('failing_pct', pct, { uom: '%', min: 0, max: 100, decimals: 2 })
     : t.failing.measure('failing', counted, { min: 0, max: nodes });
   const tooFew = t.minNodes !== undefined && nodes < t.minNodes;
-  const state = worstOf([judged, { state: graced.length > 0 ? State.WARNING : State.OK }, { state: tooFew ? State.CRITICAL : State.OK }]);
   const pctText = t.percent ? ` (${formatDecimal((failing * 100) / nodes, 1)}%)` : '';
   let summary = failing === 0 ? `${nodes} of ${nodes} nodes healthy` : `${failing} of ${nodes} nodes failing${pctText}: ${describeFailing(tally.failing)}`;
   if (tooFew) summary = `only ${nodes} nodes, expected at least ${t.minNodes}: ${summary}`;
@@ -195,8 +194,11 @@ export function evaluateNodes(tally: NodeTally, t: NodeThresholds): Result {
   if (t.percent) metrics.push(judged.metric);
   if (t.grace !== undefined) metrics.push(unjudgedMetric('failing_in_grace', graced.length, { min: 0, max: nodes }));
 
-  const failingState = state === State.CRITICAL ? State.CRITICAL : State.WARNING;
-  return { state, summary: summary + tail, items: nodeItems(tally, failingState, t, now), metrics };
+  // The state: what -w/-c judge, --grace and --min-nodes; the failing nodes' lines take theirs from it.
+  const judgedParts = [{ state: judged.state }, { state: graced.length > 0 ? State.WARNING : State.OK }, { state: tooFew ? State.CRITICAL : State.OK }];
+  const result = resultSaying(summary + tail, judgedParts, { metrics });
+  const failingState = result.state === State.CRITICAL ? State.CRITICAL : State.WARNING;
+  return { ...result, items: nodeItems(tally, failingState, t, now) };
 }
 
 /**

@@ -4,6 +4,7 @@
 // no report reduces, orders or words states itself.
 import type { Metric } from './perfdata';
 import { MAX_ITEMS, type Item, type Result } from './result';
+import type { Measurement } from './scalar-context';
 import { State, stateName } from './state';
 import { problemsFirst, worstFirst, worstOf, type Subcheck } from './subcheck';
 
@@ -31,6 +32,11 @@ export function unknownPart(text: string): Part {
   return { state: State.OK, text, unknown: true };
 }
 
+/** A measured value as a part: its state and its perfdata, said nowhere on the status line. */
+export function measuredPart(measurement: Measurement): Part {
+  return { state: measurement.state, metrics: [measurement.metric] };
+}
+
 /** Whether a part is worth naming on a status line that names only problems: not OK, or a figure unknown. */
 export function isNamed(p: Part): boolean {
   return p.unknown === true || worstOf([p]) !== State.OK;
@@ -41,6 +47,19 @@ export function isNamed(p: Part): boolean {
  */
 export function itemPart(item: Item): Part {
   return { state: item.state, items: [item] };
+}
+
+/** A part of `text` (absent: not said on the status line) that stands for `subchecks` (alerts, nodes): its state is the worst of theirs. */
+export function partOf(text: string | undefined, subchecks: readonly Subcheck[], more: Omit<Part, 'state' | 'text'> = {}): Part {
+  return { ...more, state: worstOf(subchecks), text };
+}
+
+/**
+ * A part that is lines of long output (`items`, in the order given) and, when given, words for
+ * the status line: its state is the worst of the lines'.
+ */
+export function itemsPart(text: string | undefined, items: readonly Item[], more: Omit<Part, 'state' | 'text' | 'items'> = {}): Part {
+  return partOf(text, items, { ...more, items });
 }
 
 /** A part said on the status line only when it is a problem (not OK); its long output, perfdata and notes count either way. */
@@ -98,6 +117,15 @@ export function resultOf(parts: readonly Part[], rest: Omit<Result, 'state' | 's
     metrics: [...(rest.metrics ?? []), ...parts.flatMap((p) => p.metrics ?? [])],
     notes: [...(rest.notes ?? []), ...parts.flatMap((p) => p.notes ?? [])],
   };
+}
+
+/**
+ * The result the parts make under a status line the report words as one sentence of its
+ * figures (`3 snapshots on vm-1, oldest 2 d old`): the worst state, their long output,
+ * perfdata and notes after `rest`'s, as resultOf makes them.
+ */
+export function resultSaying(summary: string, parts: readonly Part[], rest: Omit<Result, 'state' | 'summary'> = {}): Result {
+  return { ...resultOf(parts, rest), summary };
 }
 
 /**

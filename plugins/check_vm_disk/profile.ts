@@ -5,10 +5,10 @@ export { formatBytes };
 import type { ValueParser } from '../../lib/plugin/range';
 import { defineOptions } from '../../lib/plugin/options';
 import type { Metric as PerfMetric } from '../../lib/plugin/perfdata';
-import type { Item } from '../../lib/plugin/result';
+import { ordered } from '../../lib/plugin/part';
+import { resultFromItems, type Item } from '../../lib/plugin/result';
 import { PERCENT, ScalarContext, type ChoosableValue } from '../../lib/plugin/scalar-context';
 import { State } from '../../lib/plugin/state';
-import { worstFirst, worstOf } from '../../lib/plugin/subcheck';
 import type { MetricName } from '../../lib/vcd/vm/metrics';
 import type { VmCheckProfile } from '../../lib/vcd/vm/profile';
 import { metricOption, PER_DISK_OPTION } from '../../lib/vcd/vm/vm-options';
@@ -229,13 +229,11 @@ function evaluatePerDisk(
   // The worst disk, and among equals the fullest (a fully allocated one, when not alarmed on, last): that is the one to name.
   const fill = (i: number) => (thickOk && fullyAllocated(judged[i].d) ? -Infinity : (judged[i].value as number));
   const fullestFirst = items.map((item, i) => ({ ...item, i, fill: fill(i) })).sort((a, b) => (a.fill > b.fill ? -1 : a.fill < b.fill ? 1 : 0));
-  const worst = worstFirst(fullestFirst)[0].i;
+  const worst = ordered(fullestFirst, 'worst first')[0].i;
   const of = judged.length > 1 ? ` (worst of ${judged.length})` : '';
   const words = items[worst].text.slice(`disk ${judged[worst].d.id}: `.length);
-  return {
-    state: worstOf(items),
-    summary: `disk ${judged[worst].d.id}${of} ${words} (${mode}) on ${vm}`,
-    items,
-    metrics: [...wholeVm(values, metric, ScalarContext.NONE).metrics, ...measured.flatMap((m) => m.metrics)],
-  };
+  return resultFromItems(`disk ${judged[worst].d.id}${of} ${words} (${mode}) on ${vm}`, items, [
+    ...wholeVm(values, metric, ScalarContext.NONE).metrics,
+    ...measured.flatMap((m) => m.metrics),
+  ]);
 }

@@ -4,10 +4,10 @@
 import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { RunContext } from '../../lib/plugin/context';
 import { CheckError } from '../../lib/plugin/errors';
+import { itemsPart, part, withParts } from '../../lib/plugin/part';
 import { oneLine, type Item, type Result } from '../../lib/plugin/result';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State, stateName } from '../../lib/plugin/state';
-import { worstOf } from '../../lib/plugin/subcheck';
 import { unjudgedMetric } from '../../lib/plugin/scalar-context';
 import { submissionFailure } from '../../lib/submit/batches';
 import { submitConfigFrom, type SubmitConfig } from '../../lib/submit/options';
@@ -132,10 +132,10 @@ async function submitFleet(submission: Submission, read: number, context: RunCon
  * it WARNING, named in the long output.
  */
 function withSubmission(result: Result, outcome: SubmitOutcome): Result {
-  const metrics = [...(result.metrics ?? []), unjudgedMetric('submitted', outcome.submitted, { min: 0 })];
-  let summary = `${result.summary}; ${plural(outcome.submitted, 'result')} submitted to ${outcome.engine}`;
-  if (outcome.missingCount === 0) return { ...result, summary, metrics };
-  summary += `, ${outcome.missingCount} not: ${outcome.engine} has no services for ${plural(outcome.missingHosts, 'VM')} (rerun the discovery)`;
+  const metrics = [unjudgedMetric('submitted', outcome.submitted, { min: 0 })];
+  const submitted = `${plural(outcome.submitted, 'result')} submitted to ${outcome.engine}`;
+  if (outcome.missingCount === 0) return withParts(result, [{ ...part(submitted), metrics }]);
+  const text = `${submitted}, ${outcome.missingCount} not: ${outcome.engine} has no services for ${plural(outcome.missingHosts, 'VM')} (rerun the discovery)`;
   const items: Item[] = outcome.missing.map(({ host, services }) => ({
     name: host,
     state: State.WARNING,
@@ -143,7 +143,8 @@ function withSubmission(result: Result, outcome: SubmitOutcome): Result {
   }));
   // The VMs not named (beyond MAX_MISSING_NAMED) are counted with the items left out.
   const leftOut = (result.itemsLeftOut ?? 0) + outcome.missingHosts - items.length;
-  return { ...result, state: worstOf([result, ...items]), summary, metrics, items: [...items, ...(result.items ?? [])], itemsLeftOut: leftOut };
+  // The VMs the engine lacks come first in the long output.
+  return { ...withParts(result, [itemsPart(text, items, { metrics })]), items: [...items, ...(result.items ?? [])], itemsLeftOut: leftOut };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

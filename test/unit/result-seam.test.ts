@@ -53,33 +53,13 @@ const PERFDATA_SHAPE = ['uom', 'min', 'max', 'warning', 'critical'];
 /** lib/plugin/subcheck.ts's reducers and orders: a report hands parts to lib/plugin/part.ts (resultOf, withParts, Verdict, itemOf), which calls them. */
 const REDUCERS = ['worstOf', 'stateOf', 'problemsOf', 'healthyOf', 'worstFirst', 'problemsFirst'];
 
-/**
- * Files that still reduce or order states through lib/plugin/subcheck.ts themselves, to move
- * onto lib/plugin/part.ts as the cluster operators, API server and certificates reports did.
- * No file joins this list.
- */
-const STILL_REDUCING = new Set([
-  'lib/cluster/alerts-report.ts',
-  'lib/cluster/node-extras-report.ts',
-  'lib/cluster/node-report.ts',
-  'lib/vcd/edges/edge-report.ts',
-  'lib/vcd/fleet/fleet-judge.ts',
-  'lib/vcd/frame/vcd-frame.ts',
-  'lib/vcd/hygiene/lease-judge.ts',
-  'lib/vcd/hygiene/snapshot-judge.ts',
-  'lib/vcd/service/service-report.ts',
-  'lib/vcd/vdc/vdc-report.ts',
-  'plugins/check_vm_disk/profile.ts',
-  'plugins/check_vm_fleet/plugin.ts',
-]);
-
 /** Words a type may give a state in: a Part-like type has a state and one of these. */
 const WORDS = ['text', 'said', 'phrase'];
 
 describe('results come from the seam in lib/plugin', () => {
   it('no report outside lib/plugin reduces or orders states through lib/plugin/subcheck.ts to word its own line: it hands parts to resultOf', () => {
-    const imports = findings((node, sf) => {
-      if (STILL_REDUCING.has(sf.fileName) || !ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) return undefined;
+    const imports = findings((node) => {
+      if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) return undefined;
       if (!/(^|\/)plugin\/subcheck$/.test(node.moduleSpecifier.text)) return undefined;
       const bindings = node.importClause?.namedBindings;
       if (bindings !== undefined && ts.isNamespaceImport(bindings)) return 'imports lib/plugin/subcheck whole: hand parts to lib/plugin/part.ts';

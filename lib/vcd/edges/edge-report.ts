@@ -4,11 +4,10 @@
 // edge alone.
 import { CheckError } from '../../plugin/errors';
 import { formatDuration } from '../../plugin/duration';
-import type { Item, Result } from '../../plugin/result';
+import { resultFromItems, type Item, type Result } from '../../plugin/result';
 import { unjudgedMetric } from '../../plugin/scalar-context';
 import { Named, part, Verdict, type Part } from '../../plugin/part';
 import { State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import type { ObjectTarget } from '../api/ids';
 import type { EdgeGateway } from './edge-read';
 
@@ -83,15 +82,14 @@ export function judgeEdges(
     items.push(v.item(e.name));
     problems.add(v.problem(edgeName(e)));
   }
-  const state = worstOf(items);
   const metrics = [
     unjudgedMetric('edges', edges.length, { min: 0 }),
     unjudgedMetric('edges_realized', realised, { min: 0, max: edges.length }),
     unjudgedMetric('edges_busy', busy, { min: 0, max: edges.length }),
     unjudgedMetric('edges_problem', problems.count, { min: 0, max: edges.length }),
   ];
-  if (edges.length === 1) return { state, summary: `edge gateway ${items[0].text}`, items, metrics };
+  if (edges.length === 1) return resultFromItems(`edge gateway ${items[0].text}`, items, metrics);
   const n = `${edges.length} edge gateways${options.scope}`;
-  if (problems.count === 0) return { state, summary: `${n}: all realised${busy > 0 ? ` (${busy} busy within --busy-grace)` : ''}`, items, metrics };
-  return { state, summary: `${n}: ${problems.said(', ')}`, items, metrics };
+  if (problems.count === 0) return resultFromItems(`${n}: all realised${busy > 0 ? ` (${busy} busy within --busy-grace)` : ''}`, items, metrics);
+  return resultFromItems(`${n}: ${problems.said(', ')}`, items, metrics);
 }

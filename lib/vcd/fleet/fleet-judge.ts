@@ -3,11 +3,11 @@
 // hygiene checks' own services, and said in the very words each single check prints for it.
 import type { RunContext } from '../../plugin/context';
 import { Notes } from '../../plugin/notes';
+import { partOf } from '../../plugin/part';
 import { redactResult, runRedactor } from '../../plugin/redact';
 import { jsonDocument, renderNagios, renderNagiosParts, type Result } from '../../plugin/result';
 import { failureResult } from '../../plugin/run';
 import { State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import type { FleetAnswer } from './fleet-collect';
 import type { FleetService, FleetVmResult, JsonResult, MetricService, ServiceResult } from './fleet-result';
 import type { HygieneService } from '../hygiene/hygiene-service';
@@ -69,7 +69,10 @@ export function serviceResult(label: string, result: Result): ServiceResult {
 
 /** The worst state of a VM's services. */
 export function vmState(vm: FleetVmResult): State {
-  return worstOf(Object.values(vm.services).map((s) => ({ state: s.code })));
+  return partOf(
+    undefined,
+    Object.values(vm.services).map((s) => ({ state: s.code })),
+  ).state;
 }
 
 /**

@@ -5,9 +5,9 @@
 // one vCD check without it: it must not use a cached session.
 import type { RunContext } from '../../plugin/context';
 import { UsageError } from '../../plugin/errors';
+import { problemPart, withParts } from '../../plugin/part';
 import type { Result } from '../../plugin/result';
 import { parseState, State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import type { SessionCache } from '../api/session-cache';
 import { openVcdSession, type OpenedSession, type VcdSessionConfig } from '../api/session-request';
 import { sessionConfigFrom, type VcdSessionOptions } from './session-options';
@@ -50,10 +50,7 @@ export function vcdFrameConfigFrom(
 export function withCacheState(result: Result, cache: SessionCache | undefined, state: State): Result {
   if (!cache || cache.keepsSessions) return result;
   const said = cache.notes.join('; ');
-  const item = { name: 'session-cache', state, text: said };
-  const items = [...(result.items ?? []), item];
-  if (state === State.OK) return { ...result, items };
-  return { ...result, items, state: worstOf([result, item]), summary: `${result.summary}; every run logs in: ${said}` };
+  return withParts(result, [problemPart(`every run logs in: ${said}`, state, { items: [{ name: 'session-cache', state, text: said }] })]);
 }
 
 /** One run's frame around its reads of vCD (see openVcdFrame). */

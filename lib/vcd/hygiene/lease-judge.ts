@@ -1,9 +1,8 @@
 // check_vm_lease's judgement: the runtime and storage leases of a VM's vApp, the earlier expiry first.
 import { CheckError } from '../../plugin/errors';
 import type { Metric } from '../../plugin/perfdata';
-import type { Item, Result } from '../../plugin/result';
+import { resultFromItems, type Item, type Result } from '../../plugin/result';
 import { State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import { SECONDS, TimeLeft } from '../../plugin/time-left';
 import type { VmHygiene } from '../inventory/hygiene-record';
 import type { LeaseSection } from './lease-section';
@@ -84,7 +83,6 @@ export function judgeLeases(facts: LeaseFacts, t: LeaseThresholds, vm: string, n
   }
   if (facts.expired === true && !expiring.some((e) => e.left <= 0))
     items.push({ name: 'expired', state: State.CRITICAL, text: "the VM's record says its vApp's lease has expired" });
-  const state = worstOf(items);
   const first = expiring.sort((a, b) => a.left - b.left)[0];
   const summary =
     first === undefined
@@ -92,7 +90,7 @@ export function judgeLeases(facts: LeaseFacts, t: LeaseThresholds, vm: string, n
         ? `lease expired on ${vm} (the record says so; no expiry date given)`
         : `no expiry on ${vm}`
       : `${first.kind} lease ${describeLeft(first.left)} (${formatMoment(first.at)}) on ${vm}`;
-  return { state, summary, items, metrics };
+  return resultFromItems(summary, items, metrics);
 }
 
 function describeLeft(left: number): string {

@@ -1,9 +1,9 @@
 // check_vm_snapshot's judgement: a VM's snapshots by count, age of the oldest and total size.
+import { measuredPart, resultSaying } from '../../plugin/part';
 import type { Item, Result } from '../../plugin/result';
 import { formatBytes } from '../../plugin/number-format';
 import type { Measurement, ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import type { Snapshot } from './snapshot-section';
 import { formatMoment, formatSpan } from '../api/vcd-time';
 
@@ -19,7 +19,7 @@ export function judgeSnapshots(snapshots: readonly Snapshot[], thresholds: Snaps
   const count = snapshots.length;
   if (count === 0) {
     const measured = measureAll(thresholds, 0, 0, 0);
-    return { state: worstOf(measured), summary: `no snapshot on ${vm}`, metrics: measured.map((m) => m.metric) };
+    return resultSaying(`no snapshot on ${vm}`, measured.map(measuredPart));
   }
   // A fold, not Math.min(...list): a server may list 150,000 snapshots, more arguments than a call takes.
   const oldest = snapshots.reduce((min, s) => Math.min(min, s.created), Infinity);
@@ -48,7 +48,7 @@ export function judgeSnapshots(snapshots: readonly Snapshot[], thresholds: Snaps
   );
   const sized = size === undefined ? '' : `, ${formatBytes(size)}`;
   const summary = `${count} snapshot${count === 1 ? '' : 's'} on ${vm}, oldest ${formatSpan(age)} old (${formatMoment(oldest)})${sized}`;
-  return { state: worstOf(measured), summary, items, metrics: measured.map((m) => m.metric) };
+  return resultSaying(summary, measured.map(measuredPart), { items });
 }
 
 /** Count, age and (when known) size, each measured with its own context: its state and perfdata from one value. */

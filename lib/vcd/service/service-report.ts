@@ -3,10 +3,10 @@
 // named, and no cell serving is CRITICAL.
 import { formatDecimal } from '../../plugin/number-format';
 import type { Metric } from '../../plugin/perfdata';
-import type { Item, Result } from '../../plugin/result';
+import { isNamed } from '../../plugin/part';
+import { resultFromItems, type Item, type Result } from '../../plugin/result';
 import { unjudgedMetric, type ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import { cellServes, describeCell } from './cells';
 import type { ServiceReading } from './service-probe';
 
@@ -53,7 +53,6 @@ export function judgeService(reading: ServiceReading, times: ScalarContext, who:
     query: times.measure('query_time', query, shape),
   };
   const slowest = Math.max(versions, login, query);
-  const timeState = worstOf([measured.versions, measured.login, measured.query]);
   const items: Item[] = [
     {
       name: 'versions',
@@ -71,8 +70,7 @@ export function judgeService(reading: ServiceReading, times: ScalarContext, who:
   items.push(cells.item);
   if (reading.logoutProblem !== undefined) items.push({ name: 'logout', state: State.OK, text: `the session was not closed: ${reading.logoutProblem}` });
   const metrics: Metric[] = [measured.versions.metric, measured.login.metric, measured.query.metric, ...cells.metrics];
-  const state = worstOf(items);
-  const slow = timeState === State.OK ? '' : `slowest answer ${seconds(slowest)}, `;
+  const slow = [measured.versions, measured.login, measured.query].some(isNamed) ? `slowest answer ${seconds(slowest)}, ` : '';
   const summary = `${reading.origin} answers: API ${reading.highest}, ${slow}login ${seconds(login)}, ${cells.text}`;
-  return { state, summary, items, metrics };
+  return resultFromItems(summary, items, metrics);
 }

@@ -5,10 +5,9 @@ import { formatBytes, formatDecimal } from '../../plugin/number-format';
 import type { Metric } from '../../plugin/perfdata';
 import { PerfdataLabels } from '../../plugin/perfdata-labels';
 import { Verdict } from '../../plugin/part';
-import type { Item, Result } from '../../plugin/result';
+import { resultFromItems, type Item, type Result } from '../../plugin/result';
 import { PERCENT, unjudgedMetric, type Measurement, type ScalarContext } from '../../plugin/scalar-context';
 import { State } from '../../plugin/state';
-import { worstOf } from '../../plugin/subcheck';
 import type { Quota, StoragePolicyRecord, VdcRecord, VdcVm } from './vdc-query';
 import { FAILED_VM_STATES } from '../vm/vm-record';
 
@@ -191,9 +190,8 @@ export function judgeVdcs(readings: readonly VdcReading[], t: VdcThresholds, opt
     single = verdict.line;
     for (const m of perfdataOf(r, names, labels, quotas)) metrics.push(m);
   }
-  const state = worstOf(items);
-  if (readings.length === 1) return { state, summary: single, items, metrics };
+  if (readings.length === 1) return resultFromItems(single, items, metrics);
   const n = `${readings.length} VDCs${options.scope}`;
   const summary = problems.length === 0 ? `${n}: all enabled, ready and within their limits` : `${n}: ${problems.join(', ')}`;
-  return { state, summary, items, metrics };
+  return resultFromItems(summary, items, metrics);
 }

@@ -3,11 +3,15 @@ import {
   BoundedItems,
   itemOf,
   itemPart,
+  itemsPart,
+  measuredPart,
   nameSome,
   Named,
   part,
+  partOf,
   problemPart,
   resultOf,
+  resultSaying,
   sayParts,
   sayStateCounts,
   unknownPart,
@@ -15,6 +19,7 @@ import {
   withAllWell,
   withParts,
 } from '../../../lib/plugin/part';
+import { ScalarContext } from '../../../lib/plugin/scalar-context';
 import { State } from '../../../lib/plugin/state';
 
 describe('resultOf: the state and the status line from the parts', () => {
@@ -81,6 +86,52 @@ describe('resultOf in the order of the sentence', () => {
   it("itemOf: a part's line with the worst of its own state and its subchecks'", () => {
     const endpoint = { state: State.OK, text: 'readyz ok', subchecks: [{ state: State.WARNING }] };
     expect(itemOf('readyz', endpoint)).toEqual({ name: 'readyz', state: State.WARNING, text: 'readyz ok' });
+  });
+});
+
+describe('resultSaying: a status line the report words, the state and the rest from the parts', () => {
+  it('measured values are graphed in the order given and the worst of them is the state, the long output after the rest', () => {
+    const ctx = ScalarContext.fromOptions({ warning: '5', critical: '10' });
+    const r = resultSaying(
+      '2 snapshots on vm-1',
+      [measuredPart(ctx.measure('snapshots', 2)), measuredPart(ctx.measure('age', 7)), itemPart({ name: 'b', state: State.OK, text: 'b' })],
+      {
+        items: [{ name: 'a', state: State.OK, text: 'a' }],
+      },
+    );
+    expect(r.state).toBe(State.WARNING);
+    expect(r.summary).toBe('2 snapshots on vm-1');
+    expect(r.metrics?.map((m) => [m.label, m.value])).toEqual([
+      ['snapshots', 2],
+      ['age', 7],
+    ]);
+    expect(r.items?.map((i) => i.name)).toEqual(['a', 'b']);
+  });
+
+  it('a measured part says nothing on the status line', () => {
+    const ctx = ScalarContext.fromOptions({ warning: '5', critical: '10' });
+    expect(measuredPart(ctx.measure('x', 11)).text).toBeUndefined();
+    expect(resultSaying('s', [measuredPart(ctx.measure('x', 11))]).state).toBe(State.CRITICAL);
+  });
+});
+
+describe('partOf and itemsPart: a part standing for others', () => {
+  it('partOf takes the worst state of what it stands for and keeps its words; none: OK', () => {
+    const p = partOf('2 alerts firing', [{ state: State.WARNING }, { state: State.CRITICAL }, { state: State.OK }], { notes: ['n'] });
+    expect(p).toEqual({ state: State.CRITICAL, text: '2 alerts firing', notes: ['n'] });
+    expect(partOf(undefined, []).state).toBe(State.OK);
+  });
+
+  it('itemsPart is its lines in the order given, in the worst of their states', () => {
+    const items = [
+      { name: 'a', state: State.OK, text: 'a' },
+      { name: 'b', state: State.WARNING, text: 'b' },
+    ];
+    const p = itemsPart(undefined, items, { metrics: [] });
+    expect(p.state).toBe(State.WARNING);
+    expect(p.items).toEqual(items);
+    expect(resultOf([p]).summary).toBe('');
+    expect(resultOf([p]).items?.map((i) => i.name)).toEqual(['a', 'b']);
   });
 });
 
