@@ -610,11 +610,17 @@ ${Object.entries(c.vars)
     // What the GraphiteWriter sent, and (with graphite-carbon) what carbon stored: a whisper file per path.
     const stored = async () => {
       if (!carbon) return [];
-      const until = Date.now() + 30_000;
+      // Carbon creates a service's files one by one: wait (bounded) until every service has one
+      // and no new file has come for 5 s, not only for the first file of each.
+      const until = Date.now() + 120_000;
       const want = cases.filter((c) => !['mem-off', 'tools-outdated'].includes(c.service)).map((c) => `icinga2.sim-${c.host}.services.${c.service}.`);
+      let seen = -1;
+      let steadySince = Date.now();
       for (;;) {
         const paths = carbon.storedPaths();
-        if (want.every((w) => paths.some((p) => p.startsWith(w))) || Date.now() > until) return paths;
+        if (paths.length !== seen) [seen, steadySince] = [paths.length, Date.now()];
+        const all = want.every((w) => paths.some((p) => p.startsWith(w)));
+        if ((all && Date.now() - steadySince >= 5000) || Date.now() > until) return paths;
         await sleep(500);
       }
     };
@@ -673,7 +679,7 @@ ${Object.entries(c.vars)
         queries++;
       }
     expect(queries).toBeGreaterThan(20);
-  }, 60_000);
+  }, 180_000);
 });
 
 (icinga2 && hasStockIcingaConfig() ? describe : describe.skip)('docs/icinga2.md on the stock configuration', () => {
