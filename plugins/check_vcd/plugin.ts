@@ -31,7 +31,7 @@ export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = {
     'Any account may run it (tenant or System). Cells: System only (GET /cloudapi/1.0.0/cells, or the cell query on vCD without CloudAPI); a tenant account is OK without them, and the output says so.',
     'Every run logs in and out (vCD counts the session for a moment), whatever --cache-dir, --no-cache and --cache-unusable-state say: they are accepted so that one --extra-opts section serves every vCD check. The other vCD checks keep their sessions in the cache.',
     'Perfdata: versions_time, login_time, query_time (s, with -w/-c); cells and cells_serving with a System account.',
-    'Shipped as the parent of every other vCD service (contrib: Icinga 2 Dependency, Nagios servicedependency, Zabbix trigger dependencies), so that an outage pages once.',
+    'Shipped as the parent of every other vCD service (contrib: Nagios servicedependency; Icinga 2 through vcd-reachable, its result less a refusal of its own login; Zabbix through the vCD host group the organisation templates read), so that an outage pages once.',
     HTTP_ENVIRONMENT_NOTE,
   ],
   secretEnv: ['VCD_PASSWORD'],
