@@ -232,12 +232,15 @@ describe('check_cluster_certs', () => {
   });
 
   it('100,000 CSRs: one clean result within -t (the whole list, or the timeout on a loaded machine)', async () => {
-    const started = Date.now();
-    const r = await runPlugin('check_cluster_certs', clusterArgs(flood, ['-t', '15']));
-    expect([1, 3]).toContain(r.code);
+    // The plugin's -t is what answers for time here: a result after it is refused by the run
+    // itself (lib/plugin/run.ts), so the line says which way it ended. The wall-clock bound
+    // leaves twice -t: a CI host running three lanes on two cores has stalled a process start
+    // for seconds; the fault matrix (a server that never answers, a body that stalls) holds -t.
+    const r = await runPlugin('check_cluster_certs', clusterArgs(flood, ['-t', '15']), 45_000);
+    expect([1, 3], r.stdout + r.stderr).toContain(r.code);
     expect(firstLine(r)).toMatch(/^CERTS (WARNING - .*kubelet CSRs pending over 1h|UNKNOWN - .*timed out after 15s)/);
     expect(r.stderr).toBe('');
-    expect(Date.now() - started).toBeLessThan(15_500 + 1000);
+    expect(r.ms).toBeLessThan(2 * 15_000);
     if (r.code === 1) expect(parsePluginOutput(r.stdout).perfdata.find((m) => m.label === 'csr_pending')?.value).toBe(10_000);
   });
 

@@ -19,8 +19,9 @@ export const clusterArgs = (sim: Simulator, extra: string[] = []): string[] => [
   ...extra,
 ];
 
-/** Runs dist/`plugin` as an engine would. */
-export const runPlugin = (plugin: string, argv: string[]): Promise<RunResult> => runExecutable(resolve(DIST, plugin), argv, { env: ENV });
+/** Runs dist/`plugin` as an engine would (killed after `killAfterMs`, 20 s unless said). */
+export const runPlugin = (plugin: string, argv: string[], killAfterMs?: number): Promise<RunResult> =>
+  runExecutable(resolve(DIST, plugin), argv, { env: ENV, killAfterMs });
 
 export const firstLine = (r: RunResult): string => r.stdout.split('\n')[0];
 

@@ -47,6 +47,21 @@ describe('reportSkip', () => {
     ]);
   });
 
+  it('in the Debian 13 run, which has no Nagios by design, a missing nagios4 is allowed; a missing Icinga 2 or Zabbix is not', () => {
+    const log = join(work, 'skipped-debian13.jsonl');
+    vi.stubEnv('CLOUDCHECKS_SKIP_LOG', log);
+    vi.stubEnv('CLOUDCHECKS_EXPECT_DEBIAN', '13');
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    announceSkip('nagios4', 'nagios4-core');
+    announceSkip('icinga2', 'icinga2-bin');
+    const records = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(records.map((r) => r.optional)).toEqual([expect.stringMatching(/^README\.md: .*Nagios is 4\.4\.6 in both/), undefined]);
+    expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toMatch(/\(Nagios is 4\.4\.6 in both\)/);
+  });
+
   it('writes nothing without CLOUDCHECKS_SKIP_LOG (a test run by hand)', () => {
     vi.stubEnv('CLOUDCHECKS_SKIP_LOG', '');
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
