@@ -9,6 +9,10 @@ export interface EdgesConfig {
   edge?: ObjectTarget;
   graceSeconds: number;
   discovery: boolean;
+  /** Where the busy times are kept (--cache-dir; the default cache directory when unset). */
+  cacheDir?: string;
+  /** --no-cache: busy times judged from this run alone. */
+  noCache: boolean;
 }
 
 /** --edge: a UUID, `urn:vcloud:gateway:<uuid>` or an API href (`…/edgeGateway/<uuid>`); anything else is a name. */
@@ -23,5 +27,7 @@ export function configureEdges(options: EdgesOptions): EdgesConfig {
     ...(options.edge !== undefined ? { edge: parseEdgeTarget(options.edge) } : {}),
     graceSeconds: parseDuration(options['busy-grace'], '--busy-grace', { maxSeconds: 7 * 86400, days: true }),
     discovery: options.discovery,
+    ...(options['cache-dir'] !== undefined ? { cacheDir: options['cache-dir'] } : {}),
+    noCache: options['no-cache'],
   };
 }

@@ -1,20 +1,19 @@
 // check_edge_gateways: the state of the tenants' edge gateways (a tenant's whole network):
 // not realised, failed, or busy too long is CRITICAL, HA degraded WARNING.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import { CheckError } from '../../lib/plugin/errors';
 import { defaultCacheDir, PrivateCache } from '../../lib/plugin/private-cache';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
-import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
+import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
 import { BusySince } from '../../lib/vcd/edges/busy-since';
 import { readEdges } from '../../lib/vcd/edges/edge-read';
 import { judgeEdges, selectEdges } from '../../lib/vcd/edges/edge-report';
 import { configureEdges } from './config';
 import { EDGES_OPTIONS } from './options';
 
-export const plugin: PluginDefinition<typeof EDGES_OPTIONS> = {
+export const plugin: PluginDefinition<typeof EDGES_OPTIONS> = vcdFrameCheck({
   name: 'EDGE_GATEWAYS',
   command: 'check_edge_gateways',
   description:
@@ -30,15 +29,11 @@ export const plugin: PluginDefinition<typeof EDGES_OPTIONS> = {
     "Reads the CloudAPI list GET /cloudapi/1.0.0/edgeGateways (API 34.0 and later; status PENDING or CONFIGURING is busy, REALIZED up, REALIZATION_FAILED failed, anything else not realised). Where the server has no such list, or its list gives no status, it reads the query service's edgeGateway records (gatewayStatus READY is up; isBusy; haStatus other than UP, NOT_APPLICABLE or DISABLED is HA degraded; orgName from API 38.0).",
     'Rights: a tenant account needs to view its edge gateways (Gateway: View; the Organization Administrator role has it); a System account sees every organisation.',
     'Perfdata: edges, edges_realized, edges_busy, edges_problem. A state the answer does not give is UNKNOWN for that edge gateway alone.',
-    'Sessions are cached (one file per url+user+org, mode 0600) as for the other vCD checks; the busy times are kept beside them.',
-    HTTP_ENVIRONMENT_NOTE,
+    'How long an edge gateway has been busy is kept in the cache directory beside the sessions (--no-cache: judged from this run alone).',
   ],
-  secretEnv: ['VCD_PASSWORD'],
-  async run(options, context) {
-    const config = configureEdges(options);
-    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context), context);
+  configure: configureEdges,
+  async read(frame, config, context) {
     const { session } = frame;
-    frame.start();
     const { tenantOrg } = session.scope;
     const { edges: all, source } = await readEdges(session, tenantOrg);
     context.notes.add(`read from the ${source}`);
@@ -51,8 +46,8 @@ export const plugin: PluginDefinition<typeof EDGES_OPTIONS> = {
       const lld = edges.map((e) => ({ '{#EDGE.ID}': e.id, '{#EDGE.NAME}': blankControlCharacters(e.name), '{#EDGE.ORG}': blankControlCharacters(e.org) }));
       return { state: State.OK, summary: '', raw: `${JSON.stringify(lld)}\n` };
     }
-    const memory = new PrivateCache(options['cache-dir'] ?? defaultCacheDir(), { label: 'busy-time cache', fallback: 'judging busy edges without it' });
-    const busy = new BusySince(options['no-cache'] ? undefined : memory, { url: config.base.origin, user: session.creds.user ?? '', org: session.creds.org });
+    const memory = new PrivateCache(config.cacheDir ?? defaultCacheDir(), { label: 'busy-time cache', fallback: 'judging busy edges without it' });
+    const busy = new BusySince(config.noCache ? undefined : memory, { url: config.base.origin, user: session.creds.user ?? '', org: session.creds.org });
     const now = Date.now();
     const since = busy.update(
       all.filter((e) => e.busy).map((e) => e.id),
@@ -63,4 +58,4 @@ export const plugin: PluginDefinition<typeof EDGES_OPTIONS> = {
     const result = judgeEdges(edges, since, { graceSeconds: config.graceSeconds, now, remembers: busy.remembers, scope });
     return frame.finish(result);
   },
-};
+});

@@ -1,10 +1,8 @@
 // check_pvdc: the provider's own capacity. Each provider VDC's CPU and memory, and each
 // provider storage policy, in percent of capacity on what --basis names; its state, and the
 // org VDCs it backs. System account only.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
-import { CheckError } from '../../lib/plugin/errors';
 import type { PluginDefinition } from '../../lib/plugin/run';
-import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
+import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
 import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
 import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
 import { renderPvdcDiscovery } from '../../lib/vcd/inventory/discovery';
@@ -13,7 +11,7 @@ import { judgeProviderVdcs } from '../../lib/vcd/pvdc/pvdc-report';
 import { configurePvdc } from './config';
 import { PVDC_OPTIONS } from './options';
 
-export const plugin: PluginDefinition<typeof PVDC_OPTIONS> = {
+export const plugin: PluginDefinition<typeof PVDC_OPTIONS> = vcdFrameCheck({
   name: 'PVDC',
   command: 'check_pvdc',
   description:
@@ -31,20 +29,13 @@ export const plugin: PluginDefinition<typeof PVDC_OPTIONS> = {
     'Reads: one providerVdc query and one providerVdcStorageProfile query, whatever the number of provider VDCs. The account: System, with a role that may view provider VDCs and their storage policies (System Administrator, or a provider role with Provider VDC: View).',
     'A figure vCD does not send is unknown: said in the long output and the status line, U in perfdata, never 0 and never the whole check.',
     'Perfdata per provider VDC: <pvdc>_cpu_pct, <pvdc>_cpu_mhz, <pvdc>_memory_pct, <pvdc>_memory (bytes), <pvdc>_vdcs; per policy <pvdc>_storage_<policy>_pct and <pvdc>_storage_<policy> (bytes), each with capacity as max. Names become lower-case letters, digits and _, unique across the output. At most 1,000 values: whole provider VDCs in name order, the cut said in the long output (the others with --pvdc, one service each from --discovery); the long output has at most 5,000 lines, problems kept first.',
-    HTTP_ENVIRONMENT_NOTE,
   ],
-  secretEnv: ['VCD_PASSWORD'],
   failuresToStderr: writesInventory,
-  async run(options, context) {
-    const config = configurePvdc(options);
-    // No VM is listed here: the session's bound on VM lists keeps its default.
-    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context, config.slips), context);
+  // No VM is listed here: the session's bound on VM lists keeps its default.
+  configure: configurePvdc,
+  systemOnly: { what: 'provider VDCs are', instead: "use check_vdc for a tenant's VDCs" },
+  async read(frame, config) {
     const { session } = frame;
-    if (!session.scope.provider)
-      throw new CheckError(
-        `check_pvdc needs a System account (--org System): provider VDCs are not visible to ${session.creds.org === '' ? 'a tenant' : `organisation ${session.creds.org}`}; use check_vdc for a tenant's VDCs`,
-      );
-    frame.start();
     const readings = await readProviderVdcs(session, config.pvdc, config.basis, config.discovery !== undefined);
     frame.note();
     if (config.discovery !== undefined) {
@@ -54,4 +45,4 @@ export const plugin: PluginDefinition<typeof PVDC_OPTIONS> = {
     }
     return frame.finish(judgeProviderVdcs(readings, config.thresholds, config.basis));
   },
-};
+});

@@ -2,18 +2,18 @@
 // versions list, a fresh login (never a cached session), one authenticated request and, for
 // a System account, the cells. Unlike the other checks, vCD unreachable, silent within -t or
 // refusing the login is CRITICAL: this is the service that pages.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
 import { openVcdSession } from '../../lib/vcd/api/session-request';
 import { sessionConfigFrom } from '../../lib/vcd/frame/session-options';
+import { vcdPlugin } from '../../lib/vcd/frame/vcd-plugin';
 import { probeService } from '../../lib/vcd/service/service-probe';
 import { judgeService } from '../../lib/vcd/service/service-report';
 import { configureService } from './config';
 import { SERVICE_OPTIONS } from './options';
 
-export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = {
+export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = vcdPlugin({
   name: 'VCD',
   command: 'check_vcd',
   description:
@@ -29,12 +29,11 @@ export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = {
   notes: [
     'States: CRITICAL when vCD cannot be reached (DNS, connection, TLS), answers with an error, does not answer within -t (default state CRITICAL here; -t SECONDS:STATE changes it), or refuses the login; WARNING when the slowest answer passes -w or a cell does not serve; UNKNOWN only for what the options got wrong (a missing option, an unreadable password file, an --api-version the server refuses).',
     'Any account may run it (tenant or System). Cells: System only (GET /cloudapi/1.0.0/cells, or the cell query on vCD without CloudAPI); a tenant account is OK without them, and the output says so.',
-    'Every run logs in and out (vCD counts the session for a moment), whatever --cache-dir, --no-cache and --cache-unusable-state say: they are accepted so that one --extra-opts section serves every vCD check. The other vCD checks keep their sessions in the cache.',
     'Perfdata: versions_time, login_time, query_time (s, with -w/-c); cells and cells_serving with a System account.',
     'Shipped as the parent of every other vCD service (contrib: Nagios servicedependency; Icinga 2 through vcd-reachable, its result less a refusal of its own login; Zabbix through the vCD host group the organisation templates read), so that an outage pages once.',
-    HTTP_ENVIRONMENT_NOTE,
   ],
-  secretEnv: ['VCD_PASSWORD'],
+  sessionNote:
+    'Every run logs in and out (vCD counts the session for a moment), whatever --cache-dir, --no-cache and --cache-unusable-state say: they are accepted so that one --extra-opts section serves every vCD check. The other vCD checks keep their sessions in the cache.',
   async run(options, context) {
     const config = configureService(options);
     // Never a cached session: this check proves the password works, and logs out after.
@@ -48,4 +47,4 @@ export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = {
     });
     return judgeService(reading, config.times, principal(session.creds));
   },
-};
+});

@@ -1,13 +1,12 @@
 // check_vcd_backends: what Cloud Director stands on. The vCenter servers it knows (connected,
 // enabled, their clusters' health, their version) and their datastores (used and provisioned in
 // percent of capacity). System account only.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import { blankControlCharacters } from '../../lib/plugin/control-characters';
 import { CheckError } from '../../lib/plugin/errors';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
-import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
+import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
 import { readBackends } from '../../lib/vcd/backends/backend-read';
 import { judgeBackends } from '../../lib/vcd/backends/backend-report';
 import { configureBackends } from './config';
@@ -15,7 +14,7 @@ import { BACKENDS_OPTIONS } from './options';
 
 const same = (a: string, b: string) => a === b || a.toLowerCase() === b.toLowerCase();
 
-export const plugin: PluginDefinition<typeof BACKENDS_OPTIONS> = {
+export const plugin: PluginDefinition<typeof BACKENDS_OPTIONS> = vcdFrameCheck({
   name: 'VCD_BACKENDS',
   command: 'check_vcd_backends',
   description:
@@ -34,18 +33,11 @@ export const plugin: PluginDefinition<typeof BACKENDS_OPTIONS> = {
     'NSX managers are not judged: neither the admin extension nsxtManagers list nor the CloudAPI documents a state field for them.',
     'Rights: a System account whose role may view vCenter servers and datastores (System Administrator, or a provider role with vCenter: View).',
     'Perfdata: <vcenter>__connected (0/1) per vCenter server; <vcenter>__<datastore>__used_pct and __provisioned_pct per datastore. Names become lower-case letters, digits and _, unique across the output; at most 1,000 values, the cut said in the long output.',
-    HTTP_ENVIRONMENT_NOTE,
   ],
-  secretEnv: ['VCD_PASSWORD'],
-  async run(options, context) {
-    const config = configureBackends(options);
-    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context), context);
+  configure: configureBackends,
+  systemOnly: { what: 'vCenter servers and datastores are' },
+  async read(frame, config, context) {
     const { session } = frame;
-    if (!session.scope.provider)
-      throw new CheckError(
-        `check_vcd_backends needs a System account (--org System): vCenter servers and datastores are not visible to ${session.creds.org === '' ? 'a tenant' : `organisation ${session.creds.org}`}`,
-      );
-    frame.start();
     const wantVCenters = config.discovery === 'vcenters' || (config.discovery === undefined && config.datastore === undefined);
     const wantDatastores = config.discovery === 'datastores' || (config.discovery === undefined && !config.noDatastores);
     const reading = await readBackends(session, { vcenters: wantVCenters, datastores: wantDatastores });
@@ -89,4 +81,4 @@ export const plugin: PluginDefinition<typeof BACKENDS_OPTIONS> = {
       });
     return frame.finish(judgeBackends(vcenters, datastores, config.thresholds));
   },
-};
+});

@@ -1,14 +1,13 @@
 // check_vcd_tasks: the tasks that failed in Cloud Director within a window (provisioning that
 // fails all morning), counted and grouped by operation and organisation.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { PluginDefinition } from '../../lib/plugin/run';
-import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
+import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
 import { readTasks } from '../../lib/vcd/tasks/task-probe';
 import { judgeTasks, TaskTally } from '../../lib/vcd/tasks/task-report';
 import { configureTasks } from './config';
 import { TASKS_OPTIONS } from './options';
 
-export const plugin: PluginDefinition<typeof TASKS_OPTIONS> = {
+export const plugin: PluginDefinition<typeof TASKS_OPTIONS> = vcdFrameCheck({
   name: 'VCD_TASKS',
   command: 'check_vcd_tasks',
   description:
@@ -25,15 +24,10 @@ export const plugin: PluginDefinition<typeof TASKS_OPTIONS> = {
     'Reads the query service: type=task (TaskRecord, the organisation of the login) for a tenant account, type=adminTask (AdminTaskRecord, every organisation; the System Administrator role) for a System account, filtered on the server by startDate=gt=<now - window>, the pages read as they arrive. A task that started before the window and failed within it is not counted: make the window longer than the longest task.',
     "Failed: status error or aborted (canceled, by a user, is not). Fields read: name (the operation), objectName and objectType, ownerName, orgName, startDate, endDate, status, message (the error's message). A field a record does not send is said as unknown and costs nothing else.",
     'Perfdata: tasks_failed (with -w/-c) and tasks_total, the tasks of the window that --operation and --tenant-org keep: a steady failure rate shows in the graphs. The long output lists the newest 100 failed tasks.',
-    'Sessions are cached (one file per url+user+org, mode 0600) as for the other vCD checks, and shared with them.',
-    HTTP_ENVIRONMENT_NOTE,
   ],
-  secretEnv: ['VCD_PASSWORD'],
-  async run(options, context) {
-    const config = configureTasks(options);
-    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context, config.slips), context);
+  configure: configureTasks,
+  async read(frame, config) {
     const { session } = frame;
-    frame.start();
     const { provider, tenantOrg } = session.scope;
     const rules = { ...config.rules, ...(tenantOrg !== undefined ? { org: tenantOrg } : {}) };
     const since = Date.now() - config.rules.windowSeconds * 1000;
@@ -42,4 +36,4 @@ export const plugin: PluginDefinition<typeof TASKS_OPTIONS> = {
     const scope = tenantOrg === undefined ? '' : ` in org ${tenantOrg}`;
     return frame.finish(judgeTasks(tally, rules, scope));
   },
-};
+});

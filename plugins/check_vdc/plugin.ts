@@ -1,17 +1,16 @@
 // check_vdc: an organisation VDC's CPU, memory and per-policy storage use against its limits,
 // its state, and its VMs in failed states; or every VDC the account sees.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { inventoryGroupOrgs, renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
 import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
 import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
-import { openVcdFrame, vcdFrameConfigFrom } from '../../lib/vcd/frame/vcd-frame';
+import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
 import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
 import { judgeVdcs } from '../../lib/vcd/vdc/vdc-report';
 import { configureVdc } from './config';
 import { VDC_OPTIONS } from './options';
 
-export const plugin: PluginDefinition<typeof VDC_OPTIONS> = {
+export const plugin: PluginDefinition<typeof VDC_OPTIONS> = vcdFrameCheck({
   name: 'VDC',
   command: 'check_vdc',
   description:
@@ -26,17 +25,12 @@ export const plugin: PluginDefinition<typeof VDC_OPTIONS> = {
   ],
   notes: [
     'A tenant account (the vApp Author or Organization Administrator role) reads its organisation with the orgVdc, orgVdcStorageProfile and vm queries; a System account reads every organisation with adminOrgVdc, adminOrgVdcStorageProfile and adminVM (--tenant-org narrows).',
-    'Sessions are cached (one file per url+user+org, mode 0600) as for the VM checks, and shared with them.',
     'Perfdata per VDC: <vdc>__cpu_mhz, <vdc>__memory (bytes), <vdc>__<policy>__storage (bytes), each with its limit as max, and the matching _pct values with the thresholds; <vdc>__vms and <vdc>__vms_running; a System account prefixes <org>__. A name that is not already lower-case letters, digits, - and _ keeps what it can and gets _h and 8 hex digits of its hash, so that labels never collide and never change from run to run.',
-    HTTP_ENVIRONMENT_NOTE,
   ],
-  secretEnv: ['VCD_PASSWORD'],
   failuresToStderr: writesInventory,
-  async run(options, context) {
-    const config = configureVdc(options);
-    const frame = openVcdFrame(vcdFrameConfigFrom(config.base, options, context, config.slips), context);
+  configure: configureVdc,
+  async read(frame, config) {
     const { session } = frame;
-    frame.start();
     // The account decides the queries (a provider's admin forms), --tenant-org narrows them.
     const { provider, tenantOrg } = session.scope;
     const readings = await readVdcs(session, { vdc: config.vdc, tenantOrg }, { admin: provider }, config.discovery !== undefined);
@@ -51,4 +45,4 @@ export const plugin: PluginDefinition<typeof VDC_OPTIONS> = {
     const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });
     return frame.finish(result);
   },
-};
+});

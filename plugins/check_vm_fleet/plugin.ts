@@ -1,7 +1,7 @@
 // check_vm_fleet: every VM of a selection read in one process and judged as check_vm_cpu,
 // check_vm_mem and check_vm_disk judge it (and, with --services, check_vm_snapshot, check_vm_tools
 // and check_vm_lease); the plugin's own state says whether every VM was read.
-import { HTTP_ENVIRONMENT_NOTE } from '../../lib/http/options';
+import { vcdPlugin } from '../../lib/vcd/frame/vcd-plugin';
 import type { RunContext } from '../../lib/plugin/context';
 import { CheckError } from '../../lib/plugin/errors';
 import { itemsPart, part, withParts } from '../../lib/plugin/part';
@@ -19,7 +19,7 @@ import { passiveResultsOf } from './passive';
 import { readFleet, type FleetDelivery } from './read';
 import { FleetSummary } from './summary';
 
-export const plugin: PluginDefinition<typeof FLEET_CHECK_OPTIONS> = {
+export const plugin: PluginDefinition<typeof FLEET_CHECK_OPTIONS> = vcdPlugin({
   name: 'VM_FLEET',
   command: 'check_vm_fleet',
   description:
@@ -35,16 +35,14 @@ export const plugin: PluginDefinition<typeof FLEET_CHECK_OPTIONS> = {
     'check_vm_fleet --extra-opts vcd@/etc/icinga2/cloudchecks.ini --submit icinga2 --icinga2-user cloudchecks-fleet --icinga2-password-file /etc/icinga2/secrets/api-fleet.pw -t 60',
   ],
   notes: [
-    'One session (cached as the VM checks cache theirs), the VM list from the query service, then one metrics request per VM, --concurrency at a time over kept-alive connections.',
+    'One session, the VM list from the query service, then one metrics request per VM, --concurrency at a time over kept-alive connections.',
     "Each VM's cpu, mem and disk results are what check_vm_cpu, check_vm_mem and check_vm_disk print for it (--output json: one object with each VM's results as those checks print them with --output json, under vms[id].cpu, .mem, .disk).",
     "--services adds snapshot, tools and lease: what check_vm_snapshot, check_vm_tools and check_vm_lease print for the VM (vms[id].snapshot, .tools, .lease; submitted as services vm-snapshot, vm-tools, vm-lease), with their options under the service's prefix (--snapshot-age-warning is check_vm_snapshot's --age-warning, --lease-warning check_vm_lease's -w). They are read from the VM list's records: tools costs no request per VM, snapshot one for a VM listed with a snapshot, lease at most one per vApp whose records lack the dates.",
     'The state is about the collection: OK when every selected VM was read, WARNING when some were not (named in the long output), UNKNOWN when none was. The long output lists the VMs that are not OK, worst first.',
     "Memory is bounded by the options, not by the fleet: each VM's results are handed on as they come (--output json is written VM by VM, the collection's state after the last; --submit icinga2 and nagios send batches while the fleet is read; --submit zabbix spools its document to a private temporary file), and the metrics documents under way hold at most --max-bytes-in-flight together.",
-    HTTP_ENVIRONMENT_NOTE,
   ],
-  secretEnv: ['VCD_PASSWORD'],
   run: (options, context) => runFleet(options, context),
-};
+});
 
 async function runFleet(options: FleetCheckOptions, context: RunContext): Promise<Result> {
   const submit = submitConfigFrom(options, context);

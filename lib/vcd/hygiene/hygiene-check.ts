@@ -1,6 +1,6 @@
 // The body of check_vm_snapshot, check_vm_tools and check_vm_lease: the VM checks' session, names
 // and discovery, the VM's query record through the per-VM seam, then the plugin's service.
-import { HTTP_ENVIRONMENT_NOTE, HTTP_OPTIONS } from '../../http/options';
+import { HTTP_OPTIONS } from '../../http/options';
 import type { RunContext } from '../../plugin/context';
 import { UsageError } from '../../plugin/errors';
 import { defineOptions, type OptionSpec, type PluginOptions } from '../../plugin/options';
@@ -9,6 +9,7 @@ import type { PluginDefinition } from '../../plugin/run';
 import { State } from '../../plugin/state';
 import { VCD_LOGIN_OPTIONS, VCD_URL_OPTION } from '../api/connection-options';
 import { cacheUnusableStateFrom, openVcdFrame } from '../frame/vcd-frame';
+import { vcdPlugin, type VcdPluginHead } from '../frame/vcd-plugin';
 import { FLEET_OPTIONS, writesInventory } from '../inventory/inventory-options';
 import { runDiscovery } from '../inventory/inventory-delivery';
 import { baseUrl } from '../vm/vm-config';
@@ -48,7 +49,7 @@ export function hygieneCheckPlugin<const Own extends readonly OptionSpec[]>(
   own: Own,
   serviceOf: (options: PluginOptions<HygienePluginOptions<Own>>) => HygieneChoice,
 ): PluginDefinition<HygienePluginOptions<Own>> {
-  return {
+  return vcdPlugin({
     ...hygieneCheckDefinition(text),
     options: hygieneCheckOptions(own),
     run: (options, context) => {
@@ -56,11 +57,11 @@ export function hygieneCheckPlugin<const Own extends readonly OptionSpec[]>(
       // Every hygiene check's options are among them; TypeScript cannot see it through the generic `Own`.
       return runHygieneCheck(text.command, service, hygieneCheckRunFrom(options as HygieneCheckOptions, context, slips), context);
     },
-  };
+  });
 }
 
 /** Everything of a hygiene plugin's definition but its options and run. */
-function hygieneCheckDefinition(text: HygieneCheckText): Omit<PluginDefinition, 'options' | 'run'> {
+function hygieneCheckDefinition(text: HygieneCheckText): Omit<VcdPluginHead<readonly OptionSpec[]>, 'options' | 'run'> {
   return {
     name: text.name,
     command: text.command,
@@ -70,10 +71,8 @@ function hygieneCheckDefinition(text: HygieneCheckText): Omit<PluginDefinition, 
     notes: [
       ...text.notes,
       "The VM's query record (type=vm, or adminVM for a System account) is read by the VM's id: it says what the check needs where the API version lists it; what it lacks is read from the VM's or vApp's own section, never taken as \"none\".",
-      'Sessions are cached (one file per url+user+org, mode 0600), shared with the other VM checks; --vm NAME [--vapp NAME] and --discovery work as for check_vm_cpu.',
-      HTTP_ENVIRONMENT_NOTE,
+      '--vm NAME [--vapp NAME] and --discovery work as for check_vm_cpu.',
     ],
-    secretEnv: ['VCD_PASSWORD'],
     failuresToStderr: writesInventory,
   };
 }

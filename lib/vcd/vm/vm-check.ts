@@ -1,4 +1,3 @@
-import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { RunContext } from '../../plugin/context';
 import type { Result } from '../../plugin/result';
 import type { OptionSpec, PluginOptions } from '../../plugin/options';
@@ -8,6 +7,7 @@ import { formatDuration } from '../../plugin/duration';
 import { writesInventory } from '../inventory/inventory-options';
 import { runDiscovery } from '../inventory/inventory-delivery';
 import { openVcdFrame, type VcdFrame } from '../frame/vcd-frame';
+import { vcdPlugin, type VcdPluginHead } from '../frame/vcd-plugin';
 import { vmCheckRunFrom, type ProfileChoice, type VmCheckConfig, type VmCheckRun } from './vm-config';
 import { vmCheckOptions, type VmCheckOptions } from './vm-options';
 import { judge } from './vm-judge';
@@ -27,16 +27,16 @@ export function vmCheckPlugin<const Own extends readonly OptionSpec[]>(
   own: Own,
   choose: (options: PluginOptions<VmPluginOptions<Own>>) => ProfileChoice,
 ): PluginDefinition<VmPluginOptions<Own>> {
-  return {
+  return vcdPlugin({
     ...vmCheckDefinition(profile),
     options: vmCheckOptions(profile, own),
     // Every VM check's options are among them; TypeScript cannot see it through the generic `Own`.
     run: (options, context) => runVmCheck(profile, vmCheckRunFrom(profile, options as VmCheckOptions, choose(options), context), context),
-  };
+  });
 }
 
 /** Everything of a VM check's plugin definition but its options and run. */
-function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinition, 'options' | 'run'> {
+function vmCheckDefinition(profile: VmCheckProfile): Omit<VcdPluginHead<readonly OptionSpec[]>, 'options' | 'run'> {
   return {
     name: profile.name,
     command: profile.command,
@@ -44,13 +44,10 @@ function vmCheckDefinition(profile: VmCheckProfile): Omit<PluginDefinition, 'opt
     usage: `${profile.command} -u URL (--vm ID|NAME [--vapp NAME] | --discovery) -U USER -o ORG --password-file PATH [-w RANGE] [-c RANGE] [--window DURATION] [options]`,
     examples: profile.examples,
     notes: [
-      'Sessions are cached (one file per url+user+org, mode 0600) so that checks do not flood vCD with logins; concurrent checks share one login.',
       "vCD answers 403 for VM ids it does not know. When current metrics are refused, or the samples of --window stop, the VM's own record tells whether it is powered off: then --powered-off-state applies; any other refusal is UNKNOWN with the server's message.",
       'Fleets: --vm web-01 --vapp shop checks a VM by name (resolved once, then cached); --discovery [--discovery-format icinga2|nagios] lists every VM the account sees, e.g. check_vm_cpu --discovery --discovery-format icinga2 -u URL -U USER -o ORG --password-file PATH --discovery-file /etc/icinga2/conf.d/vms.conf (replaced only by a complete, not much smaller inventory; errors on stderr, exit non-zero)',
       'A provider account (-o System) lists and names the VMs of every organisation through the admin queries, each with its organisation in the discovery output; --tenant-org ORG narrows to one (and tells apart a VM name two organisations use). A tenant account lists its own organisation.',
-      HTTP_ENVIRONMENT_NOTE,
     ],
-    secretEnv: ['VCD_PASSWORD'],
     failuresToStderr: writesInventory,
   };
 }
