@@ -49,12 +49,12 @@ export function deliverInventory(
   output: InventoryOutput,
   count: number,
   noun: string,
-  groupOrgs: readonly string[] = [],
-  vcdUrl?: string,
+  groupOrgs: readonly string[],
+  vcdUrl: string,
 ): Result {
   const path = output.file;
   const groups = format === 'nagios' ? groupOrgs : [];
-  const parent = format === 'nagios' && vcdUrl !== undefined ? vcdUrl : undefined;
+  const parent = format === 'nagios' ? vcdUrl : undefined;
   if (path === undefined)
     return { state: State.OK, summary: '', raw: raw + nagiosOrgGroups(groups) + (parent === undefined ? '' : `\n${nagiosVcdParentGroup(parent)}`) };
   for (const org of groups) writeInventory(join(dirname(path), orgGroupFileName(org)), format, nagiosOrgGroups([org]).slice(1), true);
