@@ -40,8 +40,9 @@ export const plugin: PluginDefinition<typeof PVDC_OPTIONS> = vcdFrameCheck({
     frame.note();
     if (config.discovery !== undefined) {
       const pvdcs = readings.map(({ pvdc }) => ({ id: pvdc.id, name: pvdc.name }));
-      const raw = renderPvdcDiscovery(config.discovery, pvdcs, discoverySource('check_pvdc', config.inventory.files, session));
-      return deliverInventory(raw, config.discovery, config.inventory.output, pvdcs.length, 'provider VDC');
+      const source = discoverySource('check_pvdc', config.inventory.files, session);
+      const raw = renderPvdcDiscovery(config.discovery, pvdcs, source);
+      return deliverInventory(raw, config.discovery, config.inventory.output, pvdcs.length, 'provider VDC', [], source.url);
     }
     return frame.finish(judgeProviderVdcs(readings, config.thresholds, config.basis));
   },

@@ -39,7 +39,7 @@ export const plugin: PluginDefinition<typeof VDC_OPTIONS> = vcdFrameCheck({
       const vdcs = readings.map(({ vdc }) => ({ id: vdc.id, name: vdc.name, org: vdc.org }));
       const source = discoverySource('check_vdc', config.inventory.files, session);
       const raw = renderVdcDiscovery(config.discovery, vdcs, source);
-      return deliverInventory(raw, config.discovery, config.inventory.output, vdcs.length, 'VDC', inventoryGroupOrgs(vdcs, source));
+      return deliverInventory(raw, config.discovery, config.inventory.output, vdcs.length, 'VDC', inventoryGroupOrgs(vdcs, source), source.url);
     }
     const scope = tenantOrg === undefined ? '' : ` of org ${tenantOrg}`;
     const result = judgeVdcs(readings, config.thresholds, { withOrg: provider, scope });

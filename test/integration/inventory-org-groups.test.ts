@@ -155,6 +155,7 @@ const icingaGroups = (output: string) => Number(/Instantiated (\d+) HostGroups?\
         2,
         'VM',
         inventoryGroupOrgs(vms, src),
+        src.url,
       );
     });
     const all = orgs.map(vm);
@@ -166,6 +167,7 @@ const icingaGroups = (output: string) => Number(/Instantiated (\d+) HostGroups?\
       all.length,
       'VM',
       inventoryGroupOrgs(all, src),
+      src.url,
     );
 
     const validation = icinga.validate();

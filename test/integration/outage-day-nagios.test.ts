@@ -6,7 +6,9 @@
 // and the hosts the discoveries write. Over the real intervals scaled: interval_length (the
 // length of Nagios's interval unit, 60 s) and every figure in seconds (freshness_threshold, the
 // stale text, the freshness settings of nagios.cfg) divided by SCALE, nothing else changed, no
-// check forced. The day: first start (new VM services wait for their first fleet result), vCD
+// check forced. The day: first start (new VM services wait for their first fleet result), a VM
+// added by the refresher's discovery long after the start and Nagios reloaded (its services page
+// nothing before their first fleet result), vCD
 // stopped for longer than the VM services' staleness window, vCD back, on until every VM, VDC
 // and provider VDC service holds a fresh result; then check_vcd's password refused while the
 // other checks' accounts work, on until every service was checked again, and the password
@@ -16,7 +18,10 @@
 // Then the layout docs/nagios.md offers against a refused password silencing the dependents
 // (the dependents, and check_vcd, beneath a "vcd reachable" service that needs no login): an
 // outage pages "vcd reachable" alone, and a refused password pages check_vcd and lets a real
-// problem of a dependent page too.
+// problem of a dependent page too. Then two vCDs on one Nagios, as docs/nagios.md's "Several
+// vCDs" has them (each vcd service in the parent servicegroup the discoveries of its vCD wrote):
+// an outage of one pages its vcd service once and its recovery, holds back its own dependents,
+// and the other vCD's dependent still pages its real problem.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +108,42 @@ function oncallNagios(dir: string, scale: number) {
   return { stock, plugins, notified };
 }
 
+/** A dependent service on `host` whose own check says what its state file holds: a real problem when that is 2. */
+function realService(dir: string, name: string, host: string) {
+  const state = join(dir, `${name}.state`);
+  writeFileSync(state, '0\n');
+  writeFileSync(join(dir, `${name}.sh`), `#!/bin/sh\nread s < ${state}\necho "REAL $s"\nexit $s\n`, { mode: 0o755 });
+  return {
+    state,
+    key: `${host}!real`,
+    config: [
+      `define command {\n    command_name cc-${name}\n    command_line ${join(dir, `${name}.sh`)}\n}`,
+      `define service {\n    use cloudchecks-vcd-dependent\n    host_name ${host}\n    service_description real\n    check_command cc-${name}\n    check_interval 1\n    retry_interval 1\n}`,
+    ],
+  };
+}
+
+/** The daemon of the copy (not started), once nagios4 -v finds no error and no warning in it. */
+function verifiedDaemon(stock: StockNagios, plugins: string, daemons: PrivateNagios[], retainState = false): PrivateNagios {
+  const verify = stock.verify(60_000);
+  expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
+  const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins }, retainState);
+  daemons.push(nagios);
+  return nagios;
+}
+
+/** Waits (bounded) on the daemon's service states; a timeout names the notifications and the log's last alerts. */
+function waitOn(nagios: PrivateNagios, notified: () => string[], ms: number) {
+  return (what: string, done: (now: Map<string, NagiosServiceStatus>) => boolean) =>
+    until(what, () => Promise.resolve(nagios.services()), done, ms).catch((e: Error) => {
+      const log = readFileSync(nagios.setting('log_file'), 'utf8')
+        .split('\n')
+        .filter((l) => /SERVICE (ALERT|NOTIFICATION)|Error|Warning/.test(l))
+        .slice(-40);
+      throw new Error(`${e.message.slice(0, 200)}\n${notified().join('\n')}\n${log.join('\n')}`);
+    });
+}
+
 suite('Nagios 4: one vCD outage and one refused password, through the recovery, over the shipped intervals scaled', () => {
   const root = mkdtempSync(join(tmpdir(), 'cc-outage-day-nagios-'));
   const sim = new BuiltSimulator(['--vcd-scenario', 'healthy']);
@@ -144,7 +185,7 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
     // The documented discoveries, into the inventory directory.
     const inventory = join(stock.etc, 'conf.d', 'vcd-inventory');
     mkdirSync(inventory);
-    const discover = async (plugin: string, user: string, org: string, file: string) => {
+    const discover = async (plugin: string, user: string, org: string, file: string, ...more: string[]) => {
       const r = await runExecutable(
         join(DIST, plugin),
         [
@@ -152,6 +193,7 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
           '--discovery-format',
           'nagios',
           ...['--url', url, '--user', user, '--org', org, '--password-file', api.passwordFile, '--ca-file', caFile],
+          ...more,
           '--discovery-file',
           join(inventory, file),
         ],
@@ -160,7 +202,14 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
       expect(r.code, r.stdout + r.stderr).toBe(0);
       return [...readFileSync(join(inventory, file), 'utf8').matchAll(/^\s+host_name\s+(\S+)$/gm)].map((m) => m[1]);
     };
-    const vms = await discover('check_vm_cpu', api.user, api.org, 'vcd-acme-vms.cfg');
+    // One VM is created after the first start: the first inventory leaves it out, the
+    // refresher's run (the same discovery into the same file) adds it later.
+    const all = await discover('check_vm_cpu', api.user, api.org, 'vcd-acme-vms.cfg');
+    const newVmName = [...readFileSync(join(inventory, 'vcd-acme-vms.cfg'), 'utf8').matchAll(/^\s+alias\s+(\S+)$/gm)].map((m) => m[1]).at(-1)!;
+    expect(newVmName).toMatch(/^[\w.-]+$/);
+    const vms = await discover('check_vm_cpu', api.user, api.org, 'vcd-acme-vms.cfg', '--exclude', `^${newVmName}$`);
+    const newVm = all.find((h) => !vms.includes(h))!;
+    expect(vms.length).toBe(all.length - 1);
     const vdcs = await discover('check_vdc', api.user, api.org, 'vcd-acme-vdcs.cfg');
     const pvdcs = await discover('check_pvdc', api.providerUser, 'System', 'vcd-pvdcs.cfg');
     for (const list of [vms, vdcs, pvdcs]) expect(list.length).toBeGreaterThan(0);
@@ -184,16 +233,10 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
     );
     expect(fleetBlock).toContain(`--ca-file ${caFile}`);
     writeFileSync(join(stock.etc, 'conf.d', 'test-vcd.cfg'), `${vcdBlock}\n${fleetBlock}\n`);
-    const verify = stock.verify(60_000);
-    expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
-
-    const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
-    daemons.push(nagios);
-    const measured = [
-      ...vms.flatMap((h) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${h}!${s}`)),
-      ...vdcs.map((h) => `${h}!vdc`),
-      ...pvdcs.map((h) => `${h}!provider VDC`),
-    ];
+    // The stock retain_state_information=1: a reload keeps every service's state, as on a real host.
+    const nagios = verifiedDaemon(stock, plugins, daemons, true);
+    const vmServices = (h: string) => ['vm-cpu', 'vm-memory', 'vm-disk'].map((s) => `${h}!${s}`);
+    const measured = [...vms.flatMap(vmServices), ...vdcs.map((h) => `${h}!vdc`), ...pvdcs.map((h) => `${h}!provider VDC`)];
     const services = () => Promise.resolve(nagios.services());
     const isVm = (key: string) => key.startsWith('vm-');
     /** Every VM, VDC and provider VDC service holds a result of its own check (a VM service: the fleet's) after `since`. */
@@ -225,6 +268,33 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
       4 * scaled(MINUTES.vdc) * 1000,
     );
     const afterStart = notified();
+
+    // The refresher adds the new VM, long after the start (past the VM services' staleness
+    // window), and Nagios is reloaded as the refresher does: nothing may page for its services
+    // before the runner's next run gives them their first result.
+    await sleep(Math.max(0, (started + (2 * STALENESS) / SCALE) * 1000 - Date.now()));
+    expect(await discover('check_vm_cpu', api.user, api.org, 'vcd-acme-vms.cfg')).toEqual(all);
+    const verifyNew = stock.verify(60_000);
+    expect([verifyNew.errors, verifyNew.warnings], verifyNew.output).toEqual([0, 0]);
+    const reloaded = Math.floor(Date.now() / 1000);
+    const addedAt = Date.now();
+    await nagios.reload();
+    measured.push(...vmServices(newVm));
+    await wait(
+      "the new VM's first results from the fleet",
+      (now) => vmServices(newVm).every((k) => now.get(k)?.passive === true && now.get(k)!.lastCheck >= reloaded),
+      3 * scaled(MINUTES.fleet) * 1000,
+    );
+    await sleep(2_000);
+    expect(notified(), dump()).toEqual(afterStart);
+    // Not even a state of its own before that result: no stale UNKNOWN for the new VM in the log.
+    const newVmAlerts = readFileSync(nagios.setting('log_file'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(`SERVICE ALERT: ${newVm};`) && !/;OK;/.test(l));
+    expect(newVmAlerts).toEqual([]);
+    console.log(
+      `Nagios 4 outage day: the VM added by the refresher had its first fleet result ${Math.round((Date.now() - addedAt) / 1000)} s after the reload, no notification`,
+    );
 
     // vCD stops for longer than the VM services' staleness window.
     await relay.close();
@@ -264,7 +334,7 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
 
     const lines = notified();
     console.log(
-      `Nagios 4 outage day: ${afterStart.length} notification(s) at the first start, ${afterOutage.length - afterStart.length} for the outage, ` +
+      `Nagios 4 outage day: ${afterStart.length} notification(s) at the first start and for the VM added then, ${afterOutage.length - afterStart.length} for the outage, ` +
         `${lines.length - afterOutage.length} for the refused password (${Math.round(Date.now() / 1000 - started)} s)`,
     );
     const text = dump();
@@ -279,7 +349,13 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
         text,
       ).toEqual(incident.some((l) => / RECOVERY /.test(l)) ? ['vcd!vcd RECOVERY OK'] : []);
     }
-    expect(readdirSync(inventory).length).toBe(3);
+    // The inventories and the parent group of their vCD (one vCD: its vcd service joins none, the block's dependency does the work).
+    expect(readdirSync(inventory).sort()).toEqual([
+      `cloudchecks-vcd-parent-127.0.0.1_3a${relay.port}.cfg`,
+      'vcd-acme-vdcs.cfg',
+      'vcd-acme-vms.cfg',
+      'vcd-pvdcs.cfg',
+    ]);
   });
   it(
     'docs/nagios.md\'s layout on "vcd reachable": an outage pages once, a refused password pages check_vcd and holds nothing back',
@@ -318,36 +394,22 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
           `$1!${url}!${api.providerUser}!System!${file}!$2 --ca-file ${caFile}`,
         );
       // A dependent whose own check measures a real problem while the password is refused.
-      const realState = join(dir, 'real.state');
-      writeFileSync(realState, '0\n');
-      writeFileSync(join(dir, 'real.sh'), `#!/bin/sh\nread s < ${realState}\necho "REAL $s"\nexit $s\n`, { mode: 0o755 });
+      const real = realService(dir, 'real', 'vcd');
       writeFileSync(
         join(stock.etc, 'conf.d', 'test-vcd.cfg'),
         [
           host.replace(/(address\s+)vcd\.example\.com/, '$1127.0.0.1').replace(/(check_command\s+)check-host-alive/, '$1return-ok'),
           connection(api.passwordFile)(tasks),
           connection(vcdPasswordFile)(layout.replace('cloudchecks_vcd_reachable!443', `cloudchecks_vcd_reachable!${relay.port}`)),
-          `define command {\n    command_name cc-real\n    command_line ${join(dir, 'real.sh')}\n}`,
-          'define service {\n    use cloudchecks-vcd-dependent\n    host_name vcd\n    service_description real\n    check_command cc-real\n    check_interval 1\n    retry_interval 1\n}',
+          ...real.config,
           '',
         ].join('\n'),
       );
-      const verify = stock.verify(60_000);
-      expect([verify.errors, verify.warnings], verify.output).toEqual([0, 0]);
-      const nagios = new PrivateNagios(nagios4!, stock, { USER1: plugins });
-      daemons.push(nagios);
-      const services = () => Promise.resolve(nagios.services());
+      const nagios = verifiedDaemon(stock, plugins, daemons);
       const all = ['vcd!vcd reachable', 'vcd!vcd', 'vcd!vcd tasks', 'vcd!real'];
       const states = (want: Record<string, (s: NagiosServiceStatus) => boolean>) => (now: Map<string, NagiosServiceStatus>) =>
         Object.entries(want).every(([k, ok]) => now.get(k) !== undefined && ok(now.get(k)!));
-      const wait = (what: string, done: (now: Map<string, NagiosServiceStatus>) => boolean) =>
-        until(what, services, done, 60_000).catch((e: Error) => {
-          const log = readFileSync(nagios.setting('log_file'), 'utf8')
-            .split('\n')
-            .filter((l) => /SERVICE (ALERT|NOTIFICATION): .*;vcd;|Error|Warning/.test(l))
-            .slice(-40);
-          throw new Error(`${e.message.slice(0, 200)}\n${notified().join('\n')}\n${log.join('\n')}`);
-        });
+      const wait = waitOn(nagios, notified, 60_000);
       const okAfter = (since: number) => (s: NagiosServiceStatus) => s.state === 0 && s.lastCheck >= since;
       const hardProblem = (s: NagiosServiceStatus) => s.hard && s.state !== 0;
 
@@ -367,11 +429,11 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
       const outage = notified();
 
       writeFileSync(vcdPasswordFile, 'not-the-password\n');
-      writeFileSync(realState, '2\n');
+      writeFileSync(real.state, '2\n');
       await wait('check_vcd and the real problem hard while the password is refused', states({ 'vcd!vcd': hardProblem, 'vcd!real': hardProblem }));
       await sleep(3_000);
       writeFileSync(vcdPasswordFile, password);
-      writeFileSync(realState, '0\n');
+      writeFileSync(real.state, '0\n');
       const right = Math.ceil(Date.now() / 1000) + 1;
       await wait('every service OK after the password is right again', states(Object.fromEntries(all.map((k) => [k, okAfter(right)]))));
       await sleep(2_000);
@@ -386,6 +448,123 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
         outage.join('\n'),
       ).toEqual([]);
       expect(refusal.filter((l) => / PROBLEM /.test(l)).sort(), refusal.join('\n')).toEqual(['vcd!real PROBLEM CRITICAL', 'vcd!vcd PROBLEM CRITICAL']);
+    },
+  );
+  it(
+    'two vCDs, docs/nagios.md\'s "Several vCDs": an outage of one pages its vcd once and holds back its own dependents only',
+    { timeout: 200_000 },
+    async () => {
+      assertBuilt();
+      const ready = await simulator();
+      const api = ready.apis.vcd;
+      const dir = join(root, 'two');
+      mkdirSync(join(dir, 'xdg'), { recursive: true, mode: 0o700 });
+      process.env.XDG_CACHE_HOME = join(dir, 'xdg');
+      const caFile = join(dir, 'ca.pem');
+      copyFileSync(ready.caFile, caFile);
+      // Two vCDs: two addresses (relays) of the simulator. vCD a holds the tenant's VDCs, vCD b
+      // the provider VDCs, so that their discovered hosts are distinct.
+      const vcds = await Promise.all(
+        (['a', 'b'] as const).map(async (name) => {
+          const { relay, url } = await relayTo(api.httpsUrl);
+          relays.push(relay);
+          const passwordFile = join(dir, `vcd-${name}-system.password`);
+          copyFileSync(api.passwordFile, passwordFile);
+          return { name, relay, url, passwordFile, host: `vcd-${name}`, group: `cloudchecks-vcd-parent-127.0.0.1_3a${relay.port}` };
+        }),
+      );
+      const scale = 60;
+      const { stock, plugins, notified } = oncallNagios(dir, scale);
+      for (const file of ['vcd-service.cfg', 'vdc-discovery.cfg']) stock.addToConfD(join(REPO, 'contrib/nagios', file), `cloudchecks-${file}`);
+      const inventory = join(stock.etc, 'conf.d', 'vcd-inventory');
+      mkdirSync(inventory);
+      const discover = async (plugin: string, url: string, user: string, org: string, file: string) => {
+        const r = await runExecutable(
+          join(DIST, plugin),
+          [
+            ...['--discovery', '--discovery-format', 'nagios', '--url', url, '--user', user, '--org', org],
+            ...['--password-file', api.passwordFile, '--ca-file', caFile, '--discovery-file', join(inventory, file)],
+          ],
+          { env: { PATH: process.env.PATH, XDG_CACHE_HOME: join(dir, 'xdg') } },
+        );
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        return [...readFileSync(join(inventory, file), 'utf8').matchAll(/^\s+host_name\s+(\S+)$/gm)].map((m) => m[1]);
+      };
+      const [vdcs, pvdcs] = [
+        await discover('check_vdc', vcds[0].url, api.user, api.org, 'vcd-a-vdcs.cfg'),
+        await discover('check_pvdc', vcds[1].url, api.providerUser, 'System', 'vcd-b-pvdcs.cfg'),
+      ];
+      expect(readdirSync(inventory).sort()).toEqual([...vcds.map((v) => `${v.group}.cfg`).sort(), 'vcd-a-vdcs.cfg', 'vcd-b-pvdcs.cfg']);
+
+      // Per vCD: the block's vcd host and its tasks, edge gateways and backends services, and
+      // the layout of docs/nagios.md in place of its vcd service and dependency.
+      const objects = [
+        ...uncommentedExample(readFileSync(join(REPO, 'contrib/nagios/vcd-service.cfg'), 'utf8'), '# One vCD:').matchAll(/define \w+ \{[\s\S]*?\n\}/g),
+      ].map((m) => m[0]);
+      const host = objects.find((o) => o.startsWith('define host'))!;
+      const others = objects.filter((o) => /service_description\s+(vcd tasks|edge gateways|vcd backends)\n/.test(o));
+      expect(others).toHaveLength(3);
+      const doc = readFileSync(join(REPO, 'docs/nagios.md'), 'utf8');
+      const layout = /### Several vCDs[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(doc)![1];
+      expect(layout).toContain('servicegroups           cloudchecks-vcd-parent-vcd-eu1.example.com\n');
+      const connection = (v: (typeof vcds)[number]) => (o: string) =>
+        o.replace(
+          /^(\s+check_command\s+cloudchecks_\w+)!https:\/\/vcd(?:-eu1)?\.example\.com!provider-monitor!System!\/etc\/nagios4\/secrets\/vcd(?:-eu1)?-system\.password!(.*)$/m,
+          `$1!${v.url}!${api.providerUser}!System!${v.passwordFile}!$2 --ca-file ${caFile}`,
+        );
+      // A dependent of each vCD whose own check measures a real problem: on a host its discovery wrote.
+      const reals = [realService(dir, 'real-a', vdcs[0]), realService(dir, 'real-b', pvdcs[0])];
+      writeFileSync(
+        join(stock.etc, 'conf.d', 'test-vcd.cfg'),
+        [
+          ...vcds.flatMap((v) =>
+            [
+              host.replace(/(address\s+)vcd\.example\.com/, '$1127.0.0.1').replace(/(check_command\s+)check-host-alive/, '$1return-ok'),
+              ...others.map(connection(v)),
+              connection(v)(layout),
+            ].map((o) =>
+              o.replaceAll(/^(\s+(?:dependent_)?host_name\s+)vcd(?:-eu1)?$/gm, `$1${v.host}`).replace('cloudchecks-vcd-parent-vcd-eu1.example.com', v.group),
+            ),
+          ),
+          ...reals.flatMap((r) => r.config),
+          '',
+        ].join('\n'),
+      );
+      const nagios = verifiedDaemon(stock, plugins, daemons);
+      const wait = waitOn(nagios, notified, 90_000);
+      const keys = [
+        ...vcds.flatMap((v) => ['vcd', 'vcd tasks', 'edge gateways', 'vcd backends'].map((s) => `${v.host}!${s}`)),
+        ...vdcs.map((h) => `${h}!vdc`),
+        ...pvdcs.map((h) => `${h}!provider VDC`),
+        ...reals.map((r) => r.key),
+      ];
+      const allOk = (since: number) => (now: Map<string, NagiosServiceStatus>) => keys.every((k) => now.get(k)?.state === 0 && now.get(k)!.lastCheck >= since);
+      const hardProblem = (k: string) => (now: Map<string, NagiosServiceStatus>) => now.get(k)?.hard === true && now.get(k)!.state !== 0;
+
+      const started = Math.floor(Date.now() / 1000);
+      await nagios.start();
+      await wait('every service of both vCDs OK after the first start', allOk(started));
+      expect(notified()).toEqual([]);
+
+      // vCD a stops; meanwhile a real problem on each vCD's dependent.
+      await vcds[0].relay.close();
+      for (const r of reals) writeFileSync(r.state, '2\n');
+      await wait('vcd a, its services and both real problems hard', (now) =>
+        ['vcd-a!vcd', 'vcd-a!vcd tasks', ...reals.map((r) => r.key)].every((k) => hardProblem(k)(now)),
+      );
+      await sleep(3_000);
+      expect(nagios.services().get('vcd-b!vcd')?.state).toBe(0);
+      // vCD a back, the real problems gone.
+      for (const r of reals) writeFileSync(r.state, '0\n');
+      await vcds[0].relay.open();
+      const back = Math.ceil(Date.now() / 1000) + 1;
+      await wait('every service of both vCDs OK after vCD a came back', allOk(back));
+      await sleep(2_000);
+      const lines = notified();
+      console.log(`Nagios 4, two vCDs: ${lines.length} notification(s) for vCD a's outage: ${lines.join(', ')}`);
+      // vCD a: its vcd once and its recovery; its own real problem held back. vCD b: its real problem pages.
+      expect(lines.filter((l) => / PROBLEM /.test(l)).sort(), lines.join('\n')).toEqual([`${reals[1].key} PROBLEM CRITICAL`, 'vcd-a!vcd PROBLEM CRITICAL']);
+      expect(lines.filter((l) => !/ PROBLEM /.test(l)).sort(), lines.join('\n')).toEqual([`${reals[1].key} RECOVERY OK`, 'vcd-a!vcd RECOVERY OK']);
     },
   );
 });

@@ -356,7 +356,8 @@ define service {
     // What the generated hosts say, attribute by attribute (no line was continued or lost).
     const hosts = new Map<string, Map<string, string>>();
     for (const block of readFileSync(vmsCfg, 'utf8').split('\ndefine host {\n').slice(1)) {
-      const attrs = new Map([...block.matchAll(/^ {4}(\w+) +(.*)$/gm)].map((m) => [m[1], m[2]]));
+      // The host's lines only: the last host is followed by the dependency and the vCD's parent group.
+      const attrs = new Map([...block.slice(0, block.indexOf('\n}')).matchAll(/^ {4}(\w+) +(.*)$/gm)].map((m) => [m[1], m[2]]));
       hosts.set(attrs.get('host_name')!, attrs);
     }
     expect([...hosts.keys()].sort()).toEqual(vms.map((v) => v.id).sort());

@@ -4,6 +4,7 @@ import { icingaMacroString, icingaString, nagiosShellWord, nagiosText } from '..
 import { UsageError } from '../../plugin/errors';
 import type { StateName } from '../../plugin/state';
 import { orgGroupName } from './org-group';
+import { nagiosVcdDependency } from './vcd-parent';
 import type { VmRecord } from './vm-query';
 
 export const DISCOVERY_FORMATS = ['zabbix', 'icinga2', 'nagios'] as const;
@@ -232,7 +233,10 @@ export function icingaDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
  * the `cloudchecks-vcd-vm` host template of contrib/nagios/vm-discovery.cfg whose host group
  * gets the VM services; `_VM_ID` holds the id, `_VM_ORG` its organisation and `_VCD_ARGS` the connection options. Every
  * value is inert for Nagios and for /bin/sh (nagiosText, nagiosShellWord), so no macro of
- * these hosts can run or expand anything in whatever command line uses it.
+ * these hosts can run or expand anything in whatever command line uses it. Their services depend
+ * on their vCD's check_vcd (vcd-parent.ts) through the template cloudchecks-vcd-vm-dependency,
+ * which vm-discovery.cfg makes a real dependency and vm-fleet.cfg one never in effect (the
+ * passive services there depend on their runner).
  */
 export function nagiosDiscovery(vms: readonly VmRecord[], src: DiscoverySource): string {
   const vcdArgs = nagiosConnection(src);
@@ -244,7 +248,14 @@ export function nagiosDiscovery(vms: readonly VmRecord[], src: DiscoverySource):
       `\ndefine host {\n    use             cloudchecks-vcd-vm\n    host_name       ${v.id}\n    alias           ${name}\n    display_name    ${name}\n${nagiosGroups(v.org, src)}${off}` +
       `    _VM_ID          ${v.id}\n    _VM_VAPP        ${nagiosText(v.vapp) || '-'}\n    _VM_STATUS      ${nagiosText(v.status) || '-'}\n    _VM_ORG         ${nagiosText(v.org ?? '') || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
   }
-  return out;
+  return (
+    out +
+    nagiosVcdDependency(
+      vms.map((v) => v.id),
+      src.url,
+      'cloudchecks-vcd-vm-dependency',
+    )
+  );
 }
 
 /** Checks --discovery-format. */
@@ -295,7 +306,8 @@ export function icingaVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: Discover
 /**
  * Nagios hosts, one per VDC (host_name `vdc-<uuid>`, alias and display_name = its name) with
  * the `cloudchecks-vcd-vdc` template of contrib/nagios/vdc-discovery.cfg; `_VDC_ID` holds the
- * UUID and `_VCD_ARGS` the connection options, every value inert as for the VM hosts.
+ * UUID and `_VCD_ARGS` the connection options, every value inert as for the VM hosts; their
+ * services depend on their vCD's check_vcd (vcd-parent.ts).
  */
 export function nagiosVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: DiscoverySource): string {
   const vcdArgs = nagiosConnection(src);
@@ -306,7 +318,14 @@ export function nagiosVdcDiscovery(vdcs: readonly DiscoveredVdc[], src: Discover
       `\ndefine host {\n    use             cloudchecks-vcd-vdc\n    host_name       vdc-${v.id}\n    alias           ${name}\n    display_name    ${name}\n${nagiosGroups(v.org, src)}` +
       `    _VDC_ID         ${v.id}\n    _VDC_ORG        ${nagiosText(v.org) || '-'}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
   }
-  return out;
+  return (
+    out +
+    nagiosVcdDependency(
+      vdcs.map((v) => `vdc-${v.id}`),
+      src.url,
+      'cloudchecks-vcd-dependency',
+    )
+  );
 }
 
 /** The VDC discovery output in the chosen format. */
@@ -348,7 +367,8 @@ export function icingaPvdcDiscovery(pvdcs: readonly DiscoveredPvdc[], src: Disco
 /**
  * Nagios hosts, one per provider VDC (host_name `pvdc-<uuid>`, alias and display_name = its
  * name) with the `cloudchecks-vcd-pvdc` template of contrib/nagios/vcd-service.cfg; `_PVDC_ID`
- * holds the UUID and `_VCD_ARGS` the connection options, every value inert as for the VM hosts.
+ * holds the UUID and `_VCD_ARGS` the connection options, every value inert as for the VM hosts;
+ * their services depend on their vCD's check_vcd (vcd-parent.ts).
  */
 export function nagiosPvdcDiscovery(pvdcs: readonly DiscoveredPvdc[], src: DiscoverySource): string {
   const vcdArgs = nagiosConnection(src);
@@ -359,7 +379,14 @@ export function nagiosPvdcDiscovery(pvdcs: readonly DiscoveredPvdc[], src: Disco
       `\ndefine host {\n    use             cloudchecks-vcd-pvdc\n    host_name       pvdc-${p.id}\n    alias           ${name}\n    display_name    ${name}\n` +
       `    _PVDC_ID        ${p.id}\n    _VCD_ARGS       ${vcdArgs}\n}\n`;
   }
-  return out;
+  return (
+    out +
+    nagiosVcdDependency(
+      pvdcs.map((p) => `pvdc-${p.id}`),
+      src.url,
+      'cloudchecks-vcd-dependency',
+    )
+  );
 }
 
 /** The provider VDC discovery output in the chosen format. */

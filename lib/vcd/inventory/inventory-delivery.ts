@@ -6,6 +6,7 @@ import { State } from '../../plugin/state';
 import type { SessionRequest } from '../api/session';
 import { inventoryGroupOrgs, nagiosOrgGroups, orgGroupFileName, renderDiscovery, selectVms, type DiscoveryFormat, type DiscoverySource } from './discovery';
 import { writeInventory } from './inventory-file';
+import { nagiosVcdParentGroup, vcdParentFileName } from './vcd-parent';
 import type { DiscoveryConfig, DiscoveryFiles, InventoryOutput } from './inventory-options';
 import { listVms } from './vm-listing';
 
@@ -17,7 +18,7 @@ export async function runDiscovery(command: string, config: DiscoveryConfig, req
   req.log(`discovery: ${records.length} records in ${pages} page${pages === 1 ? '' : 's'}, ${vms.length} VMs after selection`);
   const source = discoverySource(command, config.files, req);
   const raw = renderDiscovery(format, vms, config.poweredOffState === undefined ? source : { ...source, poweredOffState: config.poweredOffState });
-  return deliverInventory(raw, format, config.output, vms.length, 'VM', inventoryGroupOrgs(vms, source));
+  return deliverInventory(raw, format, config.output, vms.length, 'VM', inventoryGroupOrgs(vms, source), source.url);
 }
 
 /** What the generated host definitions say of the connection: what the discovery itself used. */
@@ -38,7 +39,9 @@ export function discoverySource(command: string, files: DiscoveryFiles, req: Ses
  * The discovery output on stdout, or written to --discovery-file (a one-line result then).
  * `groupOrgs` are the organisations whose Nagios host groups the hosts join (a provider
  * account): after the hosts on stdout; beside the file, one file per group, before it, so that
- * no host names a group its engine lacks (Icinga 2 inventories define their own).
+ * no host names a group its engine lacks (Icinga 2 inventories define their own). `vcdUrl`: the
+ * vCD whose parent servicegroup a Nagios inventory's dependency names (vcd-parent.ts), written
+ * the same way.
  */
 export function deliverInventory(
   raw: string,
@@ -46,12 +49,16 @@ export function deliverInventory(
   output: InventoryOutput,
   count: number,
   noun: string,
-  groupOrgs: readonly string[] = [],
+  groupOrgs: readonly string[],
+  vcdUrl: string,
 ): Result {
   const path = output.file;
   const groups = format === 'nagios' ? groupOrgs : [];
-  if (path === undefined) return { state: State.OK, summary: '', raw: raw + nagiosOrgGroups(groups) };
+  const parent = format === 'nagios' ? vcdUrl : undefined;
+  if (path === undefined)
+    return { state: State.OK, summary: '', raw: raw + nagiosOrgGroups(groups) + (parent === undefined ? '' : `\n${nagiosVcdParentGroup(parent)}`) };
   for (const org of groups) writeInventory(join(dirname(path), orgGroupFileName(org)), format, nagiosOrgGroups([org]).slice(1), true);
+  if (parent !== undefined) writeInventory(join(dirname(path), vcdParentFileName(parent)), format, nagiosVcdParentGroup(parent), true);
   const written = writeInventory(path, format, raw, output.allowShrink, noun);
   const was = written.previous === undefined ? 'new file' : `was ${written.previous}`;
   return {

@@ -161,6 +161,8 @@ export class PrivateNagios {
     private readonly nagios4: string,
     readonly stock: StockNagios,
     private readonly resources: Record<string, string>,
+    /** Keep the stock retain_state_information=1: a reload (SIGHUP) then keeps every service's state, as on a real host. */
+    private readonly retainState = false,
   ) {}
 
   /** A setting of the copy's nagios.cfg (status_file, log_file, command_file, ...). */
@@ -175,9 +177,9 @@ export class PrivateNagios {
     const quick: Record<string, string> = {
       status_update_interval: '1',
       check_result_reaper_frequency: '1',
-      retain_state_information: '0',
       check_external_commands: '1',
     };
+    if (!this.retainState) quick.retain_state_information = '0';
     let main = readFileSync(this.stock.main, 'utf8');
     for (const [k, v] of Object.entries(quick)) main = main.replace(new RegExp(`^${k}=.*$`, 'm'), `${k}=${v}`);
     writeFileSync(this.stock.main, main);
@@ -198,6 +200,28 @@ export class PrivateNagios {
     while (!(existsSync(this.setting('command_file')) && existsSync(this.setting('status_file')))) {
       if (child.exitCode !== null) throw new Error(`nagios4 exited with ${child.exitCode} at start-up:\n${this.log}`);
       if (Date.now() > deadline) throw new Error(`nagios4 did not open its command file within 30 s:\n${this.log}`);
+      await sleep(200);
+    }
+  }
+
+  /**
+   * Reloads the configuration as `systemctl reload nagios4` does on Debian (SIGHUP to the daemon)
+   * and waits (bounded) until the daemon wrote its status again after reading it.
+   */
+  async reload(timeoutMs = 30_000): Promise<void> {
+    const log = this.setting('log_file');
+    const before = readFileSync(log, 'utf8').length;
+    const sent = Math.floor(Date.now() / 1000);
+    process.kill(this.child!.pid!, 'SIGHUP');
+    const deadline = Date.now() + timeoutMs;
+    // Nagios logs the signal, reads its objects, and writes its status with the new program_start.
+    const restarted = () => {
+      const start = /^\tprogram_start=(\d+)$/m.exec(readFileSync(this.setting('status_file'), 'utf8'))?.[1];
+      return /Caught SIGHUP[\s\S]*starting\.\.\./.test(readFileSync(log, 'utf8').slice(before)) && Number(start) >= sent;
+    };
+    while (!restarted()) {
+      if (Date.now() > deadline)
+        throw new Error(`nagios4 did not come back from SIGHUP within ${timeoutMs} ms:\n${readFileSync(log, 'utf8').slice(before)}\n${this.log}`);
       await sleep(200);
     }
   }

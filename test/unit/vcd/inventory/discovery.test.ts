@@ -94,7 +94,9 @@ describe('icinga2 discovery of hostile names', () => {
 
 describe('nagios discovery of hostile names', () => {
   const out = nagiosDiscovery(vms, src);
-  const blocks = out.split('\ndefine host {\n').slice(1);
+  // The hosts, then the dependency of their services on their vCD's check_vcd.
+  const dependency = out.indexOf('\n# Their notifications wait');
+  const blocks = out.slice(0, dependency).split('\ndefine host {\n').slice(1);
   const SYNTAX = /[!"#$&'()*;<>?[\\\]^`{|}~\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
   it('one block of fixed lines per VM, none continued by a trailing backslash', () => {
@@ -112,6 +114,14 @@ describe('nagios discovery of hostile names', () => {
       expect(attrs.get(key), key).not.toBe('');
     }
     expect(attrs.get('_VCD_ARGS')).toBe('--url https://vcd.example.com --org acme --user monitor --password-file /etc/icinga2/secrets/vcd-acme.password');
+  });
+  it("the hosts' services depend on their vCD's parent group, through the VM template", () => {
+    expect(out.slice(dependency)).toBe(
+      "\n# Their notifications wait while this vCD's own check_vcd fails (group cloudchecks-vcd-parent-vcd.example.com).\n" +
+        'define servicedependency {\n    use                             cloudchecks-vcd-vm-dependency\n' +
+        '    servicegroup_name               cloudchecks-vcd-parent-vcd.example.com\n' +
+        `    dependent_host_name             ${vms.map((v) => v.id).join(',')}\n    dependent_service_description   *\n}\n`,
+    );
   });
   it('a header comment cannot be continued into the first host either', () => {
     expect(() => nagiosDiscovery(vms, { ...src, org: 'acme\\' })).toThrow(/--org "acme\\\\" cannot be written/);
