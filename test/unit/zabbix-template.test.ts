@@ -423,6 +423,19 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
     for (const tr of onUnknown) expect(tr.expression.replace(name in GATED ? gate(name) : '', ''), `${name}: ${tr.name}`).toMatch(/^min\(\/[^,]+,#2\)=3$/);
   });
 
+  // An organisation host whose triggers stay quiet, or page in an outage: docs/troubleshooting.md
+  // says what its state item's values mean, by the keys the templates give it.
+  it("docs/troubleshooting.md names every organisation template's state item, what 2 and 4 mean there and how to fix {$CLOUDCHECKS.VCD.GROUP}", () => {
+    const trouble = readFileSync(join(REPO, 'docs/troubleshooting.md'), 'utf8');
+    for (const key of new Set(Object.values(GATED))) expect(trouble, key).toContain(`\`${key}\``);
+    for (const [name] of gated) {
+      const item = templates.find((t) => t.template === name)!.items!.find((i) => i.key === GATED[name])! as Item & { description: string };
+      expect(item.description, name).toContain('2 CRITICAL (down, silent or refusing the login), 3 UNKNOWN, 4 no check_vcd in that group');
+    }
+    expect(trouble).toMatch(/reads 4 \| 4 is "no check_vcd in that group": `\{\$CLOUDCHECKS\.VCD\.GROUP\}`/);
+    expect(trouble).toMatch(/was 2 \(CRITICAL\) within `\{\$CLOUDCHECKS\.VCD\.SETTLE\}`/);
+  });
+
   it('the service trigger it names is the one the service template has', () => {
     const service = templates.find((t) => t.template === 'cloudchecks Cloud Director service')!;
     const down = service.items!.flatMap((i) => i.triggers ?? []).find((tr) => tr.expression === VCD_DOWN)!;
