@@ -3,8 +3,9 @@
 // interval of the templates (the items' delays and the *.INTERVAL, *.NODATA and *.SETTLE macros)
 // divided by SCALE, nothing else changed, no check forced. One host per vCD with check_vcd (the
 // service template) and the provider VDCs, in the host group the organisation hosts' templates
-// read it from ({$CLOUDCHECKS.VCD.GROUP}, "Cloud Director" as shipped); two organisation hosts
-// beneath it, the VM fleet on one and the VDCs on the other. The day: first start (every VM
+// read it from ({$CLOUDCHECKS.VCD.GROUP}, "Cloud Director" as shipped); three organisation hosts
+// beneath it, the VM fleet on one, the VDCs on another, and one VM on a host of its own (the
+// template for one VM per host: CPU, memory, disk, snapshots, VMware Tools, lease). The day: first start (every VM
 // discovered from the fleet's runs, every VDC and provider VDC discovered, all with values), vCD
 // stopped for twice the fleet's no-result window (a TCP relay in front of the simulator, closed:
 // connections refused), vCD back until every VM, VDC and provider VDC item holds a fresh value and
@@ -40,8 +41,10 @@ const UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 const seconds = (d: string) => Number(d.slice(0, -1)) * UNIT[d.slice(-1)];
 const run = promisify(execFile);
 const DOWN = 'Cloud Director: down, silent or refusing the login';
-/** The longest interval of the checks beneath check_vcd (the VDCs' and provider VDCs' 15m), scaled. */
-const LONGEST = 900 / SCALE;
+/** The longest interval of the checks beneath check_vcd (the one-VM template's snapshots and lease, 1h), scaled. */
+const LONGEST = 3600 / SCALE;
+/** The checks of the template for one VM per host. */
+const ONE_VM = ['check_vm_cpu', 'check_vm_mem', 'check_vm_disk', 'check_vm_snapshot', 'check_vm_tools', 'check_vm_lease'];
 
 /** The shipped export with its intervals divided by SCALE, and nothing else changed. */
 function scaledTemplates(source: string): { text: string; macros: Record<string, number> } {
@@ -58,7 +61,8 @@ function scaledTemplates(source: string): { text: string; macros: Record<string,
     const value = /^( +value: )'?(\d+[smhd])'?$/.exec(lines[i + 1] ?? '');
     if (macro && value) {
       const s = Math.max(1, Math.round(seconds(value[2]) / SCALE));
-      macros[macro[1]] = s;
+      // The longest where templates differ ({$CLOUDCHECKS.VCD.SETTLE}: 75m for one VM per host, else 30m).
+      macros[macro[1]] = Math.max(macros[macro[1]] ?? 0, s);
       lines[i + 1] = `${value[1]}${s}s`;
       scaled++;
     }
@@ -78,6 +82,8 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
   const hostIds: Record<string, string> = {};
   const figures: string[] = [];
   let vmCount = 0;
+  /** The VM on a host of its own: one every check of the one-VM template finds OK. */
+  let oneVm = '';
   const api = <T>(method: string, params: unknown) => zabbix.call(method, params) as Promise<T>;
   const own = (path: string) => zabbix.runAs && chownSync(path, zabbix.runAs.uid, zabbix.runAs.gid);
 
@@ -100,7 +106,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       hostids: Object.values(hostIds),
       output: ['key_', 'lastclock', 'lastvalue'],
     });
-    return items.filter((i) => /^cloudchecks\.(fleet\.vm\.(cpu|mem|disk)\.code|vdc\.code|pvdc\.code)\[/.test(i.key_));
+    return items.filter((i) => /^cloudchecks\.((fleet\.vm\.(cpu|mem|disk)\.code|vdc\.code|pvdc\.code)\[|vm\.[a-z]+\.code$)/.test(i.key_));
   }
   /** Waits until every VM, VDC and provider VDC state item has a value from `after` on, and the settle window is over. */
   async function freshAgain(what: string, after: number, settle = true): Promise<number> {
@@ -109,7 +115,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     for (;;) {
       const items = await stateItems();
       const stale = items.filter((i) => Number(i.lastclock) < after);
-      if (stale.length === 0 && items.length >= 3 * vmCount + 2) {
+      if (stale.length === 0 && items.length >= 3 * vmCount + 2 + ONE_VM.length) {
         fresh = Math.floor(Date.now() / 1000);
         break;
       }
@@ -140,7 +146,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     // files only the zabbix user reads, the ini file with a writable cache-dir.
     const scripts = join(zabbix.root, 'externalscripts');
     mkdirSync(scripts);
-    for (const plugin of ['check_vcd', 'check_vm_fleet', 'check_vdc', 'check_pvdc']) symlinkSync(join(DIST, plugin), join(scripts, plugin));
+    for (const plugin of ['check_vcd', 'check_vm_fleet', 'check_vdc', 'check_pvdc', ...ONE_VM]) symlinkSync(join(DIST, plugin), join(scripts, plugin));
     const secrets = join(zabbix.root, 'secrets');
     mkdirSync(secrets, { mode: 0o750 });
     own(secrets);
@@ -180,8 +186,28 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       uid: zabbix.runAs?.uid,
       gid: zabbix.runAs?.gid,
     }).catch((error: { stdout: string }) => error);
-    vmCount = Object.keys((JSON.parse(r.stdout) as { vms: Record<string, unknown> }).vms).length;
+    const vms = (JSON.parse(r.stdout) as { vms: Record<string, { status: string }> }).vms;
+    vmCount = Object.keys(vms).length;
     expect(vmCount).toBeGreaterThanOrEqual(Math.min(VMS, 40));
+    // The VM for the host of its own: the first powered-on one every check of that template finds OK.
+    const as = { encoding: 'utf8' as const, uid: zabbix.runAs?.uid, gid: zabbix.runAs?.gid };
+    for (const id of Object.keys(vms)
+      .filter((id) => vms[id].status === 'POWERED_ON')
+      .slice(0, 5)) {
+      const codes = await Promise.all(
+        ONE_VM.map((p) =>
+          run(join(DIST, p), ['--extra-opts', `vcd@${ini}`, '--vm', id, '-t', '30'], as).then(
+            () => 0,
+            (e: { code?: number }) => e.code ?? 3,
+          ),
+        ),
+      );
+      if (codes.every((c) => c === 0)) {
+        oneVm = id;
+        break;
+      }
+    }
+    expect(oneVm, 'a powered-on VM that every check of the one-VM template finds OK').not.toBe('');
   }, 240_000);
 
   afterAll(async () => {
@@ -223,28 +249,33 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     });
     await host('acme', orgGroup, ['cloudchecks Cloud Director VM fleet'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
     await host('acme-vdcs', orgGroup, ['cloudchecks Cloud Director VDCs'], { '{$CLOUDCHECKS.VDC.SECTION}': 'vcd' });
+    await host('acme-vm', orgGroup, ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': oneVm });
     zabbix.reloadConfig();
     // Discovery as scheduled (the VDCs' and provider VDCs' rules every 1h / SCALE; the VMs from each fleet run).
     const took = await freshAgain('first start', started, false);
-    figures.push(`first start: every VM (${vmCount}), VDC and provider VDC item with a value after ${took} s`);
+    figures.push(`first start: every VM (${vmCount}, and ${oneVm} on a host of its own), VDC and provider VDC item with a value after ${took} s`);
     const gates = await api<Array<{ key_: string; lastvalue: string }>>('item.get', {
-      hostids: [hostIds.acme, hostIds['acme-vdcs']],
+      hostids: [hostIds.acme, hostIds['acme-vdcs'], hostIds['acme-vm']],
       search: { key_: '.vcd.code' },
       output: ['key_', 'lastvalue'],
     });
-    expect(gates.map((g) => `${g.key_}=${g.lastvalue}`).sort()).toEqual(['cloudchecks.fleet.vcd.code=0', 'cloudchecks.vdc.vcd.code=0']);
+    expect(gates.map((g) => `${g.key_}=${g.lastvalue}`).sort()).toEqual([
+      'cloudchecks.fleet.vcd.code=0',
+      'cloudchecks.vdc.vcd.code=0',
+      'cloudchecks.vm.vcd.code=0',
+    ]);
     const raised = await events(started, 1);
     figures.push(`first start: ${raised.length} problems ${JSON.stringify(raised)}`);
     expect(raised).toEqual([]);
   }, 600_000);
 
-  /** The runner's and the VDCs' state values from `from` to `to`: how often each was UNKNOWN. */
+  /** The runner's, the VDCs', the provider VDCs' and the one VM's state values from `from` to `to`: how often each was UNKNOWN (the most of a key's items). */
   async function unknownRuns(from: number, to: number): Promise<Record<string, number>> {
     const items = await api<Array<{ itemid: string; key_: string }>>('item.get', {
-      hostids: [hostIds.acme, hostIds['acme-vdcs'], hostIds['vcd-eu1']],
+      hostids: [hostIds.acme, hostIds['acme-vdcs'], hostIds['acme-vm'], hostIds['vcd-eu1']],
       output: ['itemid', 'key_'],
     });
-    const wanted = items.filter((i) => /^cloudchecks\.(fleet\.code|vdc\.code\[|pvdc\.code\[)/.test(i.key_));
+    const wanted = items.filter((i) => /^cloudchecks\.(fleet\.code|vdc\.code\[|pvdc\.code\[|vm\.(cpu|mem|disk)\.code$)/.test(i.key_));
     const history = await api<Array<{ itemid: string; value: string }>>('history.get', {
       itemids: wanted.map((i) => i.itemid),
       history: 3,
@@ -252,7 +283,12 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       time_till: to,
       output: 'extend',
     });
-    return Object.fromEntries(wanted.map((i) => [i.key_.replace(/\[.*/, ''), history.filter((h) => h.itemid === i.itemid && h.value === '3').length]));
+    const runs: Record<string, number> = {};
+    for (const i of wanted) {
+      const key = i.key_.replace(/\[.*/, '');
+      runs[key] = Math.max(runs[key] ?? 0, history.filter((h) => h.itemid === i.itemid && h.value === '3').length);
+    }
+    return runs;
   }
 
   async function breakAndBack(what: string, brk: () => Promise<void>, mend: () => Promise<void>): Promise<void> {
@@ -273,6 +309,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     // Without the templates' gate, two UNKNOWN runs in a row raise the runner's and each VDC's problem.
     expect(unknown['cloudchecks.fleet.code']).toBeGreaterThanOrEqual(2);
     expect(unknown['cloudchecks.vdc.code']).toBeGreaterThanOrEqual(2);
+    expect(unknown['cloudchecks.vm.cpu.code']).toBeGreaterThanOrEqual(2);
     expect(problems).toEqual([`vcd-eu1: ${DOWN}`]);
     expect(recoveries.length).toBeLessThanOrEqual(1);
     expect(recoveries.every((r) => r === `vcd-eu1: ${DOWN}`)).toBe(true);

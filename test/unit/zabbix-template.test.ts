@@ -45,6 +45,7 @@ type WithDeps = Trigger & { dependencies?: Array<{ name: string; expression: str
 const discovered = (t: Template): WithDeps[] => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? []);
 const ownItems = (t: Template): WithDeps[] => t.items!.flatMap((i) => i.triggers ?? []);
 const beneath: Array<[string, (t: Template) => WithDeps[]]> = [
+  ['cloudchecks Cloud Director VM', ownItems],
   ['cloudchecks Cloud Director VMs', discovered],
   ['cloudchecks Cloud Director VDCs', discovered],
   ['cloudchecks Cloud Director provider VDCs', discovered],
@@ -61,6 +62,7 @@ const SECOND_UNKNOWN = new Set(beneath.map(([name]) => name));
  * makes stay quiet while it is CRITICAL and {$CLOUDCHECKS.VCD.SETTLE} after.
  */
 const GATED: Record<string, string> = {
+  'cloudchecks Cloud Director VM': 'cloudchecks.vm.vcd.code',
   'cloudchecks Cloud Director VMs': 'cloudchecks.vms.vcd.code',
   'cloudchecks Cloud Director VDCs': 'cloudchecks.vdc.vcd.code',
   'cloudchecks Cloud Director provider VDCs': 'cloudchecks.pvdc.vcd.code',
@@ -116,7 +118,7 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
           expect(state, `${t.template}: ${master.key} has no state item`).toBeDefined();
           const triggers = (proto ? state!.trigger_prototypes : state!.triggers) ?? [];
           // Beneath check_vcd (the fleet runners, each VM's, VDC's and provider VDC's check) on the
-          // second UNKNOWN in a row (below); the cluster's and the one-VM template's on the first.
+          // second UNKNOWN in a row (below); the cluster's on the first.
           const onUnknown = SECOND_UNKNOWN.has(t.template)
             ? `min(/${t.template}/${state!.key},#2)=3${t.template in GATED ? gate(t.template) : ''}`
             : `last(/${t.template}/${state!.key})=3`;
@@ -399,7 +401,21 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
     expect(item.preprocessing).toEqual([{ type: 'CHECK_NOT_SUPPORTED', parameters: [''], error_handler: 'CUSTOM_VALUE', error_handler_params: '4' }]);
     expect(item.triggers).toBeUndefined();
     const macros = Object.fromEntries((template.macros ?? []).map((m) => [m.macro, m.value]));
-    expect(macros).toMatchObject({ '{$CLOUDCHECKS.VCD.GROUP}': 'Cloud Director', '{$CLOUDCHECKS.VCD.INTERVAL}': '1m', '{$CLOUDCHECKS.VCD.SETTLE}': '30m' });
+    expect(macros).toMatchObject({ '{$CLOUDCHECKS.VCD.GROUP}': 'Cloud Director', '{$CLOUDCHECKS.VCD.INTERVAL}': '1m' });
+    // The gate opens {$CLOUDCHECKS.VCD.SETTLE} after check_vcd's last CRITICAL: by then each check
+    // of the template has run again (its longest interval, and a run of at most 5 minutes), or its
+    // UNKNOWNs of the outage would raise their problems as the gate opens.
+    const minutes = (d = '') => Number(d.slice(0, -1)) * { s: 1 / 60, m: 1, h: 60, d: 1440 }[d.slice(-1) as 's' | 'm' | 'h' | 'd'];
+    const checks = [...(template.items ?? []), ...(template.discovery_rules ?? []).flatMap((r) => r.item_prototypes ?? [])].filter(
+      (i) => i.type === 'EXTERNAL' && !i.key.startsWith('check_vm_fleet['),
+    ) as Array<Item & { delay: string }>;
+    const delays = checks.map((i) => (i.delay.startsWith('{$') ? macros[i.delay] : i.delay)).map(minutes);
+    // The fleet's runner: its values every {$CLOUDCHECKS.FLEET.INTERVAL} (5m), the trapper's by its timer.
+    const longest = Math.max(0, ...delays, macros['{$CLOUDCHECKS.FLEET.INTERVAL}'] ? minutes(macros['{$CLOUDCHECKS.FLEET.INTERVAL}']) : 0);
+    expect(
+      minutes(macros['{$CLOUDCHECKS.VCD.SETTLE}']),
+      `${name}: {$CLOUDCHECKS.VCD.SETTLE} ${macros['{$CLOUDCHECKS.VCD.SETTLE}']}, its longest interval ${longest} min`,
+    ).toBeGreaterThanOrEqual(longest + 5);
   });
 
   // What an outage makes (a check that cannot be made, a runner without result) is held back by
