@@ -4,15 +4,17 @@
 // divided by SCALE, nothing else changed, no check forced. One host per vCD with check_vcd (the
 // service template) and the provider VDCs, in the host group the organisation hosts' templates
 // read it from ({$CLOUDCHECKS.VCD.GROUP}, "Cloud Director" as shipped); three organisation hosts
-// beneath it, the VM fleet on one, the VDCs on another, and one VM on a host of its own (the
-// template for one VM per host: CPU, memory, disk, snapshots, VMware Tools, lease). The day: first start (every VM
+// beneath it, the VM fleet on one, the VDCs on another, and two VMs on hosts of their own (the
+// template for one VM per host: CPU, memory, disk, snapshots, VMware Tools, lease), one of them
+// powered off, its checks UNKNOWN: problems open before the outage. The day: first start (every VM
 // discovered from the fleet's runs, every VDC and provider VDC discovered, all with values), vCD
 // stopped for twice the fleet's no-result window (a TCP relay in front of the simulator, closed:
 // connections refused), vCD back until every VM, VDC and provider VDC item holds a fresh value and
 // the settle window is over; then the password rejected (rotated elsewhere, the sessions gone)
 // and back, the same. Counted from the server's events: one problem per break, check_vcd's on the
-// vCD's host, and at most its recovery; nothing on first start; none for a VM, a VDC, a provider
-// VDC or the runner. The simulator's fleet scenario, 45 VMs.
+// vCD's host, and at most its recovery; nothing on first start but the powered-off VM's own
+// cannot-be-checked problems, which stay open through each break, neither closed nor raised
+// again; none for a VM, a VDC, a provider VDC or the runner. The simulator's fleet scenario, 45 VMs.
 import { execFile } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,6 +86,10 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
   let vmCount = 0;
   /** The VM on a host of its own: one every check of the one-VM template finds OK. */
   let oneVm = '';
+  /** A powered-off VM on a host of its own: its checks UNKNOWN, its problems open before the outage. */
+  let offVm = '';
+  /** Those problems, open since the first start. */
+  let offProblems: string[] = [];
   const api = <T>(method: string, params: unknown) => zabbix.call(method, params) as Promise<T>;
   const own = (path: string) => zabbix.runAs && chownSync(path, zabbix.runAs.uid, zabbix.runAs.gid);
 
@@ -100,11 +106,16 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     });
     return list.map((e) => `${e.hosts[0]?.host}: ${e.name}`).sort();
   }
+  /** The names of a host's open problems, sorted. */
+  async function openProblems(name: string): Promise<string[]> {
+    return (await api<Array<{ name: string }>>('problem.get', { hostids: [hostIds[name]], output: ['name'] })).map((p) => p.name).sort();
+  }
   /** The state items of every VM, VDC and provider VDC (discovered), with their last values' times. */
-  async function stateItems(): Promise<Array<{ key_: string; lastclock: string; lastvalue: string }>> {
-    const items = await api<Array<{ key_: string; lastclock: string; lastvalue: string }>>('item.get', {
+  async function stateItems(): Promise<Array<{ key_: string; lastclock: string; lastvalue: string; hosts: Array<{ host: string }> }>> {
+    const items = await api<Array<{ key_: string; lastclock: string; lastvalue: string; hosts: Array<{ host: string }> }>>('item.get', {
       hostids: Object.values(hostIds),
       output: ['key_', 'lastclock', 'lastvalue'],
+      selectHosts: ['host'],
     });
     return items.filter((i) => /^cloudchecks\.((fleet\.vm\.(cpu|mem|disk)\.code|vdc\.code|pvdc\.code)\[|vm\.[a-z]+\.code$)/.test(i.key_));
   }
@@ -115,7 +126,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     for (;;) {
       const items = await stateItems();
       const stale = items.filter((i) => Number(i.lastclock) < after);
-      if (stale.length === 0 && items.length >= 3 * vmCount + 2 + ONE_VM.length) {
+      if (stale.length === 0 && items.length >= 3 * vmCount + 2 + 2 * ONE_VM.length) {
         fresh = Math.floor(Date.now() / 1000);
         break;
       }
@@ -208,6 +219,8 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       }
     }
     expect(oneVm, 'a powered-on VM that every check of the one-VM template finds OK').not.toBe('');
+    offVm = Object.keys(vms).find((id) => vms[id].status === 'POWERED_OFF') ?? '';
+    expect(offVm, 'a powered-off VM in the fleet scenario').not.toBe('');
   }, 240_000);
 
   afterAll(async () => {
@@ -217,7 +230,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     await sim.stop();
   }, 60_000);
 
-  it('first start: the vCD host and two organisation hosts as docs/zabbix.md sets them up; every VM, VDC and provider VDC discovered with values, and nothing raised', async () => {
+  it("first start: the vCD host and the organisation hosts as docs/zabbix.md sets them up; every VM, VDC and provider VDC discovered with values, and nothing raised but the powered-off VM's own", async () => {
     const started = Math.floor(Date.now() / 1000);
     const scaled = scaledTemplates(readFileSync(TEMPLATE, 'utf8'));
     macros = scaled.macros;
@@ -250,6 +263,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     await host('acme', orgGroup, ['cloudchecks Cloud Director VM fleet'], { '{$CLOUDCHECKS.SECTION}': 'vcd' });
     await host('acme-vdcs', orgGroup, ['cloudchecks Cloud Director VDCs'], { '{$CLOUDCHECKS.VDC.SECTION}': 'vcd' });
     await host('acme-vm', orgGroup, ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': oneVm });
+    await host('acme-vm-off', orgGroup, ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': offVm });
     zabbix.reloadConfig();
     // Discovery as scheduled (the VDCs' and provider VDCs' rules every 1h / SCALE; the VMs from each fleet run).
     const took = await freshAgain('first start', started, false);
@@ -264,9 +278,20 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       'cloudchecks.vdc.vcd.code=0',
       'cloudchecks.vm.vcd.code=0',
     ]);
+    // The powered-off VM's checks that say UNKNOWN raise their problems on their second run: wait for each.
+    let unknownChecks = 0;
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      unknownChecks = (await stateItems()).filter((i) => i.hosts[0]?.host === 'acme-vm-off' && i.lastvalue === '3').length;
+      offProblems = await openProblems('acme-vm-off');
+      if ((unknownChecks > 0 && offProblems.length === unknownChecks) || Date.now() > deadline) break;
+      await sleep(2000);
+    }
+    expect(offProblems.length, `${unknownChecks} UNKNOWN checks of the powered-off VM, problems ${JSON.stringify(offProblems)}`).toBe(unknownChecks);
+    expect(offProblems.every((p) => p.endsWith(' cannot be checked'))).toBe(true);
     const raised = await events(started, 1);
     figures.push(`first start: ${raised.length} problems ${JSON.stringify(raised)}`);
-    expect(raised).toEqual([]);
+    expect(raised).toEqual(offProblems.map((p) => `acme-vm-off: ${p}`).sort());
   }, 600_000);
 
   /** The runner's, the VDCs', the provider VDCs' and the one VM's state values from `from` to `to`: how often each was UNKNOWN (the most of a key's items). */
@@ -311,6 +336,8 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     expect(unknown['cloudchecks.vdc.code']).toBeGreaterThanOrEqual(2);
     expect(unknown['cloudchecks.vm.cpu.code']).toBeGreaterThanOrEqual(2);
     expect(problems).toEqual([`vcd-eu1: ${DOWN}`]);
+    // The powered-off VM's problems of before: open all along, neither closed nor raised again.
+    expect(await openProblems('acme-vm-off')).toEqual(offProblems);
     expect(recoveries.length).toBeLessThanOrEqual(1);
     expect(recoveries.every((r) => r === `vcd-eu1: ${DOWN}`)).toBe(true);
   }
