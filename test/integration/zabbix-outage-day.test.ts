@@ -30,7 +30,7 @@ const install = 'missing' in found ? undefined : found;
 const suite = askedSuite({
   env: 'CLOUDCHECKS_ZABBIX_OUTAGE',
   what: 'the Zabbix outage-day test',
-  takes: 'about 8 minutes per Zabbix version',
+  takes: 'about 15 minutes per Zabbix version',
   missing: 'missing' in found ? found.missing : undefined,
   fix: "Install with: apt-get install --no-install-recommends zabbix-server-pgsql zabbix-frontend-php php8.2-pgsql php8.2-cli php8.2-cgi postgresql (or run 'make integration-deps CLOUDCHECKS_INSTALL_DEPS=1' as root).",
 });
