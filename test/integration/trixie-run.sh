@@ -62,6 +62,6 @@ dist=/tmp/cloudchecks-deb
 chroot "$ROOT" sh -c "rm -rf $dist && mkdir $dist && ln -s /usr/lib/nagios/plugins/check_* /usr/bin/cloudchecks-sim $dist/"
 echo "trixie-run: cloudchecks $(chroot "$ROOT" dpkg-query -W -f '${Version}' cloudchecks) installed; Node.js $(chroot "$ROOT" node --version), Icinga 2 $(chroot "$ROOT" dpkg-query -W -f '${Version}' icinga2-bin), Zabbix $(chroot "$ROOT" dpkg-query -W -f '${Version}' zabbix-server-pgsql), PostgreSQL $(chroot "$ROOT" dpkg-query -W -f '${Version}' postgresql)"
 # --configLoader runner: no require(esm) needed from the Node.js that runs vitest.
-chroot "$ROOT" env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 CI="${CI:-}" CLOUDCHECKS_ZABBIX_FLEET="${CLOUDCHECKS_ZABBIX_FLEET:-}" CLOUDCHECKS_SKIP_LOG="${CLOUDCHECKS_SKIP_LOG:-}" \
+chroot "$ROOT" env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 CI="${CI:-}" CLOUDCHECKS_ZABBIX_FLEET="${CLOUDCHECKS_ZABBIX_FLEET:-}" CLOUDCHECKS_ZABBIX_OUTAGE="${CLOUDCHECKS_ZABBIX_OUTAGE:-}" CLOUDCHECKS_SKIP_LOG="${CLOUDCHECKS_SKIP_LOG:-}" \
 	CLOUDCHECKS_DIST=$dist CLOUDCHECKS_EXPECT_DEBIAN=13 sh -c 'cd "$1" && shift && exec node node_modules/vitest/vitest.mjs run --configLoader runner "$@"' \
 	sh "$REPO" --reporter=default --reporter=json --outputFile.json="$report" "$@"

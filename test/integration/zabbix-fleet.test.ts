@@ -8,9 +8,10 @@
 // its own macro (the VM's id as context) saying OK, so that one alone raises its three "cannot be
 // checked" problems in each template and the others none; the
 // caches' use read from the server's internal items, each master item's run time and the
-// document's size (printed, for the docs' sizing); then a broken password: check_vcd's problem
-// on the vCD's host (the service template, in the host group the runner hosts read it from) and
-// none for the runners or the 2,000 VMs.
+// document's size (printed, for the docs' sizing); then a broken password and its mending:
+// check_vcd's problem on the vCD's host (the service template, in the host group the runner hosts
+// read it from) and at most its recovery, none for the runners or the 2,000 VMs, from the break
+// until every VM state item of both templates holds a value from after the mending.
 // Minutes long (tens of minutes on a loaded 2-core host), so it runs only when asked
 // (CLOUDCHECKS_ZABBIX_FLEET=1), not within CI's time budget:
 // (node build.mjs dist first; as root; under the lock the engine tests share; docs/DEVELOPING.md)
@@ -20,27 +21,19 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportSkip } from './support/engines';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { askedSuite } from './support/engines';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { findZabbix, PrivateZabbix, sleep, type ZabbixInstall } from './support/zabbix';
 
 const found = findZabbix();
 const install = 'missing' in found ? undefined : found;
-const asked = process.env.CLOUDCHECKS_ZABBIX_FLEET === '1';
-const why = !asked
-  ? 'not asked for (CLOUDCHECKS_ZABBIX_FLEET=1 runs it: tens of minutes)'
-  : !install
-    ? `${(found as { missing: string }).missing} is not installed`
-    : '';
-if (why)
-  reportSkip({
-    what: 'the 2,000-VM Zabbix fleet test',
-    why,
-    // Run only when asked, in CI too: docs/DEVELOPING.md, "Tests that run only when asked".
-    ...(asked ? {} : { optional: 'docs/DEVELOPING.md: tests that run only when asked' }),
-  });
-const suite = why ? describe.skip : describe;
+const suite = askedSuite({
+  env: 'CLOUDCHECKS_ZABBIX_FLEET',
+  what: 'the 2,000-VM Zabbix fleet test',
+  takes: 'tens of minutes',
+  missing: 'missing' in found ? found.missing : undefined,
+});
 
 const SEVEN = install?.version.startsWith('7.') === true;
 const TEMPLATE = join(REPO, SEVEN ? 'contrib/zabbix/cloudchecks_templates_7.0.yaml' : 'contrib/zabbix/cloudchecks_templates.yaml');
@@ -455,9 +448,10 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     600_000,
   );
 
-  it("a broken password: check_vcd's problem on the vCD's host, none for the runners or the 2,000 VMs", async () => {
+  it("a broken password and its mending: check_vcd's problem on the vCD's host and at most its recovery, none for the runners or the 2,000 VMs until every VM holds a fresh value again", async () => {
     const DOWN = 'Cloud Director: down, silent or refusing the login';
     const since = Math.floor(Date.now() / 1000);
+    const secret = readFileSync(password, 'utf8');
     writeFileSync(password, 'rotated-elsewhere\n');
     rmSync(cacheDir, { recursive: true, force: true });
     mkdirSync(cacheDir, { mode: 0o700 });
@@ -466,27 +460,28 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
     // once each has read its state (every {$CLOUDCHECKS.VCD.INTERVAL}, 1m).
     const down = async () =>
       (await api<unknown[]>('trigger.get', { hostids: [hostIds['vcd-fleet']], filter: { description: DOWN, value: 1 }, output: ['triggerid'] })).length;
-    await executeNow(['vcd-fleet'], 'check_vcd[');
-    await until(
-      'check_vcd refusing the login on the vCD host',
-      async () => (await down()) === 1,
-      300_000,
-      () => executeNow(['vcd-fleet'], 'check_vcd['),
-    );
-    await until(
-      "every runner host's reading of check_vcd CRITICAL",
-      async () =>
-        (
-          await api<Array<{ lastvalue: string }>>('item.get', {
-            hostids: runners.map((h) => hostIds[h]),
-            filter: { key_: 'cloudchecks.fleet.vcd.code' },
-            output: ['lastvalue'],
-          })
-        ).every((i) => i.lastvalue === '2'),
-      300_000,
-    );
+    const vcdRead = (code: string) => async () =>
+      (
+        await api<Array<{ lastvalue: string }>>('item.get', {
+          hostids: runners.map((h) => hostIds[h]),
+          filter: { key_: 'cloudchecks.fleet.vcd.code' },
+          output: ['lastvalue'],
+        })
+      ).every((i) => i.lastvalue === code);
+    /** check_vcd run until its problem is open (1) or closed (0), then every runner host's reading of it `code`. */
+    const checkVcd = async (what: string, problem: number, code: string) => {
+      await executeNow(['vcd-fleet'], 'check_vcd[');
+      await until(
+        `check_vcd ${what} on the vCD host`,
+        async () => (await down()) === problem,
+        300_000,
+        () => executeNow(['vcd-fleet'], 'check_vcd['),
+      );
+      await until(`every runner host's reading of check_vcd ${code}`, vcdRead(code), 300_000);
+    };
+    await checkVcd('refusing the login', 1, '2');
     // Two rounds of the runners: the second UNKNOWN in a row is what the runner's trigger
-    // fires on, unless (as here) check_vcd's problem, which it depends on, is open.
+    // fires on, unless (as here) check_vcd's state, which it reads, is CRITICAL.
     for (const round of [1, 2]) {
       const ran = Math.floor(Date.now() / 1000) + 1;
       await sleep(1100);
@@ -509,15 +504,49 @@ suite(`Zabbix ${install?.version ?? ''}: the 2,000-VM fleet through both fleet t
       );
     }
     await sleep(20_000); // anything else it would raise has come by now
-    const raised = await api<Array<{ name: string }>>('event.get', {
-      hostids: Object.values(hostIds),
-      source: 0,
-      object: 0,
-      value: 1,
-      time_from: since,
-      output: ['name'],
-    });
-    figures.push(`broken password: ${raised.length} problem events for ${runners.length} runner host(s) and ${expected.size} VMs`);
-    expect(raised.map((e) => e.name)).toEqual([DOWN]);
-  }, 900_000);
+    const events = async (value: 0 | 1) =>
+      (
+        await api<Array<{ name: string; hosts: Array<{ host: string }> }>>('event.get', {
+          hostids: Object.values(hostIds),
+          source: 0,
+          object: 0,
+          value,
+          time_from: since,
+          output: ['name'],
+          selectHosts: ['host'],
+        })
+      )
+        .map((e) => `${e.hosts[0]?.host}: ${e.name}`)
+        .sort();
+    const whileBroken = await events(1);
+    figures.push(`broken password: ${whileBroken.length} problem events for ${runners.length} runner host(s) and ${expected.size} VMs while it lasted`);
+    expect(whileBroken).toEqual([`vcd-fleet: ${DOWN}`]);
+
+    // The password back: check_vcd OK, every runner reads it, then the runners' next rounds until
+    // every VM state item of both templates holds a value from after the mending.
+    const back = Math.floor(Date.now() / 1000);
+    writeFileSync(password, secret);
+    await checkVcd('OK again', 0, '0');
+    const mended = Math.floor(Date.now() / 1000);
+    await feed();
+    await until(
+      'every VM state item of both templates fresh after the mending',
+      async () => {
+        const items = (await Promise.all(['cpu.code', 'mem.code', 'disk.code'].map(vmItems))).flat();
+        return items.length === 6 * expected.size && items.every((i) => Number(i.lastclock) >= mended);
+      },
+      600_000,
+      feed,
+    );
+    const fresh = Math.floor(Date.now() / 1000);
+    await sleep(20_000);
+    const problems = await events(1);
+    const recoveries = await events(0);
+    figures.push(
+      `broken password mended: check_vcd OK ${mended - back} s after, every VM state item of both templates (${6 * expected.size}) fresh ${fresh - back} s after; from the break on, problems ${JSON.stringify(problems)}, recoveries ${JSON.stringify(recoveries)}`,
+    );
+    expect(problems).toEqual([`vcd-fleet: ${DOWN}`]);
+    expect(recoveries.length).toBeLessThanOrEqual(1);
+    expect(recoveries.every((r) => r === `vcd-fleet: ${DOWN}`)).toBe(true);
+  }, 1_800_000);
 });

@@ -16,6 +16,8 @@ interface Trigger {
   uuid: string;
   expression: string;
   name: string;
+  recovery_mode?: string;
+  recovery_expression?: string;
 }
 interface Item {
   uuid: string;
@@ -45,6 +47,7 @@ type WithDeps = Trigger & { dependencies?: Array<{ name: string; expression: str
 const discovered = (t: Template): WithDeps[] => t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []).flatMap((i) => i.trigger_prototypes ?? []);
 const ownItems = (t: Template): WithDeps[] => t.items!.flatMap((i) => i.triggers ?? []);
 const beneath: Array<[string, (t: Template) => WithDeps[]]> = [
+  ['cloudchecks Cloud Director VM', ownItems],
   ['cloudchecks Cloud Director VMs', discovered],
   ['cloudchecks Cloud Director VDCs', discovered],
   ['cloudchecks Cloud Director provider VDCs', discovered],
@@ -61,6 +64,7 @@ const SECOND_UNKNOWN = new Set(beneath.map(([name]) => name));
  * makes stay quiet while it is CRITICAL and {$CLOUDCHECKS.VCD.SETTLE} after.
  */
 const GATED: Record<string, string> = {
+  'cloudchecks Cloud Director VM': 'cloudchecks.vm.vcd.code',
   'cloudchecks Cloud Director VMs': 'cloudchecks.vms.vcd.code',
   'cloudchecks Cloud Director VDCs': 'cloudchecks.vdc.vcd.code',
   'cloudchecks Cloud Director provider VDCs': 'cloudchecks.pvdc.vcd.code',
@@ -116,7 +120,7 @@ describe('contrib/zabbix/cloudchecks_templates.yaml', () => {
           expect(state, `${t.template}: ${master.key} has no state item`).toBeDefined();
           const triggers = (proto ? state!.trigger_prototypes : state!.triggers) ?? [];
           // Beneath check_vcd (the fleet runners, each VM's, VDC's and provider VDC's check) on the
-          // second UNKNOWN in a row (below); the cluster's and the one-VM template's on the first.
+          // second UNKNOWN in a row (below); the cluster's on the first.
           const onUnknown = SECOND_UNKNOWN.has(t.template)
             ? `min(/${t.template}/${state!.key},#2)=3${t.template in GATED ? gate(t.template) : ''}`
             : `last(/${t.template}/${state!.key})=3`;
@@ -399,7 +403,21 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
     expect(item.preprocessing).toEqual([{ type: 'CHECK_NOT_SUPPORTED', parameters: [''], error_handler: 'CUSTOM_VALUE', error_handler_params: '4' }]);
     expect(item.triggers).toBeUndefined();
     const macros = Object.fromEntries((template.macros ?? []).map((m) => [m.macro, m.value]));
-    expect(macros).toMatchObject({ '{$CLOUDCHECKS.VCD.GROUP}': 'Cloud Director', '{$CLOUDCHECKS.VCD.INTERVAL}': '1m', '{$CLOUDCHECKS.VCD.SETTLE}': '30m' });
+    expect(macros).toMatchObject({ '{$CLOUDCHECKS.VCD.GROUP}': 'Cloud Director', '{$CLOUDCHECKS.VCD.INTERVAL}': '1m' });
+    // The gate opens {$CLOUDCHECKS.VCD.SETTLE} after check_vcd's last CRITICAL: by then each check
+    // of the template has run again (its longest interval, and a run of at most 5 minutes), or its
+    // UNKNOWNs of the outage would raise their problems as the gate opens.
+    const minutes = (d = '') => Number(d.slice(0, -1)) * { s: 1 / 60, m: 1, h: 60, d: 1440 }[d.slice(-1) as 's' | 'm' | 'h' | 'd'];
+    const checks = [...(template.items ?? []), ...(template.discovery_rules ?? []).flatMap((r) => r.item_prototypes ?? [])].filter(
+      (i) => i.type === 'EXTERNAL' && !i.key.startsWith('check_vm_fleet['),
+    ) as Array<Item & { delay: string }>;
+    const delays = checks.map((i) => (i.delay.startsWith('{$') ? macros[i.delay] : i.delay)).map(minutes);
+    // The fleet's runner: its values every {$CLOUDCHECKS.FLEET.INTERVAL} (5m), the trapper's by its timer.
+    const longest = Math.max(0, ...delays, macros['{$CLOUDCHECKS.FLEET.INTERVAL}'] ? minutes(macros['{$CLOUDCHECKS.FLEET.INTERVAL}']) : 0);
+    expect(
+      minutes(macros['{$CLOUDCHECKS.VCD.SETTLE}']),
+      `${name}: {$CLOUDCHECKS.VCD.SETTLE} ${macros['{$CLOUDCHECKS.VCD.SETTLE}']}, its longest interval ${longest} min`,
+    ).toBeGreaterThanOrEqual(longest + 5);
   });
 
   // What an outage makes (a check that cannot be made, a runner without result) is held back by
@@ -413,6 +431,27 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
     for (const tr of triggers) expect(tr.expression.endsWith(gate(name)), `${name}: ${tr.name}`).toBe(made(tr.expression));
   });
 
+  // The gate holds a cannot-be-checked problem back; it must not close one already open (a VM
+  // without VMware Tools, a check refused its rights): while vCD is down the gated expression is
+  // false, and without a recovery expression of its own the problem would close with the outage
+  // and be raised again once the gate opens, two notifications for a VM per outage. Each closes
+  // only on a result other than UNKNOWN. (The fleets' VMs get no values while vCD is down.)
+  it.each(gated.filter(([name]) => !name.includes('fleet')))(
+    '%s: a cannot-be-checked problem closes on a result other than UNKNOWN, never with the gate',
+    (name, triggersOf) => {
+      const template = templates.find((t) => t.template === name)!;
+      const cannot = triggersOf(template).filter((tr) => /,#2\)=3 and /.test(tr.expression));
+      expect(cannot.length).toBeGreaterThan(0);
+      for (const tr of cannot) {
+        const state = /^min\((\/[^,]+),#2\)=3 and /.exec(tr.expression)![1];
+        expect({ mode: tr.recovery_mode, expression: tr.recovery_expression }, `${name}: ${tr.name}`).toEqual({
+          mode: 'RECOVERY_EXPRESSION',
+          expression: `last(${state})<>3`,
+        });
+      }
+    },
+  );
+
   // A check beneath check_vcd whose run came between the outage and check_vcd's next (check_vcd
   // every minute, the VMs every 5 or 15) fails once before check_vcd has said so: only the
   // second UNKNOWN in a row raises a problem.
@@ -421,6 +460,19 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
     const onUnknown = triggersOf(template).filter((tr) => /\)=3( and |$)/.test(tr.expression));
     expect(onUnknown.length).toBeGreaterThan(0);
     for (const tr of onUnknown) expect(tr.expression.replace(name in GATED ? gate(name) : '', ''), `${name}: ${tr.name}`).toMatch(/^min\(\/[^,]+,#2\)=3$/);
+  });
+
+  // An organisation host whose triggers stay quiet, or page in an outage: docs/troubleshooting.md
+  // says what its state item's values mean, by the keys the templates give it.
+  it("docs/troubleshooting.md names every organisation template's state item, what 2 and 4 mean there and how to fix {$CLOUDCHECKS.VCD.GROUP}", () => {
+    const trouble = readFileSync(join(REPO, 'docs/troubleshooting.md'), 'utf8');
+    for (const key of new Set(Object.values(GATED))) expect(trouble, key).toContain(`\`${key}\``);
+    for (const [name] of gated) {
+      const item = templates.find((t) => t.template === name)!.items!.find((i) => i.key === GATED[name])! as Item & { description: string };
+      expect(item.description, name).toContain('2 CRITICAL (down, silent or refusing the login), 3 UNKNOWN, 4 no check_vcd in that group');
+    }
+    expect(trouble).toMatch(/reads 4 \| 4 is "no check_vcd in that group": `\{\$CLOUDCHECKS\.VCD\.GROUP\}`/);
+    expect(trouble).toMatch(/was 2 \(CRITICAL\) within `\{\$CLOUDCHECKS\.VCD\.SETTLE\}`/);
   });
 
   it('the service trigger it names is the one the service template has', () => {

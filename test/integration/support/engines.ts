@@ -1,6 +1,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { accessSync, appendFileSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { describe } from 'vitest';
 
 /**
  * The full path of an executable found in PATH or the sbin directories, if any.
@@ -87,6 +88,28 @@ export function announceSkip(engine: string, packages: string): void {
     },
     callingTestFile(),
   );
+}
+
+/**
+ * The suite of a test that runs only when asked (docs/DEVELOPING.md, "Tests that run only when
+ * asked"): `describe` when the variable `env` is 1 and nothing it needs is `missing`, else
+ * `describe.skip`, the skip reported: optional when not asked for (in CI too), a failure where
+ * skips fail when asked for and something is missing.
+ */
+export function askedSuite(test: { env: string; what: string; takes: string; missing?: string; fix?: string }): typeof describe | typeof describe.skip {
+  const asked = process.env[test.env] === '1';
+  const why = !asked ? `not asked for (${test.env}=1 runs it: ${test.takes})` : test.missing ? `${test.missing} is not installed` : '';
+  if (!why) return describe;
+  reportSkip(
+    {
+      what: test.what,
+      why,
+      ...(test.fix ? { fix: test.fix } : {}),
+      ...(asked ? {} : { optional: 'docs/DEVELOPING.md: tests that run only when asked' }),
+    },
+    callingTestFile(),
+  );
+  return describe.skip;
 }
 
 export function sleep(ms: number): Promise<void> {
