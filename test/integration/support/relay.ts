@@ -1,5 +1,6 @@
-// A TCP relay in front of the simulator's vCD: closed, it refuses connections as a stopped vCD
-// does; opened again, on the same port, vCD is back.
+// A TCP relay in front of the simulator's vCD: closed, it refuses new connections and resets
+// the open ones as a vCD that goes down does, whatever a check was reading; opened again, on
+// the same port, vCD is back.
 import net from 'node:net';
 import { freePort } from './icinga2';
 
@@ -26,15 +27,14 @@ export class Relay {
   }
 
   /**
-   * Refuses new connections at once; the ones open (a check half-way through its requests) are
-   * cut at once, or `graceMs` later, as a vCD that stops while a check is reading lets them end.
+   * Refuses new connections, and resets the open ones (a check half-way through its requests or
+   * an answer) at once: no grace, a check reading when vCD goes down must say so in that run.
    */
-  async close(graceMs = 0): Promise<void> {
+  async close(): Promise<void> {
     const server = this.server;
     this.server = undefined;
     const closed = server ? new Promise((done) => server.close(done)) : Promise.resolve();
-    if (graceMs > 0) await new Promise((done) => setTimeout(done, graceMs));
-    for (const s of [...this.sockets]) s.destroy();
+    for (const s of [...this.sockets]) s.resetAndDestroy();
     await closed;
   }
 }
