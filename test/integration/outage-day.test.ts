@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runExecutable } from '../support/spawn';
 import { announceSkip, findExecutable, sleep, until } from './support/engines';
 import { PrivateIcinga } from './support/icinga2';
-import { Relay } from './support/relay';
+import { closeWhileCellsRead, Relay } from './support/relay';
 import { assertBuilt, BuiltSimulator, DIST, REPO } from './support/simulator';
 import { API_PASSWORD } from './support/vm-fleet';
 
@@ -199,20 +199,10 @@ interface ServiceAttrs {
       expect(first.find((s) => s.host_name === 'vcd')?.state).toBe(0);
 
       // vCD stops for longer than the VM services' staleness window (two runner intervals), and
-      // it stops while check_vcd reads: the simulator holds the second half of the cells answer
-      // back for 5 s (once), and the relay resets the connection in that time. check_vcd must say
-      // CRITICAL in that run: an UNKNOWN first would page twice and hold nothing back meanwhile.
-      const simFaults = async (faults: unknown[]) => {
-        const r = await fetch(`${api.httpUrl}/_sim/faults`, { method: 'PUT', body: JSON.stringify(faults) });
-        expect(r.status, await r.text()).toBeLessThan(300);
-      };
-      const cellsRead = async () => ((await (await fetch(`${api.httpUrl}/_sim/stats`)).json()) as Record<string, number>).cells ?? 0;
-      const cellsBefore = await cellsRead();
-      await simFaults([{ path: '^/cloudapi/1\\.0\\.0/cells$', kind: 'delay-body', ms: 5000, times: 1 }]);
-      await until('check_vcd half-way through the cells answer', cellsRead, (n) => n > cellsBefore, 10 * scaled('CloudchecksVcdInterval') * 1000);
-      await sleep(300);
-      await relay.close();
-      await simFaults([]);
+      // it stops while check_vcd is half-way through the cells answer (the relay resets the
+      // connection). check_vcd must say CRITICAL in that run: an UNKNOWN first would page twice
+      // and hold nothing back meanwhile.
+      await closeWhileCellsRead(relay, api.httpUrl, 10 * scaled('CloudchecksVcdInterval') * 1000);
       const broken = Date.now() / 1000;
       const staleness = 2 * scaled('CloudchecksFleetInterval');
       await until(

@@ -2,6 +2,7 @@
 // the open ones as a vCD that goes down does, whatever a check was reading; opened again, on
 // the same port, vCD is back.
 import net from 'node:net';
+import { sleep, until } from './engines';
 import { freePort } from './icinga2';
 
 /** A TCP relay to the simulator's vCD port that can be closed (connections refused) and opened again on the same port. */
@@ -44,4 +45,24 @@ export async function relayTo(httpsUrl: string): Promise<{ relay: Relay; url: st
   const relay = new Relay(Number(new URL(httpsUrl).port));
   await relay.open();
   return { relay, url: `https://127.0.0.1:${relay.port}` };
+}
+
+/**
+ * Closes the relay while check_vcd (a System account) is half-way through the cells answer, the
+ * worst moment for it: the simulator behind `simHttpUrl` (its plain-HTTP control URL) holds the
+ * second half of its next cells answer back for 5 s, and the relay resets the connection in that
+ * time. `withinMs` bounds the wait for check_vcd's next run.
+ */
+export async function closeWhileCellsRead(relay: Relay, simHttpUrl: string, withinMs: number): Promise<void> {
+  const faults = async (list: unknown[]) => {
+    const r = await fetch(`${simHttpUrl}/_sim/faults`, { method: 'PUT', body: JSON.stringify(list) });
+    if (r.status >= 300) throw new Error(`the simulator refused the faults: HTTP ${r.status} ${await r.text()}`);
+  };
+  const cellsRead = async () => ((await (await fetch(`${simHttpUrl}/_sim/stats`)).json()) as Record<string, number>).cells ?? 0;
+  const before = await cellsRead();
+  await faults([{ path: '^/cloudapi/1\\.0\\.0/cells$', kind: 'delay-body', ms: 5000, times: 1 }]);
+  await until('check_vcd half-way through the cells answer', cellsRead, (n) => n > before, withinMs);
+  await sleep(300);
+  await relay.close();
+  await faults([]);
 }
