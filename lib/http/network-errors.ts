@@ -45,6 +45,13 @@ function dateOf(text: unknown): string | undefined {
   return Number.isFinite(ms) ? `${new Date(ms).toISOString().slice(0, 16)}Z` : undefined;
 }
 
+/**
+ * No answer to judge came: the connection could not be made, was refused, or broke before the
+ * answer was complete (reset, hung up, cut mid-body, TLS handshake failed). A certificate the
+ * client refuses is not one: the server answered, and the fix is on this side.
+ */
+export class TransportError extends CheckError {}
+
 // A connection that never reached the other end: through a proxy, that end is the proxy.
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA']);
 
@@ -56,6 +63,7 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
   const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   const proxyNote = via ? ` (through proxy ${via.host})` : '';
   let message: string;
+  let transport = true;
   if (via && CONNECT_CODES.has(code)) {
     // The plugin only ever connects to the proxy; the proxy connects to the server.
     const proxyWhere = `${via.hostname}:${via.port || 80}`;
@@ -70,6 +78,7 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
   } else if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT') {
     message = `cannot reach ${where}${proxyNote} (${code}); check routing, firewalls and HTTPS_PROXY`;
   } else if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    transport = false;
     // The name checked is the URL's host, or the kubeconfig's tls-server-name when one is set.
     const checked = trust.serverName ?? url.hostname.replace(/^\[|\]$/g, '');
     const names = certificateNames(e.cert?.subjectaltname !== undefined || e.cert?.subject?.CN !== undefined ? e.cert : e.peer);
@@ -80,6 +89,7 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
       message = `TLS certificate of ${where} is not valid for the name "${checked}": it carries ${names}; use one of those names ${where2}, have the certificate reissued, or skip verification with -k/--insecure`;
     }
   } else if (TLS_REASONS[code]) {
+    transport = false;
     // "Pass the CA with --ca-file" is no help to someone who did: say that CA is not the one,
     // and name the issuer the server presented; an expired certificate says since when.
     const trustFix = TLS_REASONS[code][1] === TRUST_FIX;
@@ -99,9 +109,10 @@ export function describeNetworkError(error: unknown, url: URL, via?: URL, trust:
   } else if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(e?.message ?? '')) {
     message = `connection to ${where}${proxyNote} was reset before the response was complete; retry, or check load balancers and proxies in between`;
   } else if (code === 'ERR_INVALID_URL') {
+    transport = false;
     message = `invalid URL "${url.href}"`;
   } else {
     message = `request to ${where}${proxyNote} failed: ${e?.message ?? String(error)}${code ? ` (${code})` : ''}`;
   }
-  return new CheckError(message, { cause: error });
+  return transport ? new TransportError(message, { cause: error }) : new CheckError(message, { cause: error });
 }

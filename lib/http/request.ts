@@ -4,7 +4,7 @@ import * as tls from 'node:tls';
 import { isIP, type Socket } from 'node:net';
 import { CheckError } from '../plugin/errors';
 import { runRedactor } from '../plugin/redact';
-import { describeNetworkError } from './network-errors';
+import { describeNetworkError, TransportError } from './network-errors';
 import type { TlsSettings } from './tls-settings';
 import { proxyAuthorization, proxyFor } from './proxy';
 import { bodyBytesRead } from './young-collector';
@@ -333,8 +333,8 @@ function tooLarge(url: URL, maxBytes: number): ResponseTooLargeError {
   );
 }
 
-function truncated(url: URL): CheckError {
-  return new CheckError(
+function truncated(url: URL): TransportError {
+  return new TransportError(
     `connection to ${url.host} closed before the whole response was received (truncated body); retry, or check load balancers and proxies in between`,
   );
 }

@@ -1,7 +1,8 @@
 // check_vcd: the Cloud Director service itself, the parent of every other vCD check. Its
 // versions list, a fresh login (never a cached session), one authenticated request and, for
-// a System account, the cells. Unlike the other checks, vCD unreachable, silent within -t or
-// refusing the login is CRITICAL: this is the service that pages.
+// a System account, the cells. Unlike the other checks, vCD unreachable, breaking the
+// connection mid-answer, silent within -t or refusing the login is CRITICAL: this is the
+// service that pages.
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
@@ -17,7 +18,7 @@ export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = vcdPlugin({
   name: 'VCD',
   command: 'check_vcd',
   description:
-    'Checks that the VMware Cloud Director service works: /api/versions answers, a fresh login succeeds (never a cached session, then logged out), and the current session can be read; with a System account, the cells (one not active, in maintenance or quiesced is WARNING, named; none serving is CRITICAL). vCD unreachable, no answer within -t, or the login refused are CRITICAL: the other vCD services depend on this one.',
+    'Checks that the VMware Cloud Director service works: /api/versions answers, a fresh login succeeds (never a cached session, then logged out), and the current session can be read; with a System account, the cells (one not active, in maintenance or quiesced is WARNING, named; none serving is CRITICAL). vCD unreachable, the connection broken mid-answer, no answer within -t, or the login refused are CRITICAL: the other vCD services depend on this one.',
   usage: 'check_vcd -u URL -U USER -o ORG --password-file PATH [-w SECONDS] [-c SECONDS] [options]',
   options: SERVICE_OPTIONS,
   timeoutState: State.CRITICAL,
@@ -27,7 +28,7 @@ export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = vcdPlugin({
     'check_vcd -u https://vcd.example.com -U monitor -o acme --password-file PW -t 20:UNKNOWN',
   ],
   notes: [
-    'States: CRITICAL when vCD cannot be reached (DNS, connection, TLS), answers with an error, does not answer within -t (default state CRITICAL here; -t SECONDS:STATE changes it), or refuses the login; WARNING when the slowest answer passes -w or a cell does not serve; UNKNOWN only for what the options got wrong (a missing option, an unreadable password file, an --api-version the server refuses).',
+    'States: CRITICAL when vCD cannot be reached (DNS, connection, TLS), breaks the connection before an answer is complete (reset, hung up or cut mid-answer at any step, the cells included: "vCD at URL is not answering: CAUSE", in that same run), answers with an error, does not answer within -t (default state CRITICAL here; -t SECONDS:STATE changes it, for a silent vCD only), or refuses the login; WARNING when the slowest answer passes -w or a cell does not serve; UNKNOWN for what the options got wrong (a missing option, an unreadable password file, an --api-version the server refuses) and for cells a System account could not read from an answer (an error status, or not the cells list).',
     'Any account may run it (tenant or System). Cells: System only (GET /cloudapi/1.0.0/cells, or the cell query on vCD without CloudAPI); a tenant account is OK without them, and the output says so.',
     'Perfdata: versions_time, login_time, query_time (s, with -w/-c); cells and cells_serving with a System account.',
     'Shipped as the parent of every other vCD service (contrib: Nagios servicedependency; Icinga 2 through vcd-reachable, its result less a refusal of its own login; Zabbix through the vCD host group the organisation templates read), so that an outage pages once.',

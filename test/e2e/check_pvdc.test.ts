@@ -202,7 +202,10 @@ describe('check_vcd', () => {
     });
     const url = `https://127.0.0.1:${port}`;
     const vcd = await run('check_vcd', healthy, 'tenant', [], url);
-    expect([vcd.code, firstLine(vcd)]).toEqual([2, expect.stringMatching(/^VCD CRITICAL - connection refused by 127\.0\.0\.1:\d+/)]);
+    expect([vcd.code, firstLine(vcd)]).toEqual([
+      2,
+      expect.stringMatching(/^VCD CRITICAL - vCD at https:\/\/127\.0\.0\.1:\d+ is not answering: connection refused by 127\.0\.0\.1:\d+/),
+    ]);
     const pvdc = await run('check_pvdc', healthy, 'system', [], url);
     expect(pvdc.code).toBe(3);
     const bad = await run('check_vcd', healthy, 'tenant', ['-w', '10:5']);
@@ -219,6 +222,33 @@ describe('check_vcd', () => {
     } finally {
       healthy.apis.vcd.faults.set([]);
     }
+  });
+
+  // A cell going down while check_vcd reads: the connection cut half-way through an answer, or
+  // reset before one, after the login. CRITICAL in that same run (one state change, one page,
+  // the dependents held at once), never UNKNOWN first; the session is still logged out.
+  it.each([
+    ['cut mid-answer, the cells (System)', 'system', { path: '^/cloudapi/1\\.0\\.0/cells$', kind: 'truncate' }, /closed before the whole response/],
+    ['reset before an answer, the cells (System)', 'system', { path: '^/cloudapi/1\\.0\\.0/cells$', kind: 'reset' }, /was reset before the response/],
+    [
+      'cut mid-answer, the current session (tenant)',
+      'tenant',
+      { path: '^/cloudapi/1\\.0\\.0/sessions/current$', method: 'GET', kind: 'truncate' },
+      /closed before/,
+    ],
+  ] as const)('the connection broken after the login, %s: CRITICAL in one run, naming the cause', async (_what, account, fault, cause) => {
+    const before = await fetch(`${healthy.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+    healthy.apis.vcd.faults.set([fault]);
+    try {
+      const r = await run('check_vcd', healthy, account, []);
+      expect([r.code, firstLine(r)]).toEqual([2, expect.stringMatching(/^VCD CRITICAL - vCD at https:\/\/127\.0\.0\.1:\d+ is not answering: connection /)]);
+      expect(firstLine(r)).toMatch(cause);
+      expect(r.stderr).toBe('');
+    } finally {
+      healthy.apis.vcd.faults.set([]);
+    }
+    const after = await fetch(`${healthy.apis.vcd.httpUrl}/_sim/stats`).then((x) => x.json() as Promise<Record<string, number>>);
+    expect((after.logout ?? 0) - (before.logout ?? 0)).toBe(1);
   });
 
   it('the password is never printed, even at -vvv', async () => {

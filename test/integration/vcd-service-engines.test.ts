@@ -166,7 +166,7 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       }
       const vcdState = all.get('vcd!vcd')!;
       expect(vcdState.current_state, vcdState.plugin_output).toBe('2');
-      expect(vcdState.plugin_output).toMatch(/^VCD CRITICAL - connection refused/);
+      expect(vcdState.plugin_output).toMatch(/^VCD CRITICAL - vCD at \S+ is not answering: connection refused/);
       for (const [h, s] of services.slice(1)) {
         const st = all.get(`${h}!${s}`)!;
         // Hard problems of their own: without the dependency each would have paged.

@@ -89,6 +89,19 @@ describe('vcd-service.conf: vcd-reachable reads check_vcd as check_vcd words it'
         nock(HOST).delete('/cloudapi/1.0.0/sessions/current').reply(204);
       },
     ],
+    [
+      'the connection reset while the cells are read (a cell going down mid-answer)',
+      () => {
+        versions();
+        login().reply(200, '{}', { 'x-vmware-vcloud-access-token': 'tok' });
+        nock(HOST).get('/cloudapi/1.0.0/sessions/current').reply(200, '{}');
+        nock(HOST)
+          .get('/cloudapi/1.0.0/cells')
+          .query(true)
+          .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+        nock(HOST).delete('/cloudapi/1.0.0/sessions/current').reply(204);
+      },
+    ],
   ])('vCD not answering as it should (%s): CRITICAL for vcd, and vcd-reachable CRITICAL too', async (_what, serve) => {
     serve();
     const { line, state } = await firstLine();

@@ -3,7 +3,10 @@
 // answers (the current session), and for a System account the cells; then the logout. Every
 // step is timed. A step that fails is the service failing: CRITICAL, not UNKNOWN, because
 // this is the check the other vCD checks depend on. Only what the options got wrong (a forced
-// --api-version the server refuses) stays UNKNOWN.
+// --api-version the server refuses) stays UNKNOWN. The connection failing at any step, the
+// cells' read included (a cell going down mid-answer), is vCD not answering: CRITICAL in that
+// run, so that the dependents are held at once and the outage is one state change.
+import { TransportError } from '../../http/network-errors';
 import { CheckError } from '../../plugin/errors';
 import { State } from '../../plugin/state';
 import { parseSupportedVersions, chooseApiVersion, refusedForcedVersion, type OfferedVersion } from '../api/api-version';
@@ -37,10 +40,11 @@ export interface ServiceProbe {
   deadline: number;
 }
 
-/** A failure of the service: CRITICAL, with the message of the step that failed. */
-export function serviceDown(error: unknown): unknown {
+/** A failure of the service: CRITICAL, with the message of the step that failed (a broken connection says vCD at `origin` is not answering). */
+export function serviceDown(error: unknown, origin: string): unknown {
   if (!(error instanceof CheckError) || error instanceof ForcedVersionRefused || error.state !== State.UNKNOWN) return error;
-  return new CheckError(error.message, { state: State.CRITICAL, cause: error, notes: error.notes });
+  const message = error instanceof TransportError ? `vCD at ${origin} is not answering: ${error.message}` : error.message;
+  return new CheckError(message, { state: State.CRITICAL, cause: error, notes: error.notes });
 }
 
 /** The server refused --api-version: a bad option, UNKNOWN. */
@@ -128,7 +132,9 @@ async function readCells(p: ServiceProbe, session: VcdSession, highest: string):
     if (res.status < 200 || res.status >= 300) return { error: `the cell query answered ${describeResponse(res)}` };
     return parseCellRecords(res.body.toString('utf8'), what);
   } catch (error) {
-    if (error instanceof CheckError && !conn.signal?.aborted) return { error: error.message };
+    // An answer that says nothing of the cells is said beside the result; no answer at all (the
+    // connection refused, reset or cut mid-answer) is vCD down, as for any other step.
+    if (error instanceof CheckError && !(error instanceof TransportError) && !conn.signal?.aborted) return { error: error.message };
     throw error;
   }
 }
@@ -171,6 +177,6 @@ export async function probeService(p: ServiceProbe): Promise<ServiceReading> {
     }
     return logoutProblem === undefined ? reading : { ...reading, logoutProblem };
   } catch (error) {
-    throw serviceDown(error);
+    throw serviceDown(error, conn.base.origin);
   }
 }

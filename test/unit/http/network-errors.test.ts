@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkError } from '../../../lib/http/network-errors';
+import { describeNetworkError, TransportError } from '../../../lib/http/network-errors';
 import { CheckError } from '../../../lib/plugin/errors';
 
 const url = new URL('https://api.cluster.example.com:6443/api/v1/nodes');
@@ -32,6 +32,14 @@ describe('describeNetworkError', () => {
     const e = describeNetworkError(err(code), url);
     expect(e).toBeInstanceOf(CheckError);
     expect(e.message).toMatch(message);
+  });
+
+  it('no answer to judge (refused, unreachable, reset, hung up, a failed handshake) is a TransportError; a refused certificate is not', () => {
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', 'EPIPE', 'ERR_SSL_WRONG_VERSION_NUMBER', 'EWHATEVER'])
+      expect(describeNetworkError(err(code), url), code).toBeInstanceOf(TransportError);
+    expect(describeNetworkError(err('', 'socket hang up'), url)).toBeInstanceOf(TransportError);
+    for (const code of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_INVALID_URL'])
+      expect(describeNetworkError(err(code), url), code).not.toBeInstanceOf(TransportError);
   });
 
   it('names the proxy when the request went through one', () => {

@@ -107,6 +107,48 @@ describe('probeService', () => {
     expect(after.message).toMatch(/accepted the login of monitor@acme but \/cloudapi\/1\.0\.0\/sessions\/current answered HTTP 500/);
   });
 
+  // A cell going down while check_vcd reads. nock 14 takes a plain object given to replyWithError
+  // for a response (and never answers): a socket's error is an Error with a code, as here. nock
+  // ends a body stream that fails as if it were complete: a body cut half-way is read over a real
+  // socket in test/unit/http/broken-answer.test.ts, and through check_vcd in the e2e tests.
+  const socketError = (code: string, message: string) => Object.assign(new Error(message), { code });
+  const providerLoggedIn = () => {
+    nock(HOST).get('/api/versions').reply(200, VERSIONS);
+    nock(HOST).post('/cloudapi/1.0.0/sessions/provider').reply(200, '{}', { 'x-vmware-vcloud-access-token': 'tok' });
+    nock(HOST).get('/cloudapi/1.0.0/sessions/current').reply(200, '{}');
+  };
+
+  it('the connection reset on the cells, after the login: CRITICAL in this run, naming the cause, and the session logged out', async () => {
+    providerLoggedIn();
+    nock(HOST).get('/cloudapi/1.0.0/cells').query(true).replyWithError(socketError('ECONNRESET', 'read ECONNRESET'));
+    nock(HOST).delete('/cloudapi/1.0.0/sessions/current').reply(204);
+    const e = await failure(probe(true));
+    expect([e.state, e.message]).toEqual([
+      State.CRITICAL,
+      'vCD at https://vcd.example.com is not answering: connection to vcd.example.com:443 was reset before the response was complete; retry, or check load balancers and proxies in between',
+    ]);
+  });
+
+  it('a follow-up request refused (vCD stopped after the login): CRITICAL, naming the refusal', async () => {
+    nock(HOST).get('/api/versions').reply(200, VERSIONS);
+    nock(HOST).post('/cloudapi/1.0.0/sessions').reply(200, '{}', { 'x-vmware-vcloud-access-token': 'tok' });
+    nock(HOST).get('/cloudapi/1.0.0/sessions/current').replyWithError(socketError('ECONNREFUSED', 'connect ECONNREFUSED 192.0.2.10:443'));
+    nock(HOST).delete('/cloudapi/1.0.0/sessions/current').replyWithError(socketError('ECONNREFUSED', 'connect ECONNREFUSED 192.0.2.10:443'));
+    const e = await failure(probe(false));
+    expect([e.state, e.message]).toEqual([
+      State.CRITICAL,
+      'vCD at https://vcd.example.com is not answering: connection refused by vcd.example.com:443; check the port and that the API server is running',
+    ]);
+  });
+
+  it('a cells answer that is not the list (vCD answered, but nonsense) stays beside the result, not CRITICAL', async () => {
+    providerLoggedIn();
+    nock(HOST).get('/cloudapi/1.0.0/cells').query(true).reply(200, '<html><body>Maintenance</body></html>', { 'content-type': 'text/html' });
+    nock(HOST).delete('/cloudapi/1.0.0/sessions/current').reply(204);
+    const r = await probe(true);
+    expect(r.cells).toEqual({ error: expect.stringContaining('cells answer from https://vcd.example.com') });
+  });
+
   it("an --api-version the server refuses is the option's fault: UNKNOWN", async () => {
     nock(HOST).get('/api/versions').times(2).reply(200, VERSIONS);
     nock(HOST).post('/cloudapi/1.0.0/sessions').reply(406, { minorErrorCode: 'NOT_ACCEPTABLE', message: 'Invalid API version requested' });
