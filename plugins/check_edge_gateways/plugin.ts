@@ -6,7 +6,7 @@ import { defaultCacheDir, PrivateCache } from '../../lib/plugin/private-cache';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
-import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
+import { vcdFrameCheck } from '../vcd-family';
 import { BusySince } from '../../lib/vcd/edges/busy-since';
 import { readEdges } from '../../lib/vcd/edges/edge-read';
 import { judgeEdges, selectEdges } from '../../lib/vcd/edges/edge-report';

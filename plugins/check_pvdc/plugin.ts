@@ -2,7 +2,7 @@
 // provider storage policy, in percent of capacity on what --basis names; its state, and the
 // org VDCs it backs. System account only.
 import type { PluginDefinition } from '../../lib/plugin/run';
-import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
+import { vcdFrameCheck } from '../vcd-family';
 import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
 import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
 import { renderPvdcDiscovery } from '../../lib/vcd/inventory/discovery';

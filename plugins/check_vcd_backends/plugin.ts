@@ -6,7 +6,7 @@ import { CheckError } from '../../lib/plugin/errors';
 import type { PluginDefinition } from '../../lib/plugin/run';
 import { State } from '../../lib/plugin/state';
 import { principal } from '../../lib/vcd/api/login';
-import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
+import { vcdFrameCheck } from '../vcd-family';
 import { readBackends } from '../../lib/vcd/backends/backend-read';
 import { judgeBackends } from '../../lib/vcd/backends/backend-report';
 import { configureBackends } from './config';

@@ -1,7 +1,7 @@
 // check_vcd_tasks: the tasks that failed in Cloud Director within a window (provisioning that
 // fails all morning), counted and grouped by operation and organisation.
 import type { PluginDefinition } from '../../lib/plugin/run';
-import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
+import { vcdFrameCheck } from '../vcd-family';
 import { readTasks } from '../../lib/vcd/tasks/task-probe';
 import { judgeTasks, TaskTally } from '../../lib/vcd/tasks/task-report';
 import { configureTasks } from './config';

@@ -4,7 +4,7 @@ import type { PluginDefinition } from '../../lib/plugin/run';
 import { inventoryGroupOrgs, renderVdcDiscovery } from '../../lib/vcd/inventory/discovery';
 import { writesInventory } from '../../lib/vcd/inventory/inventory-options';
 import { deliverInventory, discoverySource } from '../../lib/vcd/inventory/inventory-delivery';
-import { vcdFrameCheck } from '../../lib/vcd/frame/vcd-plugin';
+import { vcdFrameCheck } from '../vcd-family';
 import { readVdcs } from '../../lib/vcd/vdc/vdc-probe';
 import { judgeVdcs } from '../../lib/vcd/vdc/vdc-report';
 import { configureVdc } from './config';
