@@ -651,6 +651,27 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
       await sleep(1000);
     }
     expect(missing, 'states that raise no problem').toEqual([]);
+    // A "cannot be checked" trigger fires on the second UNKNOWN in a row (min(…,#2)): until its
+    // item's second value, Zabbix says it cannot evaluate it ("not enough data"). Items that got
+    // their first value late (a VM discovered after the others) get their second from the next
+    // run, as the next interval would give it; then no trigger may stay unknown.
+    const underTwo = (ts: ZTrigger[]) => ts.filter((t) => t.state !== '0' && /#2\): not enough data/.test(t.error ?? ''));
+    const settled = Date.now() + 90_000;
+    while (underTwo(triggers).length > 0 && Date.now() < settled) {
+      if (!nudged) {
+        nudged = true;
+        nudgedAt = Date.now();
+        await executeNow();
+      }
+      await sleep(2000);
+      triggers = await api<ZTrigger[]>('trigger.get', {
+        hostids: Object.values(hostIds),
+        output: ['description', 'expression', 'value', 'state', 'error'],
+        selectItems: ['itemid'],
+        expandDescription: true,
+        expandExpression: true,
+      });
+    }
     expect(
       triggers.filter((t) => t.state !== '0').map((t) => `${t.description}: ${t.error}`),
       'triggers in an unknown state',
