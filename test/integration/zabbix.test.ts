@@ -632,19 +632,21 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
     let nudged = false;
     let missing: string[] = [];
     let triggers: ZTrigger[] = [];
-    for (;;) {
-      if (!nudged && Date.now() > nudgeAt) {
-        nudged = true;
-        nudgedAt = Date.now();
-        await executeNow();
-      }
-      triggers = await api<ZTrigger[]>('trigger.get', {
+    const readTriggers = () =>
+      api<ZTrigger[]>('trigger.get', {
         hostids: Object.values(hostIds),
         output: ['description', 'expression', 'value', 'state', 'error'],
         selectItems: ['itemid'],
         expandDescription: true,
         expandExpression: true,
       });
+    for (;;) {
+      if (!nudged && Date.now() > nudgeAt) {
+        nudged = true;
+        nudgedAt = Date.now();
+        await executeNow();
+      }
+      triggers = await readTriggers();
       const problemItems = new Set(triggers.filter((t) => t.value === '1').flatMap((t) => t.items.map((i) => i.itemid)));
       missing = [...wanted].filter(([id]) => !problemItems.has(id)).map(([, what]) => what);
       if (missing.length === 0 || Date.now() > deadline) break;
@@ -664,13 +666,7 @@ suite(`Zabbix ${install?.version ?? ''} runs ${TEMPLATE.slice(REPO.length + 1)}`
         await executeNow();
       }
       await sleep(2000);
-      triggers = await api<ZTrigger[]>('trigger.get', {
-        hostids: Object.values(hostIds),
-        output: ['description', 'expression', 'value', 'state', 'error'],
-        selectItems: ['itemid'],
-        expandDescription: true,
-        expandExpression: true,
-      });
+      triggers = await readTriggers();
     }
     expect(
       triggers.filter((t) => t.state !== '0').map((t) => `${t.description}: ${t.error}`),
