@@ -226,6 +226,22 @@ describe('the fleet templates: one root cause, one problem', () => {
     }
   });
 
+  // The runner's problems, raised before an outage, outlive it too: the gate makes their
+  // expressions false while vCD is down and {$CLOUDCHECKS.VCD.SETTLE} after; they close only on
+  // what the runner says again.
+  it("the runner's problems close on the runner's own results, never with the gate", () => {
+    for (const t of fleets) {
+      const state = t.items!.find((i) => i.key === 'cloudchecks.fleet.code')!;
+      const recovery = Object.fromEntries(state.triggers!.map((tr) => [tr.name, [tr.recovery_mode, tr.recovery_expression]]));
+      const code = `/${t.template}/cloudchecks.fleet.code`;
+      expect(recovery).toEqual({
+        'VM fleet cannot be collected': ['RECOVERY_EXPRESSION', `last(${code})<>3`],
+        'VM fleet: some VMs could not be read': ['RECOVERY_EXPRESSION', `last(${code})<>1 and last(${code})<>3`],
+        'VM fleet: no result for {$CLOUDCHECKS.FLEET.NODATA}': ['RECOVERY_EXPRESSION', `nodata(${code},{$CLOUDCHECKS.FLEET.NODATA})=0`],
+      });
+    }
+  });
+
   it('every VM trigger depends on both, so that a failed run or a silent runner is the one problem', () => {
     for (const t of fleets) {
       const items = t.discovery_rules!.flatMap((r) => r.item_prototypes ?? []);
@@ -451,6 +467,58 @@ describe('check_vcd is the parent of every Cloud Director service (issue: one ou
       }
     },
   );
+
+  // A problem a check measured before an outage (a state WARNING or CRITICAL: a VDC near its
+  // limit, an old snapshot, a failed edge gateway) must outlive it: while vCD is down the check is
+  // UNKNOWN, the problem expression false, and without a recovery expression of its own the
+  // problem would close there and be raised again by the first real result after, two
+  // notifications per item and outage. Each closes only on a result other than UNKNOWN; between
+  // 0, 1 and 2 it behaves as before (Zabbix evaluates the recovery expression only once the
+  // problem expression is false), so a WARNING that becomes CRITICAL still hides behind it.
+  it.each(beneath)('%s: a problem measured from a state closes only on a result other than UNKNOWN', (name) => {
+    const template = templates.find((t) => t.template === name)!;
+    // Its own items' triggers and its prototypes' (the fleets have both: the runner's, each VM's).
+    const every = [...(template.items ? ownItems(template) : []), ...(template.discovery_rules ? discovered(template) : [])];
+    const measured = every.filter((tr) => /^last\(\/[^)]+\.code(\[[^\]]*\])?\)=[12]$/.test(tr.expression));
+    // The discovered VMs' template judges metrics only (below).
+    if (name !== 'cloudchecks Cloud Director VMs') expect(measured.length, name).toBeGreaterThan(0);
+    for (const tr of measured) {
+      const state = /^last\(([^)]+)\)=[12]$/.exec(tr.expression)![1];
+      expect({ mode: tr.recovery_mode, expression: tr.recovery_expression }, `${name}: ${tr.name}`).toEqual({
+        mode: 'RECOVERY_EXPRESSION',
+        expression: `last(${state})<>3`,
+      });
+    }
+  });
+
+  // A threshold on a metric (CPU over 90 % for 15m, disks 90 % full) reads an item that an
+  // UNKNOWN run gives no value (its first step discards what is not there): an outage leaves it
+  // as it was, and a timer-based function over no values leaves the trigger unknown, not closed.
+  it.each(beneath)('%s: the metric items of its threshold triggers take no value from an UNKNOWN run', (name) => {
+    const template = templates.find((t) => t.template === name)!;
+    const items = [...(template.items ?? []), ...(template.discovery_rules ?? []).flatMap((r) => r.item_prototypes ?? [])];
+    for (const item of items) {
+      const triggers = [...(item.triggers ?? []), ...(item.trigger_prototypes ?? [])];
+      if (triggers.length === 0 || /\.code(\[|$)/.test(item.key) || item.key.endsWith('session_cache_unusable')) continue;
+      expect(item.preprocessing?.[0], `${name}: ${item.key}`).toMatchObject({ type: 'JSONPATH', error_handler: 'DISCARD_VALUE' });
+    }
+  });
+
+  it('the one-VM template: an UNKNOWN run that does not name the session cache gives its item no value', () => {
+    const template = templates.find((t) => t.template === 'cloudchecks Cloud Director VM')!;
+    const item = template.items!.find((i) => i.key === 'cloudchecks.vm.session_cache_unusable')!;
+    const [script, match] = item.preprocessing!;
+    expect(match).toEqual({ type: 'MATCHES_REGEX', parameters: ['^[01]$'], error_handler: 'DISCARD_VALUE' });
+    const value = (doc: unknown) => {
+      const out = String(new Function('value', script.parameters[0])(JSON.stringify(doc)) as unknown);
+      return new RegExp(match.parameters[0]).test(out) ? out : undefined;
+    };
+    const cache = { name: 'session-cache', state: 'WARNING' };
+    expect(value({ code: 0, items: [] })).toBe('0');
+    expect(value({ code: 1, items: [cache] })).toBe('1');
+    expect(value({ code: 3, items: [cache] })).toBe('1');
+    expect(value({ code: 3, items: [] })).toBeUndefined();
+  });
 
   // A check beneath check_vcd whose run came between the outage and check_vcd's next (check_vcd
   // every minute, the VMs every 5 or 15) fails once before check_vcd has said so: only the
