@@ -4,17 +4,23 @@
 // divided by SCALE, nothing else changed, no check forced. One host per vCD with check_vcd (the
 // service template) and the provider VDCs, in the host group the organisation hosts' templates
 // read it from ({$CLOUDCHECKS.VCD.GROUP}, "Cloud Director" as shipped); three organisation hosts
-// beneath it, the VM fleet on one, the VDCs on another, and two VMs on hosts of their own (the
-// template for one VM per host: CPU, memory, disk, snapshots, VMware Tools, lease), one of them
-// powered off, its checks UNKNOWN: problems open before the outage. The day: first start (every VM
+// beneath it, the VM fleet on one, the VDCs on another, and three VMs on hosts of their own (the
+// template for one VM per host: CPU, memory, disk, snapshots, VMware Tools, lease): one healthy,
+// one powered off (its checks UNKNOWN), one with a snapshot 10 days old; and the VDC over its
+// warning limit of memory (the simulator's control): problems open before the outage, cannot be
+// checked and measured (over a threshold) ones. The day: first start (every VM
 // discovered from the fleet's runs, every VDC and provider VDC discovered, all with values), vCD
 // stopped for twice the fleet's no-result window (a TCP relay in front of the simulator, closed:
 // connections refused), vCD back until every VM, VDC and provider VDC item holds a fresh value and
 // the settle window is over; then the password rejected (rotated elsewhere, the sessions gone)
 // and back, the same. Counted from the server's events: one problem per break, check_vcd's on the
-// vCD's host, and at most its recovery; nothing on first start but the powered-off VM's own
-// cannot-be-checked problems, which stay open through each break, neither closed nor raised
-// again; none for a VM, a VDC, a provider VDC or the runner. The simulator's fleet scenario, 45 VMs.
+// vCD's host, and at most its recovery; nothing on first start but the problems set up to be
+// there (the powered-off VM's cannot-be-checked ones, the old snapshot, the VDC's warning), which
+// stay open through each break, each its one event, neither closed nor raised again; none for a
+// VM, a VDC, a provider VDC or the runner, over the whole day. Then the VDC's WARNING becomes
+// CRITICAL and WARNING again: the critical problem and its recovery, the warning open throughout
+// (it depends on the critical one). The simulator's fleet scenario, 50 VMs (the 50th: the old
+// snapshot, powered off in the scenario, powered on here so that its other checks are OK).
 import { execFile } from 'node:child_process';
 import { chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +42,7 @@ const suite = askedSuite({
 });
 const SEVEN = install?.version.startsWith('7.') === true;
 const TEMPLATE = join(REPO, SEVEN ? 'contrib/zabbix/cloudchecks_templates_7.0.yaml' : 'contrib/zabbix/cloudchecks_templates.yaml');
-const VMS = 45;
+const VMS = 50;
 /** Every interval of the templates is divided by this (Zabbix's nodata() takes 30 s at least: 15m / 30). */
 const SCALE = 30;
 const UNIT: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
@@ -45,6 +51,12 @@ const run = promisify(execFile);
 const DOWN = 'Cloud Director: down, silent or refusing the login';
 /** The longest interval of the checks beneath check_vcd (the one-VM template's snapshots and lease, 1h), scaled. */
 const LONGEST = 3600 / SCALE;
+/** The scenario's VM with a snapshot 10 days old (its 50th): CRITICAL by check_vm_snapshot's defaults (7 days). */
+const SNAPSHOT_VM = 'node-0150';
+/** The fleet scenario's one VDC, set over its warning limit of memory (80 %) before the first start. */
+const VDC = 'acme-fleet';
+const VDC_WARNING = `VDC ${VDC} (org acme): near a limit, or VMs in failed states`;
+const VDC_CRITICAL = `VDC ${VDC} (org acme): disabled, not ready or over a critical limit`;
 /** The checks of the template for one VM per host. */
 const ONE_VM = ['check_vm_cpu', 'check_vm_mem', 'check_vm_disk', 'check_vm_snapshot', 'check_vm_tools', 'check_vm_lease'];
 
@@ -90,6 +102,12 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
   let offVm = '';
   /** Those problems, open since the first start. */
   let offProblems: string[] = [];
+  /** A VM on a host of its own with a snapshot too old: its snapshot problem open before the outage. */
+  let snapVm = '';
+  /** Every problem open before the outages (set up to be there), as "eventid host: name". */
+  let openBefore: string[] = [];
+  /** When the day began (the templates imported). */
+  let dayStart = 0;
   const api = <T>(method: string, params: unknown) => zabbix.call(method, params) as Promise<T>;
   const own = (path: string) => zabbix.runAs && chownSync(path, zabbix.runAs.uid, zabbix.runAs.gid);
 
@@ -105,6 +123,27 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       selectHosts: ['host'],
     });
     return list.map((e) => `${e.hosts[0]?.host}: ${e.name}`).sort();
+  }
+  /** Every open problem of the checks' hosts, as "eventid host: name", sorted. */
+  async function allOpen(): Promise<string[]> {
+    const list = await api<Array<{ eventid: string; name: string; objectid: string }>>('problem.get', {
+      hostids: Object.values(hostIds),
+      source: 0,
+      object: 0,
+      output: ['eventid', 'name', 'objectid'],
+    });
+    const triggers = await api<Array<{ triggerid: string; hosts: Array<{ host: string }> }>>('trigger.get', {
+      triggerids: list.map((p) => p.objectid),
+      selectHosts: ['host'],
+      output: ['triggerid'],
+    });
+    const hostOf = Object.fromEntries(triggers.map((t) => [t.triggerid, t.hosts[0]?.host]));
+    return list.map((p) => `${p.eventid} ${hostOf[p.objectid]}: ${p.name}`).sort();
+  }
+  /** A simulator control call (PUT /_sim/vcd/...). */
+  async function simControl(path: string): Promise<void> {
+    const r = await fetch(`${sim.ready.apis.vcd.httpUrl}${path}`, { method: 'PUT' });
+    expect(r.status, await r.text()).toBeLessThan(300);
   }
   /** The names of a host's open problems, sorted. */
   async function openProblems(name: string): Promise<string[]> {
@@ -126,7 +165,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     for (;;) {
       const items = await stateItems();
       const stale = items.filter((i) => Number(i.lastclock) < after);
-      if (stale.length === 0 && items.length >= 3 * vmCount + 2 + 2 * ONE_VM.length) {
+      if (stale.length === 0 && items.length >= 3 * vmCount + 2 + 3 * ONE_VM.length) {
         fresh = Math.floor(Date.now() / 1000);
         break;
       }
@@ -189,6 +228,10 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     own(ini);
     // Step 2: 6.0's external checks get 15 s; 7.0's items carry their own timeout.
     await zabbix.start(scripts, SEVEN ? {} : { Timeout: '15' });
+    // Problems measured before the outage: the VDC over its warning limit of memory, and the
+    // scenario's VM with the old snapshot powered on (its other checks OK).
+    await simControl(`/_sim/vcd/vdc?vdc=${VDC}&memory=85`);
+    await simControl(`/_sim/vcd/power?vm=${SNAPSHOT_VM}&state=on`);
     // The VMs the fleet's runs will name.
     // (Not spawnSync: the relay runs in this process.)
     const r = await run(join(DIST, 'check_vm_fleet'), ['--extra-opts', `vcd@${ini}`, '--output', 'json', '--compact', '-t', '60'], {
@@ -197,7 +240,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       uid: zabbix.runAs?.uid,
       gid: zabbix.runAs?.gid,
     }).catch((error: { stdout: string }) => error);
-    const vms = (JSON.parse(r.stdout) as { vms: Record<string, { status: string }> }).vms;
+    const vms = (JSON.parse(r.stdout) as { vms: Record<string, { status: string; name: string }> }).vms;
     vmCount = Object.keys(vms).length;
     expect(vmCount).toBeGreaterThanOrEqual(Math.min(VMS, 40));
     // The VM for the host of its own: the first powered-on one every check of that template finds OK.
@@ -221,6 +264,16 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     expect(oneVm, 'a powered-on VM that every check of the one-VM template finds OK').not.toBe('');
     offVm = Object.keys(vms).find((id) => vms[id].status === 'POWERED_OFF') ?? '';
     expect(offVm, 'a powered-off VM in the fleet scenario').not.toBe('');
+    snapVm = Object.keys(vms).find((id) => vms[id].name === SNAPSHOT_VM) ?? '';
+    const snapCodes = await Promise.all(
+      ONE_VM.map((p) =>
+        run(join(DIST, p), ['--extra-opts', `vcd@${ini}`, '--vm', snapVm, '-t', '30'], as).then(
+          () => `${p} 0`,
+          (e: { code?: number }) => `${p} ${e.code ?? 3}`,
+        ),
+      ),
+    );
+    expect(snapCodes, `${SNAPSHOT_VM} (${snapVm}): CRITICAL by its snapshot only`).toEqual(ONE_VM.map((p) => `${p} ${p === 'check_vm_snapshot' ? 2 : 0}`));
   }, 240_000);
 
   afterAll(async () => {
@@ -230,8 +283,9 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     await sim.stop();
   }, 60_000);
 
-  it("first start: the vCD host and the organisation hosts as docs/zabbix.md sets them up; every VM, VDC and provider VDC discovered with values, and nothing raised but the powered-off VM's own", async () => {
+  it('first start: the vCD host and the organisation hosts as docs/zabbix.md sets them up; every VM, VDC and provider VDC discovered with values, and nothing raised but the problems set up to be there', async () => {
     const started = Math.floor(Date.now() / 1000);
+    dayStart = started;
     const scaled = scaledTemplates(readFileSync(TEMPLATE, 'utf8'));
     macros = scaled.macros;
     expect(await zabbix.importTemplates(scaled.text)).toBe(true);
@@ -264,6 +318,7 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     await host('acme-vdcs', orgGroup, ['cloudchecks Cloud Director VDCs'], { '{$CLOUDCHECKS.VDC.SECTION}': 'vcd' });
     await host('acme-vm', orgGroup, ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': oneVm });
     await host('acme-vm-off', orgGroup, ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': offVm });
+    await host('acme-vm-snap', orgGroup, ['cloudchecks Cloud Director VM'], { '{$CLOUDCHECKS.SECTION}': 'vcd', '{$CLOUDCHECKS.VM}': snapVm });
     zabbix.reloadConfig();
     // Discovery as scheduled (the VDCs' and provider VDCs' rules every 1h / SCALE; the VMs from each fleet run).
     const took = await freshAgain('first start', started, false);
@@ -289,18 +344,29 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     }
     expect(offProblems.length, `${unknownChecks} UNKNOWN checks of the powered-off VM, problems ${JSON.stringify(offProblems)}`).toBe(unknownChecks);
     expect(offProblems.every((p) => p.endsWith(' cannot be checked'))).toBe(true);
-    const raised = await events(started, 1);
+    // The measured ones: the old snapshot (its check every 1h / SCALE) and the VDC's warning.
+    const measured = [`acme-vdcs: ${VDC_WARNING}`, `acme-vm-snap: VM ${snapVm}: snapshot problem`];
+    const wanted = [...offProblems.map((p) => `acme-vm-off: ${p}`), ...measured].sort();
+    let raised: string[] = [];
+    const measuredBy = Date.now() + 2 * LONGEST * 1000;
+    while (Date.now() < measuredBy) {
+      raised = await events(started, 1);
+      if (measured.every((m) => raised.includes(m))) break;
+      await sleep(2000);
+    }
     figures.push(`first start: ${raised.length} problems ${JSON.stringify(raised)}`);
-    expect(raised).toEqual(offProblems.map((p) => `acme-vm-off: ${p}`).sort());
+    expect(raised).toEqual(wanted);
+    openBefore = await allOpen();
+    expect(openBefore.map((p) => p.replace(/^\d+ /, '')).sort()).toEqual(wanted);
   }, 600_000);
 
-  /** The runner's, the VDCs', the provider VDCs' and the one VM's state values from `from` to `to`: how often each was UNKNOWN (the most of a key's items). */
+  /** The runner's, the VDCs', the provider VDCs', the one VM's and the snapshots' state values from `from` to `to`: how often each was UNKNOWN (the most of a key's items). */
   async function unknownRuns(from: number, to: number): Promise<Record<string, number>> {
     const items = await api<Array<{ itemid: string; key_: string }>>('item.get', {
-      hostids: [hostIds.acme, hostIds['acme-vdcs'], hostIds['acme-vm'], hostIds['vcd-eu1']],
+      hostids: [hostIds.acme, hostIds['acme-vdcs'], hostIds['acme-vm'], hostIds['acme-vm-snap'], hostIds['vcd-eu1']],
       output: ['itemid', 'key_'],
     });
-    const wanted = items.filter((i) => /^cloudchecks\.(fleet\.code|vdc\.code\[|pvdc\.code\[|vm\.(cpu|mem|disk)\.code$)/.test(i.key_));
+    const wanted = items.filter((i) => /^cloudchecks\.(fleet\.code|vdc\.code\[|pvdc\.code\[|vm\.(cpu|mem|disk|snapshot)\.code$)/.test(i.key_));
     const history = await api<Array<{ itemid: string; value: string }>>('history.get', {
       itemids: wanted.map((i) => i.itemid),
       history: 3,
@@ -320,8 +386,9 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     const from = Math.floor(Date.now() / 1000);
     await brk();
     // Down for twice the fleet's no-result window (15m as shipped) and two runs of the VDCs' 15m
-    // checks: each check beneath fails twice in a row or more.
-    await sleep(2 * macros['{$CLOUDCHECKS.FLEET.NODATA}'] * 1000);
+    // checks: each check beneath fails twice in a row or more; and longer than the longest
+    // interval (snapshots and lease, 1h): the old snapshot's check fails too.
+    await sleep(Math.max(2 * macros['{$CLOUDCHECKS.FLEET.NODATA}'], LONGEST + 30) * 1000);
     const back = Math.floor(Date.now() / 1000);
     await mend();
     const took = await freshAgain(`${what}: recovery`, back);
@@ -335,9 +402,13 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
     expect(unknown['cloudchecks.fleet.code']).toBeGreaterThanOrEqual(2);
     expect(unknown['cloudchecks.vdc.code']).toBeGreaterThanOrEqual(2);
     expect(unknown['cloudchecks.vm.cpu.code']).toBeGreaterThanOrEqual(2);
+    // The measured problems' items went UNKNOWN too: without a recovery expression their triggers close here.
+    expect(unknown['cloudchecks.vm.snapshot.code']).toBeGreaterThanOrEqual(1);
     expect(problems).toEqual([`vcd-eu1: ${DOWN}`]);
-    // The powered-off VM's problems of before: open all along, neither closed nor raised again.
+    // The problems of before (cannot be checked, and measured: the snapshot, the VDC's warning):
+    // open all along, each its one event, neither closed nor raised again.
     expect(await openProblems('acme-vm-off')).toEqual(offProblems);
+    expect((await allOpen()).filter((p) => !p.endsWith(`vcd-eu1: ${DOWN}`))).toEqual(openBefore);
     expect(recoveries.length).toBeLessThanOrEqual(1);
     expect(recoveries.every((r) => r === `vcd-eu1: ${DOWN}`)).toBe(true);
   }
@@ -364,4 +435,47 @@ suite(`Zabbix ${install?.version ?? ''}: one vCD outage and a rejected password,
       },
     );
   }, 600_000);
+
+  it("the whole day: check_vcd's problem per break and at most its recovery; the problems of before each their one event, still open", async () => {
+    const problems = await events(dayStart, 1);
+    const recoveries = await events(dayStart, 0);
+    figures.push(`the whole day: ${problems.length} problems, ${recoveries.length} recoveries ${JSON.stringify(recoveries)}`);
+    expect(problems).toEqual([...openBefore.map((p) => p.replace(/^\d+ /, '')), `vcd-eu1: ${DOWN}`, `vcd-eu1: ${DOWN}`].sort());
+    expect(recoveries.length).toBeLessThanOrEqual(2);
+    expect(recoveries.every((r) => r === `vcd-eu1: ${DOWN}`)).toBe(true);
+    expect((await allOpen()).filter((p) => !p.endsWith(`vcd-eu1: ${DOWN}`))).toEqual(openBefore);
+  }, 60_000);
+
+  /** Waits until the VDC's state item (its check every 15m, scaled) holds `want` from a run after `after`. */
+  async function vdcCode(want: string, after: number): Promise<void> {
+    const deadline = Date.now() + (4 * 900 * 1000) / SCALE + 60_000;
+    for (;;) {
+      const item = (await stateItems()).find((i) => i.hosts[0]?.host === 'acme-vdcs' && i.key_.startsWith('cloudchecks.vdc.code['));
+      if (item && Number(item.lastclock) > after && item.lastvalue === want) return;
+      if (Date.now() > deadline) throw new Error(`the VDC's state: not ${want} since ${after} (${item?.lastvalue} at ${item?.lastclock})`);
+      await sleep(2000);
+    }
+  }
+
+  it("the VDC's WARNING becomes CRITICAL and WARNING again: the critical problem and its recovery; the warning's problem open throughout (it depends on the critical one)", async () => {
+    const from = Math.floor(Date.now() / 1000);
+    const warning = openBefore.find((p) => p.endsWith(`acme-vdcs: ${VDC_WARNING}`));
+    await simControl(`/_sim/vcd/vdc?vdc=${VDC}&memory=95`);
+    await vdcCode('2', from);
+    await sleep(5000);
+    const during = (await allOpen()).filter((p) => p.includes(' acme-vdcs: '));
+    const back = Math.floor(Date.now() / 1000);
+    await simControl(`/_sim/vcd/vdc?vdc=${VDC}&memory=85`);
+    await vdcCode('1', back);
+    await sleep(5000);
+    const problems = await events(from, 1);
+    const recoveries = await events(from, 0);
+    figures.push(
+      `WARNING, CRITICAL, WARNING: open at CRITICAL ${JSON.stringify(during)}; problems ${JSON.stringify(problems)}; recoveries ${JSON.stringify(recoveries)}`,
+    );
+    expect(during.map((p) => p.replace(/^\d+ /, ''))).toEqual([`acme-vdcs: ${VDC_CRITICAL}`, `acme-vdcs: ${VDC_WARNING}`].sort());
+    expect(problems).toEqual([`acme-vdcs: ${VDC_CRITICAL}`]);
+    expect(recoveries).toEqual([`acme-vdcs: ${VDC_CRITICAL}`]);
+    expect((await allOpen()).filter((p) => p.includes(' acme-vdcs: '))).toEqual([warning]);
+  }, 300_000);
 });
