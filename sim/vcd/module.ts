@@ -366,7 +366,14 @@ class VcdServer {
     if (url.pathname === '/_sim/vcd/pvdc') {
       const want = q.get('pvdc') ?? '';
       const pvdc = this.estate.pvdcs.find((p) => p.id === want.toLowerCase() || p.name === want);
-      if (!pvdc) return text(404, `pvdc=${want}: no such provider VDC; the first are ${this.estate.pvdcs.slice(0, 5).map((p) => p.name).join(', ')}`);
+      if (!pvdc)
+        return text(
+          404,
+          `pvdc=${want}: no such provider VDC; the first are ${this.estate.pvdcs
+            .slice(0, 5)
+            .map((p) => p.name)
+            .join(', ')}`,
+        );
       const given: Array<[string, number]> = [];
       for (const name of ['cpu', 'memory'] as const) {
         const v = q.get(name);
