@@ -54,8 +54,13 @@ const DEFAULT_LEASES: Record<string, SimLease> = {
   misc: { runtimeLeft: 60 * DAY },
 };
 
-/** The Tools and snapshots of a VM: by name in the default scenario, by number in the fleet one. */
+/** The Tools and snapshots of a VM: by name in the default scenario, by number in the fleet one; those set at run time first. */
 export function simHygieneOf(vm: SimVm): SimHygiene {
+  const scenario = scenarioHygieneOf(vm);
+  return vm.snapshots === undefined ? scenario : { ...scenario, snapshots: vm.snapshots };
+}
+
+function scenarioHygieneOf(vm: SimVm): SimHygiene {
   const fleet = /^fleet-(\d+)$/.exec(vm.role);
   if (fleet) {
     const n = Number(fleet[1]);

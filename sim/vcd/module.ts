@@ -320,12 +320,16 @@ class VcdServer {
    * Run-time changes, for rehearsing a break (PUT or POST; the answer says what is now):
    * `/_sim/vcd/power?vm=ID|NAME&state=on|off|suspended` powers a VM (its record, its metrics);
    * `/_sim/vcd/vdc?vdc=ID|NAME&cpu=PCT&memory=PCT&storage=PCT` sets a VDC's use in percent of
-   * its limits (any of the three; storage for each of its policies).
+   * its limits (any of the three; storage for each of its policies);
+   * `/_sim/vcd/pvdc?pvdc=ID|NAME&cpu=PCT&memory=PCT` sets a provider VDC's use in percent of its
+   * capacity; `/_sim/vcd/snapshot?vm=ID|NAME&days=N` gives a VM one snapshot N days old
+   * (`days=none`: no snapshot).
    */
   private control(res: ServerResponse, url: URL, method: string): void {
     const text = (status: number, body: string) => send(res, status, { 'content-type': 'text/plain' }, `${body}\n`);
     if (method !== 'PUT' && method !== 'POST') return text(405, 'use PUT');
     this.vmRowCache.clear();
+    this.providerRowCache.clear();
     const q = url.searchParams;
     if (url.pathname === '/_sim/vcd/power') {
       const want = q.get('vm') ?? '';
@@ -359,7 +363,43 @@ class VcdServer {
       }
       return text(200, `${vdc.name}: cpu ${vdc.cpuUsedMhz} of ${vdc.cpuLimitMhz} MHz, memory ${vdc.memoryUsedMb} of ${vdc.memoryLimitMb} MB`);
     }
-    return text(404, `no control ${url.pathname}: /_sim/vcd/power or /_sim/vcd/vdc`);
+    if (url.pathname === '/_sim/vcd/pvdc') {
+      const want = q.get('pvdc') ?? '';
+      const pvdc = this.estate.pvdcs.find((p) => p.id === want.toLowerCase() || p.name === want);
+      if (!pvdc)
+        return text(
+          404,
+          `pvdc=${want}: no such provider VDC; the first are ${this.estate.pvdcs
+            .slice(0, 5)
+            .map((p) => p.name)
+            .join(', ')}`,
+        );
+      const given: Array<[string, number]> = [];
+      for (const name of ['cpu', 'memory'] as const) {
+        const v = q.get(name);
+        if (v === null) continue;
+        const n = Number(v);
+        if (!Number.isFinite(n) || n < 0) return text(400, `${name}=${v}: give a percentage, e.g. ${name}=85`);
+        given.push([name, n]);
+      }
+      for (const [name, n] of given) pvdc[name as 'cpu' | 'memory'].used = Math.round((pvdc[name as 'cpu' | 'memory'].total * n) / 100);
+      return text(200, `${pvdc.name}: cpu ${pvdc.cpu.used} of ${pvdc.cpu.total} MHz, memory ${pvdc.memory.used} of ${pvdc.memory.total} MB`);
+    }
+    if (url.pathname === '/_sim/vcd/snapshot') {
+      const want = q.get('vm') ?? '';
+      const days = q.get('days') ?? '';
+      const vms = [...this.vms.values()].filter((vm) => vm.id === want.toLowerCase() || vm.name === want);
+      if (vms.length !== 1) return text(404, `vm=${want}: ${vms.length} VMs have that id or name; give the id (vm-<guid>)`);
+      if (days === 'none') {
+        vms[0].snapshots = [];
+        return text(200, `${vms[0].id} (${vms[0].name}) has no snapshot`);
+      }
+      const n = Number(days);
+      if (days === '' || !Number.isFinite(n) || n < 0) return text(400, `days=${days}: give the snapshot's age in days, e.g. days=10, or days=none`);
+      vms[0].snapshots = [{ age: Math.round(n * 86400), size: 2 * 1024 ** 3 }];
+      return text(200, `${vms[0].id} (${vms[0].name}) has one snapshot ${n} days old`);
+    }
+    return text(404, `no control ${url.pathname}: /_sim/vcd/power, /_sim/vcd/vdc, /_sim/vcd/pvdc or /_sim/vcd/snapshot`);
   }
 
   /** CloudAPI login (vCD 9.7+): the access token comes back in a response header. */

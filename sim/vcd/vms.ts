@@ -43,6 +43,8 @@ export interface SimVm {
   /** Metric names this VM's documents leave out (VMware Tools not running). */
   omit?: readonly string[];
   quirks?: SimQuirks;
+  /** Snapshots set at run time (ages in seconds before the hour), in place of the scenario's. */
+  snapshots?: ReadonlyArray<{ age: number; size: number }>;
 }
 
 const GIB_KB = 1024 * 1024;

@@ -85,6 +85,24 @@ describe('run-time control', () => {
     expect((await control('vcd', '/_sim/vcd/vdc?vdc=nowhere&cpu=1')).status).toBe(404);
   });
 
+  it("sets a provider VDC's use and a VM's snapshot: check_pvdc and check_vm_snapshot follow", async () => {
+    expect((await control('vcd', '/_sim/vcd/pvdc?pvdc=pvdc-gold-01&memory=85')).text).toMatch(/^pvdc-gold-01: cpu \d+ of \d+ MHz, memory \d+ of \d+ MB\n$/);
+    const pvdc = await vcd('check_pvdc', 'provider', ['--pvdc', 'pvdc-gold-01']);
+    expect(pvdc.code, pvdc.stdout).toBe(1);
+    expect(pvdc.stdout).toMatch(/^PVDC WARNING - /);
+    await control('vcd', '/_sim/vcd/pvdc?pvdc=pvdc-gold-01&memory=40');
+    expect((await vcd('check_pvdc', 'provider', ['--pvdc', 'pvdc-gold-01'])).code).toBe(0);
+    expect((await control('vcd', '/_sim/vcd/pvdc?pvdc=nowhere&memory=1')).status).toBe(404);
+
+    expect((await control('vcd', `/_sim/vcd/snapshot?vm=${ACME_WEB}&days=4`)).text).toBe(`${ACME_WEB} (web-01) has one snapshot 4 days old\n`);
+    const old = await vcd('check_vm_snapshot', 'tenant', ['--vm', ACME_WEB]);
+    expect(old.code, old.stdout).toBe(1);
+    expect(old.stdout).toMatch(/^VM_SNAPSHOT WARNING - 1 snapshot on .*, oldest 4d old/);
+    expect((await control('vcd', `/_sim/vcd/snapshot?vm=${ACME_WEB}&days=none`)).text).toBe(`${ACME_WEB} (web-01) has no snapshot\n`);
+    expect((await vcd('check_vm_snapshot', 'tenant', ['--vm', ACME_WEB])).stdout).toMatch(/^VM_SNAPSHOT OK - /);
+    expect((await control('vcd', `/_sim/vcd/snapshot?vm=${ACME_WEB}&days=soon`)).status).toBe(400);
+  });
+
   it('degrades an operator and heals it', async () => {
     const api = sim.apis.cluster;
     const run = () =>

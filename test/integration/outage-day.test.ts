@@ -8,6 +8,11 @@
 // VDC or the fleet runner. vCD is "stopped" by closing the port the checks use (a TCP relay in
 // front of the simulator), which refuses connections as a stopped vCD does and resets those open
 // at that moment, whatever a check was reading.
+// Problems measured before the outage stay what they are: a VDC and a provider VDC over their
+// memory warning limit and a VM with a snapshot older than its warning age (a passive service the
+// runner feeds) are WARNING, a VM with a 10-day snapshot CRITICAL, each notified at first start;
+// through the outage (their checks fail, the VM services go stale) and the recovery they are not
+// notified again, and end as they were.
 // Then the rejected-password day: vCD refuses check_vcd's own account (its password file no
 // longer holds vCD's password) for longer than the staleness window, and a VDC climbs to 97 %
 // of its memory meanwhile: check_vcd pages the refused login, the VDC pages its memory while
@@ -67,12 +72,19 @@ interface ServiceAttrs {
   });
 
   it(
-    "vCD stopped past the staleness window, then back; then check_vcd's password refused: check_vcd notifies its problem and at most its recovery each time, a VDC over its limit notifies during the refused login, nothing else",
+    "vCD stopped past the staleness window, then back; then check_vcd's password refused: check_vcd notifies its problem and at most its recovery each time, a VDC over its limit notifies during the refused login, problems notified before the outage are not notified again, nothing else",
     { timeout: 480_000 },
     async () => {
       assertBuilt();
       const ready = await sim.start();
       const api = ready.apis.vcd;
+      const simControl = async (path: string) => {
+        const r = await fetch(`${api.httpUrl}${path}`, { method: 'PUT' });
+        expect(r.status, await r.text()).toBeLessThan(300);
+      };
+      // Problems before the outage: WARNING from 80 % (memory 85 %) and a snapshot 4 days old (WARNING from 3 days).
+      await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=85');
+      await simControl('/_sim/vcd/pvdc?pvdc=pvdc-gold-01&memory=85');
       relay = new Relay(Number(new URL(api.httpsUrl).port));
       await relay.open();
       const url = `https://127.0.0.1:${relay.port}`;
@@ -98,6 +110,9 @@ interface ServiceAttrs {
       const vms = await discover('check_vm_cpu', api.user, api.org, 'vcd-acme-vms.conf');
       const vdcs = await discover('check_vdc', api.user, api.org, 'vcd-acme-vdcs.conf');
       const pvdcs = await discover('check_pvdc', api.providerUser, 'System', 'vcd-pvdcs.conf');
+      const oldSnapshotVm = /^object Host "(vm-[0-9a-f-]+)"/m.exec(readFileSync(join(root, vms), 'utf8'))?.[1];
+      expect(oldSnapshotVm, 'a VM in the inventory').toBeDefined();
+      await simControl(`/_sim/vcd/snapshot?vm=${oldSnapshotVm}&days=4`);
       for (const file of ['vcd-service.conf', 'vm-fleet.conf', 'vdc-discovery.conf']) writeFileSync(join(root, file), scaledContrib(file));
       const notes = join(root, 'notes.log');
       writeFileSync(notes, '');
@@ -128,6 +143,7 @@ interface ServiceAttrs {
             cloudchecks_icinga_user: 'cloudchecks-fleet',
             cloudchecks_icinga_password_file: apiPasswordFile,
             cloudchecks_icinga_ca_file: '__CA__',
+            cloudchecks_vm_fleet_services: 'cpu,mem,disk,snapshot',
           })}\n  vars.cloudchecks_icinga_url = {{ "https://127.0.0.1:" + get_object(ApiListener, "api").bind_port }}\n}`,
           `object ApiUser "cloudchecks-fleet" {\n  password = ${JSON.stringify(API_PASSWORD)}\n  permissions = [ "actions/process-check-result", "objects/query/Host", "objects/query/Service" ]\n}`,
           // On-call: every notification of every service, appended to a file.
@@ -197,6 +213,30 @@ interface ServiceAttrs {
         expect(parents.get(name), name).toEqual(want);
       }
       expect(first.find((s) => s.host_name === 'vcd')?.state).toBe(0);
+      // The problems measured before the outage, each notified once: the three WARNINGs set above,
+      // and the scenario's VM db-03 with its 10-day snapshot (CRITICAL).
+      const problemsNow = async () => (await services()).filter((s) => measured(s) && s.state !== 0 && s.last_check_result !== null);
+      const preexisting = await until(
+        'the problems measured before the outage notified',
+        async () => ({ lines: notified(), problems: await problemsNow() }),
+        ({ lines, problems }) => problems.length >= 4 && problems.every((p) => lines.some((l) => l.startsWith(`${p.host_name}!${p.name} PROBLEM `))),
+        3 * scaled('CloudchecksVdcInterval') * 1000,
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
+      });
+      const problemsBefore = preexisting.problems;
+      const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'];
+      expect(problemsBefore.map((s) => `${s.host_name.split('-')[0]}!${s.name} ${STATES[s.state]}`).sort(), await dump()).toEqual([
+        'pvdc!pvdc WARNING',
+        'vdc!vdc WARNING',
+        'vm!vm-snapshot CRITICAL',
+        'vm!vm-snapshot WARNING',
+      ]);
+      expect(problemsBefore.find((s) => s.state === 1 && s.name === 'vm-snapshot')?.host_name).toBe(oldSnapshotVm);
+      expect(preexisting.lines.map((l) => l.split(' ').slice(0, 3).join(' ')).sort(), preexisting.lines.join('\n')).toEqual(
+        problemsBefore.map((s) => `${s.host_name}!${s.name} PROBLEM ${STATES[s.state]}`).sort(),
+      );
+      const atBreak = preexisting.lines.length;
 
       // vCD stops for longer than the VM services' staleness window (two runner intervals), and
       // it stops while check_vcd is half-way through the cells answer (the relay resets the
@@ -205,13 +245,22 @@ interface ServiceAttrs {
       await closeWhileCellsRead(relay, api.httpUrl, 10 * scaled('CloudchecksVcdInterval') * 1000);
       const broken = Date.now() / 1000;
       const staleness = 2 * scaled('CloudchecksFleetInterval');
+      // Every VM service goes stale, and every VDC and provider VDC is checked and fails (the
+      // problems measured before the outage change state: WARNING to UNKNOWN).
       await until(
-        'every VM service stale while vCD is down',
+        'every VM service stale and every VDC and provider VDC failing while vCD is down',
         services,
         (all) =>
           all
-            .filter((s) => s.host_name.startsWith('vm-'))
-            .every((s) => s.last_check_result?.active === true && s.last_check_result.output.startsWith('no result from check_vm_fleet since')),
+            .filter(measured)
+            .every((s) =>
+              s.host_name.startsWith('vm-')
+                ? s.last_check_result?.active === true && s.last_check_result.output.startsWith('no result from check_vm_fleet since')
+                : s.state === 3 &&
+                  s.last_check_result !== null &&
+                  s.last_check_result.execution_end > broken &&
+                  / - connection refused by /.test(s.last_check_result.output),
+            ),
         4 * staleness * 1000,
       ).catch(async (e: Error) => {
         throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
@@ -230,10 +279,12 @@ interface ServiceAttrs {
       );
       await sleep(scaled('CloudchecksFleetInterval') * 1000);
 
-      const lines = notified();
+      const lines = notified().slice(atBreak);
       const problems = lines.filter((l) => / PROBLEM /.test(l));
       const recoveries = lines.filter((l) => / RECOVERY /.test(l));
-      console.log(`Icinga 2 outage day: ${lines.length} notification(s) from first start through the recovery (${Math.round(Date.now() / 1000 - started)} s)`);
+      console.log(
+        `Icinga 2 outage day: ${atBreak} notification(s) at first start (the problems measured before), ${lines.length} from the break through the recovery (${Math.round(Date.now() / 1000 - started)} s)`,
+      );
       // The one problem is the reset mid-answer, in the run that was reading.
       expect(problems, await dump()).toEqual([
         expect.stringMatching(/^vcd!vcd PROBLEM CRITICAL VCD CRITICAL - vCD at \S+ is not answering: connection to \S+ (was reset|closed) before/),
@@ -241,18 +292,22 @@ interface ServiceAttrs {
       expect(recoveries.length, lines.join('\n')).toBeLessThanOrEqual(1);
       expect(
         lines.filter((l) => !l.startsWith('vcd!vcd ')),
-        lines.join('\n'),
+        await dump(),
       ).toEqual([]);
+      // The problems measured before the outage are what they were, measured again.
+      const after = await services();
+      for (const w of problemsBefore) {
+        const s = after.find((x) => x.host_name === w.host_name && x.name === w.name);
+        expect(`${w.host_name}!${w.name} ${s?.state} ${s?.last_check_result?.output.split('\n')[0]}`).toMatch(
+          new RegExp(` ${w.state} \\S+ ${STATES[w.state]} - `),
+        );
+      }
 
       // The rejected-password day: vCD refuses check_vcd's own account, and a VDC's memory climbs
       // to 97 % of its limit (the simulator's control call) while the login is refused.
       const before = notified().length;
       const vdcHost = first.find((s) => s.name === 'vdc' && s.host_name.startsWith('vdc-') && s.last_check_result?.output.includes('acme-prod'))?.host_name;
       expect(vdcHost, 'the VDC acme-prod').toBeDefined();
-      const simControl = async (path: string) => {
-        const r = await fetch(`${api.httpUrl}${path}`, { method: 'PUT' });
-        expect(r.status, await r.text()).toBeLessThan(300);
-      };
       writeFileSync(vcdPasswordFile, 'rotated-at-vcd\n');
       await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=97');
       const refused = Date.now() / 1000;
