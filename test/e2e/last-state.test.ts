@@ -113,3 +113,23 @@ describe('check_vcd, the parent', () => {
     expect(firstLine(option)).toMatch(/^VCD UNKNOWN - unknown option --last-state/);
   });
 });
+
+describe('check_vm_fleet, the runner', () => {
+  it('keeps its state while vCD does not answer, but -t expiring while it hands results to an engine is the timeout as ever', async () => {
+    const refused = await run('check_vm_fleet', ['--last-state', '1'], closedUrl);
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(firstLine(refused)).toMatch(/^VM_FLEET WARNING - vCD at https:\/\/127\.0\.0\.1:\d+ is not answering: connection refused/);
+
+    // A Zabbix trapper that takes the connection and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    try {
+      const port = String((silent.address() as { port: number }).port);
+      const stuck = await run('check_vm_fleet', ['--submit', 'zabbix', '--zabbix-port', port, '--zabbix-host', 'vcd-acme', '-t', '4', '--last-state', '2']);
+      expect(stuck.code, stuck.stdout).toBe(3);
+      expect(firstLine(stuck)).toMatch(/^VM_FLEET UNKNOWN - timed out after 4s while submitting results to Zabbix/);
+    } finally {
+      silent.close();
+    }
+  }, 30_000);
+});
