@@ -24,13 +24,36 @@ export const LAST_STATE_OPTION = {
     "The state the engine holds for this service before this run (Nagios '$SERVICESTATEID$', Icinga 2 $service.state_id$). When it is WARNING or CRITICAL (1 or 2) and vCD does not answer at all (connection refused or reset, DNS failure, no answer within -t), the run keeps that state, says so and prints no perfdata, instead of UNKNOWN: check_vcd reports the outage, and an unchanged problem does not page twice. A TLS, login, HTTP or parse failure is said as ever. Empty (a macro with no service): as if not given.",
 } as const satisfies OptionSpec;
 
-/** The parsed --last-state: the state to keep, or undefined when there is none to keep (absent, empty, OK, UNKNOWN). */
-export function lastStateFrom(text: string | undefined): State.WARNING | State.CRITICAL | undefined {
+/** The options --last-state is read from: itself, and the --url whose vCD it speaks of. */
+export interface LastStateOptions {
+  'last-state'?: string;
+  url?: string;
+}
+
+/** What a run keeps: the engine's problem state, and the vCD whose silence keeps it. */
+export interface KeptState {
+  state: State.WARNING | State.CRITICAL;
+  /** The origin of --url, as the status line names it. */
+  origin: string;
+}
+
+/** --last-state checked: the state to keep, or undefined when there is none to keep (absent, empty, OK, UNKNOWN). */
+export function lastStateFrom(options: LastStateOptions): KeptState | undefined {
+  const text = options['last-state'];
   if (text === undefined || text.trim() === '') return undefined;
   const state = parseState(text);
   if (state === undefined)
     throw new UsageError(`invalid --last-state ${JSON.stringify(text)}: expected 0-3 or OK, WARNING, CRITICAL, UNKNOWN (the engine's state id macro)`);
-  return state === State.WARNING || state === State.CRITICAL ? state : undefined;
+  return state === State.WARNING || state === State.CRITICAL ? { state, origin: originOf(options.url) } : undefined;
+}
+
+/** The origin of --url, or the text as given (a bad --url fails before any request). */
+function originOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return String(url);
+  }
 }
 
 /** What the run says when it keeps `state`: `cause` is how vCD failed to answer. */
@@ -49,44 +72,31 @@ export function keptOnTimeout(state: State, origin: string): Result {
   return { state, summary: keptText(origin, 'no answer within -t') };
 }
 
-/** The origin of --url, or the text as given (a bad --url fails before any request). */
-function originOf(url: string | undefined): string {
-  try {
-    return new URL(url ?? '').origin;
-  } catch {
-    return String(url);
-  }
-}
-
-type Run<O> = (options: O, context: RunContext) => Promise<Result>;
-
 /**
- * A vCD dependent's run with --last-state: a transport failure keeps the state given, and so
- * does -t expiring while the run waits on vCD (not while it hands results to an engine).
+ * One run of a vCD dependent (`run`, given the context it is to use) keeping `kept`: a
+ * transport failure keeps the state, and so does -t expiring while the run waits on vCD (not
+ * while it hands results to an engine). Nothing to keep: the run as it is.
  */
-export function keepingLastState<O extends { 'last-state'?: string; url?: string }>(run: Run<O>): Run<O> {
-  return async (options, context) => {
-    const state = lastStateFrom(options['last-state']);
-    if (state === undefined) return run(options, context);
-    const origin = originOf(options.url);
-    // Until a phase says otherwise the run is waiting on vCD (a cached session's first read, a login another check makes).
-    let waitingOnVcd = true;
-    const keeping: VcdRunContext = {
-      ...context,
-      setPhase(text) {
-        waitingOnVcd = false;
-        context.setPhase(text);
-      },
-      setVcdPhase(text) {
-        waitingOnVcd = true;
-        context.setPhase(text);
-      },
-    };
-    context.holdResult?.(() => (waitingOnVcd ? keptOnTimeout(state, origin) : undefined));
-    try {
-      return await run(options, keeping);
-    } catch (error) {
-      throw keepOnTransportFailure(error, state, origin);
-    }
+export async function keepingLastState(kept: KeptState | undefined, context: RunContext, run: (context: RunContext) => Promise<Result>): Promise<Result> {
+  if (kept === undefined) return run(context);
+  const { state, origin } = kept;
+  // Until a phase says otherwise the run is waiting on vCD (a cached session's first read, a login another check makes).
+  let waitingOnVcd = true;
+  const keeping: VcdRunContext = {
+    ...context,
+    setPhase(text) {
+      waitingOnVcd = false;
+      context.setPhase(text);
+    },
+    setVcdPhase(text) {
+      waitingOnVcd = true;
+      context.setPhase(text);
+    },
   };
+  context.holdResult?.(() => (waitingOnVcd ? keptOnTimeout(state, origin) : undefined));
+  try {
+    return await run(keeping);
+  } catch (error) {
+    throw keepOnTransportFailure(error, state, origin);
+  }
 }

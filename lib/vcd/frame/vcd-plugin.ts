@@ -3,11 +3,9 @@
 // --help, and --last-state for every one but check_vcd. A plugin's definition says only what is its own; the straight run most of them are
 // (configure, open the frame, read, judge) is plugins/vcd-family.ts.
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
-import type { RunContext } from '../../plugin/context';
 import type { OptionSpec } from '../../plugin/options';
-import type { Result } from '../../plugin/result';
 import type { PluginDefinition } from '../../plugin/run';
-import { keepingLastState, LAST_STATE_OPTION } from './last-state';
+import { keepingLastState, LAST_STATE_OPTION, lastStateFrom, type LastStateOptions } from './last-state';
 
 /** The environment variable that may hold the vCD password (never printed). */
 export const VCD_PASSWORD_ENV = 'VCD_PASSWORD';
@@ -33,7 +31,11 @@ export function vcdPlugin<const Specs extends readonly OptionSpec[]>(def: VcdPlu
   const { notes = [], sessionNote = VCD_SESSION_NOTE, secretEnv = [], parent, ...own } = def;
   const head = { ...own, secretEnv: [VCD_PASSWORD_ENV, ...secretEnv], notes: [...notes, sessionNote, HTTP_ENVIRONMENT_NOTE] };
   if (parent) return head;
-  // The run sees its own options only; TypeScript cannot see --last-state and --url among them through the generic `Specs`.
-  const run = keepingLastState(own.run as (options: { 'last-state'?: string; url?: string }, context: RunContext) => Promise<Result>);
-  return { ...head, options: [...own.options, LAST_STATE_OPTION] as unknown as Specs, run: run as PluginDefinition<Specs>['run'] };
+  return {
+    ...head,
+    // The plugin's own options are typed without --last-state: it is read here, and its run never sees it.
+    options: [...own.options, LAST_STATE_OPTION] as unknown as Specs,
+    // Every vCD plugin has --url; TypeScript cannot see it, or --last-state, through the generic `Specs`.
+    run: (options, context) => keepingLastState(lastStateFrom(options as LastStateOptions), context, (keeping) => own.run(options, keeping)),
+  };
 }

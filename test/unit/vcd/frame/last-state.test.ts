@@ -40,12 +40,12 @@ describe('lastStateFrom', () => {
     [' ', undefined],
     [undefined, undefined],
   ])('%j keeps %s', (text, state) => {
-    expect(lastStateFrom(text)).toBe(state);
+    expect(lastStateFrom({ 'last-state': text, url: `${ORIGIN}/api` })).toEqual(state === undefined ? undefined : { state, origin: ORIGIN });
   });
 
   it.each(['4', '-1', 'PENDING', '$SERVICESTATEID$'])('%j is a usage error that names the option', (text) => {
-    expect(() => lastStateFrom(text)).toThrow(UsageError);
-    expect(() => lastStateFrom(text)).toThrow(/invalid --last-state/);
+    expect(() => lastStateFrom({ 'last-state': text, url: ORIGIN })).toThrow(UsageError);
+    expect(() => lastStateFrom({ 'last-state': text, url: ORIGIN })).toThrow(/invalid --last-state/);
   });
 });
 
@@ -83,53 +83,43 @@ describe('keepOnTransportFailure: which failures keep the state', () => {
 });
 
 describe('keepingLastState: the run', () => {
-  const failing = (error: unknown) => keepingLastState<{ 'last-state'?: string; url?: string }>(() => Promise.reject(error));
+  const failing = (error: unknown) => () => Promise.reject(error);
+  const keep = (text?: string) => lastStateFrom({ 'last-state': text, url: `${ORIGIN}/api` });
 
-  it('a transport failure with --last-state 1 becomes WARNING; without, it stays UNKNOWN', async () => {
+  it('a transport failure with --last-state 1 becomes WARNING; without, or after UNKNOWN, it stays itself', async () => {
     const error = socketFailure('ECONNREFUSED');
-    await expect(failing(error)({ 'last-state': '1', url: `${ORIGIN}/api` }, testRunContext())).rejects.toMatchObject({
+    await expect(keepingLastState(keep('1'), testRunContext(), failing(error))).rejects.toMatchObject({
       state: State.WARNING,
       message: expect.stringMatching(/^vCD at https:\/\/vcd\.example\.com is not answering: connection refused/),
     });
-    await expect(failing(error)({ url: ORIGIN }, testRunContext())).rejects.toBe(error);
-    await expect(failing(error)({ 'last-state': '3', url: ORIGIN }, testRunContext())).rejects.toBe(error);
-  });
-
-  it('a bad --last-state fails before the run', async () => {
-    let ran = false;
-    const run = keepingLastState<{ 'last-state'?: string; url?: string }>(async () => {
-      ran = true;
-      return { state: State.OK, summary: '' };
-    });
-    await expect(run({ 'last-state': 'x', url: ORIGIN }, testRunContext())).rejects.toBeInstanceOf(UsageError);
-    expect(ran).toBe(false);
+    await expect(keepingLastState(keep(), testRunContext(), failing(error))).rejects.toBe(error);
+    await expect(keepingLastState(keep('3'), testRunContext(), failing(error))).rejects.toBe(error);
   });
 
   it('a result is the result: a measured run is never replaced', async () => {
     const measured: Result = { state: State.OK, summary: 'all fine', metrics: [] };
-    const run = keepingLastState<{ 'last-state'?: string; url?: string }>(async () => measured);
-    await expect(run({ 'last-state': '2', url: ORIGIN }, testRunContext())).resolves.toBe(measured);
+    await expect(keepingLastState(keep('2'), testRunContext(), async () => measured)).resolves.toBe(measured);
   });
 
   it('-t expiring while the run waits on vCD keeps the state; while it does anything else, the timeout is said as ever', async () => {
     let held: (() => Result | undefined) | undefined;
     const context: RunContext = { ...testRunContext(), holdResult: (make) => (held = make) };
     const steps: Array<(c: VcdRunContext) => void> = [];
-    const run = keepingLastState<{ 'last-state'?: string; url?: string }>(async (_options, c) => {
+    const run = async (c: VcdRunContext): Promise<Result> => {
       for (const step of steps) step(c);
       return { state: State.OK, summary: '' };
-    });
-    await run({ 'last-state': '2', url: ORIGIN }, context);
+    };
+    await keepingLastState(keep('2'), context, run);
     // No phase yet: a first read with a cached session waits on vCD.
     expect(held?.()).toEqual({
       state: State.CRITICAL,
       summary: `vCD at ${ORIGIN} is not answering: no answer within -t; the last result's state is kept (check_vcd reports the outage)`,
     });
     steps.push((c) => c.setPhase('submitting results to icinga2'));
-    await run({ 'last-state': '2', url: ORIGIN }, context);
+    await keepingLastState(keep('2'), context, run);
     expect(held?.()).toBeUndefined();
     steps.push((c) => c.setVcdPhase?.('reading page 1 of orgVdc'));
-    await run({ 'last-state': '2', url: ORIGIN }, context);
+    await keepingLastState(keep('2'), context, run);
     expect(held?.()?.state).toBe(State.CRITICAL);
   });
 });
@@ -139,6 +129,10 @@ describe('the plugins', () => {
   const pw = join(mkdtempSync(join(tmpdir(), 'cc-last-state-')), 'pw');
   writeFileSync(pw, 'secret\n', { mode: 0o600 });
   const argv = ['-u', ORIGIN, '-U', 'monitor', '-o', 'acme', '--password-file', pw, '--no-cache', '--vdc', 'acme-prod'];
+
+  it('check_vdc: a bad --last-state is a usage error before any request', async () => {
+    await expect(runDefinition(vdcPlugin, [...argv, '--last-state', 'x'])).rejects.toBeInstanceOf(UsageError);
+  });
 
   it('check_vdc: vCD refusing the connection keeps --last-state 1, with no perfdata', async () => {
     nock(ORIGIN)
