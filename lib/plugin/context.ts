@@ -26,7 +26,8 @@ export interface RunContext {
   openOutput?(head: string, end: (result: Result) => string): (text: string) => void;
   /**
    * The result read so far, made when asked: printed in place of the bare timeout if -t
-   * expires from now on (a logout that outlasts the time must not cost what was read).
+   * expires from now on (a logout that outlasts the time must not cost what was read);
+   * undefined when asked: none, the timeout is said as ever.
    */
-  holdResult?(make: () => Result): void;
+  holdResult?(make: () => Result | undefined): void;
 }

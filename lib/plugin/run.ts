@@ -84,7 +84,7 @@ class PluginRun {
   /** Set when the check opened its output (context.openOutput): how the runtime ends it. */
   private outputEnd: ((result: Result) => string) | undefined;
   /** The result read so far (context.holdResult): printed in place of a bare timeout. */
-  private held: (() => Result) | undefined;
+  private held: (() => Result | undefined) | undefined;
 
   constructor(
     private readonly name: string,
@@ -163,9 +163,9 @@ class PluginRun {
 
   onTimeout(): never {
     this.controller.abort();
-    if (this.held) {
+    const held = this.held?.();
+    if (held) {
       // What was read stands: the timeout is said beside it, not in its place.
-      const held = this.held();
       return this.finish(
         this.withNotes({ ...held, summary: `${held.summary} (-t ${this.timeout.seconds}s then expired while ${this.phase})` }),
         undefined,

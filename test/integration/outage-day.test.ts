@@ -245,8 +245,8 @@ interface ServiceAttrs {
       await closeWhileCellsRead(relay, api.httpUrl, 10 * scaled('CloudchecksVcdInterval') * 1000);
       const broken = Date.now() / 1000;
       const staleness = 2 * scaled('CloudchecksFleetInterval');
-      // Every VM service goes stale, and every VDC and provider VDC is checked and fails (the
-      // problems measured before the outage change state: WARNING to UNKNOWN).
+      // Every VM service goes stale, and every VDC and provider VDC is checked and fails: UNKNOWN
+      // where it was OK, its state kept (--last-state) where it held a problem measured before.
       await until(
         'every VM service stale and every VDC and provider VDC failing while vCD is down',
         services,
@@ -256,10 +256,12 @@ interface ServiceAttrs {
             .every((s) =>
               s.host_name.startsWith('vm-')
                 ? s.last_check_result?.active === true && s.last_check_result.output.startsWith('no result from check_vm_fleet since')
-                : s.state === 3 &&
-                  s.last_check_result !== null &&
+                : s.last_check_result !== null &&
                   s.last_check_result.execution_end > broken &&
-                  / - connection refused by /.test(s.last_check_result.output),
+                  (problemsBefore.some((w) => w.host_name === s.host_name && w.name === s.name)
+                    ? s.state === problemsBefore.find((w) => w.host_name === s.host_name && w.name === s.name)?.state &&
+                      / is not answering: connection refused by .*the last result's state is kept/.test(s.last_check_result.output)
+                    : s.state === 3 && / - connection refused by /.test(s.last_check_result.output)),
             ),
         4 * staleness * 1000,
       ).catch(async (e: Error) => {

@@ -2,7 +2,7 @@
 // make check_vcd the parent of every other Cloud Director service. With the simulator's vCD
 // killed, check_vcd is CRITICAL and pages; the VDC check, the provider VDC check of a
 // discovered host, the fleet runner and the failed-tasks check beneath it reach hard UNKNOWN
-// and page nobody.
+// and page nobody; a VDC already WARNING keeps it (--last-state, the engine's state id).
 // Notifications are counted as each engine sends them (a contact whose command appends a line).
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,6 +158,9 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       // vCD answers: no service is UNKNOWN or CRITICAL (the fleet runner may be WARNING about a VM of its own).
       for (const [h, s] of services) expect(['0', '1'], `${h}!${s}: ${all.get(`${h}!${s}`)?.plugin_output}`).toContain(all.get(`${h}!${s}`)?.current_state);
       expect(existsSync(pages) ? readFileSync(pages, 'utf8') : '').toBe('');
+      // The VDC is already a problem (WARNING): its command passes '$SERVICESTATEID$' to --last-state.
+      nagios.command('PROCESS_SERVICE_CHECK_RESULT;acme;vdc;1;VDC WARNING - acme-prod memory 85%');
+      await sleep(1100);
 
       await sim.stop(); // vCD is down
       for (let n = 0; n < 4; n++) {
@@ -169,8 +172,11 @@ suite('Nagios 4: with vCD stopped, check_vcd is the one problem that pages', () 
       expect(vcdState.plugin_output).toMatch(/^VCD CRITICAL - vCD at \S+ is not answering: connection refused/);
       for (const [h, s] of services.slice(1)) {
         const st = all.get(`${h}!${s}`)!;
-        // Hard problems of their own: without the dependency each would have paged.
-        expect([st.current_state, st.state_type], `${h}!${s}: ${st.plugin_output}`).toEqual(['3', '1']);
+        // Hard problems of their own: without the dependency each would have paged. The VDC keeps its WARNING.
+        if (`${h}!${s}` === 'acme!vdc') {
+          expect([st.current_state, st.state_type], st.plugin_output).toEqual(['1', '1']);
+          expect(st.plugin_output).toMatch(/^VDC WARNING - vCD at \S+ is not answering: connection refused .*the last result's state is kept/);
+        } else expect([st.current_state, st.state_type], `${h}!${s}: ${st.plugin_output}`).toEqual(['3', '1']);
       }
       await sleep(2000);
       const logFile = /^log_file=(.*)$/m.exec(readFileSync(stock.main, 'utf8'))![1];
@@ -278,6 +284,7 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
           cloudchecks_vcd_parent: 'vcd',
         }),
         host('acme', { ...connection(vcd.user, vcd.org), cloudchecks_vcd_parent: 'vcd' }),
+        host('vdc-as-host', connection(vcd.user, vcd.org), '  check_command = "cloudchecks-vdc"\n'),
         'object Service "vdc" {\n  host_name = "acme"\n  check_command = "cloudchecks-vdc"\n  max_check_attempts = 3\n}',
       ].join('\n'),
     });
@@ -294,6 +301,13 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
     await icinga.start();
     try {
       for (const [h, s] of services) expect((await icinga.check(h, s)).exit_status, `${h}!${s}`).toBe(0);
+      // The VDC is already a problem (WARNING): cloudchecks-vdc passes $service.state_id$ to --last-state.
+      await icinga.api('POST', '/v1/actions/process-check-result', {
+        type: 'Service',
+        filter: 'host.name=="acme" && service.name=="vdc"',
+        exit_status: 1,
+        plugin_output: 'VDC WARNING - acme-prod memory 85%',
+      });
       await sim.stop(); // vCD is down
       for (let n = 0; n < 3; n++) for (const [h, s] of services) await icinga.check(h, s);
       const states = await icinga.api('GET', '/v1/objects/services?attrs=state&attrs=state_type&attrs=name&attrs=host_name');
@@ -304,8 +318,13 @@ icingaSuite('Icinga 2: with vCD stopped, check_vcd is the one problem that notif
         ]),
       );
       expect(byName.get('vcd!vcd')).toEqual([2, 1]);
-      // Hard problems of their own: without the Dependency each would have notified.
-      for (const [h, s] of services.slice(1)) expect(byName.get(`${h}!${s}`), `${h}!${s}`).toEqual([3, 1]);
+      // Hard problems of their own: without the Dependency each would have notified. The VDC keeps its WARNING.
+      for (const [h, s] of services.slice(1)) expect(byName.get(`${h}!${s}`), `${h}!${s}`).toEqual([`${h}!${s}` === 'acme!vdc' ? 1 : 3, 1]);
+      expect((await icinga.check('acme', 'vdc')).output).toMatch(
+        /^VDC WARNING - vCD at \S+ is not answering: connection refused .*the last result's state is kept/,
+      );
+      // A host check has no $service.state_id$: the option is left out and the check runs as ever.
+      expect((await icinga.checkHost('vdc-as-host')).output).toMatch(/^VDC UNKNOWN - connection refused/);
       await sleep(3000);
       const sent = (existsSync(pages) ? readFileSync(pages, 'utf8') : '').trim().split('\n');
       expect(

@@ -17,6 +17,7 @@ const PARSERS: Record<string, readonly string[]> = {
   'lib/vcd/api/connection-options.ts': ['forcedVersionFrom'],
   'lib/vcd/api/credentials.ts': ['credentialsFrom'],
   'lib/vcd/frame/vcd-frame.ts': ['cacheUnusableStateFrom', 'vcdFrameConfigFrom'],
+  'lib/vcd/frame/last-state.ts': ['lastStateFrom'],
   'lib/vcd/frame/session-options.ts': ['sessionConfigFrom', 'connectionUnder'],
   'lib/vcd/inventory/inventory-options.ts': [
     'maxVmsFrom',

@@ -31,8 +31,14 @@ export interface VcdSessionConfig {
 /** A session request, its scope (the account's, narrowed by --tenant-org) and the facts it collects for -v. */
 export type OpenedSession = SessionRequest & { scope: VmScope; facts: string[] };
 
+/** A run context that tells the phases waiting on vCD from the others (--last-state keeps a state on a timeout in those only). */
+export interface VcdRunContext extends RunContext {
+  /** Like setPhase, for a phase that waits on vCD's answer. */
+  setVcdPhase?(text: string): void;
+}
+
 /** The session of one run: connection set up, cache chosen; nothing is sent yet. */
-export function openVcdSession(config: VcdSessionConfig, context: RunContext): OpenedSession {
+export function openVcdSession(config: VcdSessionConfig, context: VcdRunContext): OpenedSession {
   const { base, creds } = config;
   const conn: VcdConnection = {
     base,
@@ -43,7 +49,7 @@ export function openVcdSession(config: VcdSessionConfig, context: RunContext): O
     signal: context.signal,
     trace: (line) => context.log(3, line),
     addSecret: (v) => context.addSecret(v),
-    setPhase: (t) => context.setPhase(t),
+    setPhase: (t) => (context.setVcdPhase ?? context.setPhase)(t),
   };
   const cache =
     config.cache === false ? undefined : new SessionCache(config.cache.dir ?? defaultCacheDir(), cacheKey(base, creds), context.timeoutSeconds * 1000);

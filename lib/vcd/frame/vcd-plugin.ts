@@ -1,10 +1,11 @@
 // The head every vCD plugin shares: the password in the environment as a secret, how the
 // session is kept (said once, for all of them) and the HTTP environment note at the end of
-// --help. A plugin's definition says only what is its own; the straight run most of them are
+// --help, and --last-state for every one but check_vcd. A plugin's definition says only what is its own; the straight run most of them are
 // (configure, open the frame, read, judge) is plugins/vcd-family.ts.
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { OptionSpec } from '../../plugin/options';
 import type { PluginDefinition } from '../../plugin/run';
+import { keepingLastState, LAST_STATE_OPTION, lastStateFrom, type LastStateOptions } from './last-state';
 
 /** The environment variable that may hold the vCD password (never printed). */
 export const VCD_PASSWORD_ENV = 'VCD_PASSWORD';
@@ -21,10 +22,20 @@ export interface VcdPluginHead<Specs extends readonly OptionSpec[]> extends Omit
   sessionNote?: string;
   /** Environment variables holding secrets besides the vCD password. */
   secretEnv?: readonly string[];
+  /** check_vcd: the service the others depend on. It must fail when vCD does, so it has no --last-state. */
+  parent?: true;
 }
 
-/** A vCD plugin's definition: its own head and run, in the family's head. */
+/** A vCD plugin's definition: its own head and run, in the family's head (a dependent's with --last-state, after its own options). */
 export function vcdPlugin<const Specs extends readonly OptionSpec[]>(def: VcdPluginHead<Specs>): PluginDefinition<Specs> {
-  const { notes = [], sessionNote = VCD_SESSION_NOTE, secretEnv = [], ...own } = def;
-  return { ...own, secretEnv: [VCD_PASSWORD_ENV, ...secretEnv], notes: [...notes, sessionNote, HTTP_ENVIRONMENT_NOTE] };
+  const { notes = [], sessionNote = VCD_SESSION_NOTE, secretEnv = [], parent, ...own } = def;
+  const head = { ...own, secretEnv: [VCD_PASSWORD_ENV, ...secretEnv], notes: [...notes, sessionNote, HTTP_ENVIRONMENT_NOTE] };
+  if (parent) return head;
+  return {
+    ...head,
+    // The plugin's own options are typed without --last-state: it is read here, and its run never sees it.
+    options: [...own.options, LAST_STATE_OPTION] as unknown as Specs,
+    // Every vCD plugin has --url; TypeScript cannot see it, or --last-state, through the generic `Specs`.
+    run: (options, context) => keepingLastState(lastStateFrom(options as LastStateOptions), context, (keeping) => own.run(options, keeping)),
+  };
 }
