@@ -425,7 +425,7 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
     );
     for (const p of pages) {
       expect(
-        p.map((c) => c.what.replace(/^\S+ /, '')),
+        p.map((c) => c.what.slice(c.what.indexOf(' PROBLEM ') + 1)),
         text,
       ).toEqual(p.map(() => 'PROBLEM WARNING'));
       expect(
