@@ -63,7 +63,7 @@ export function nagiosVcdParentGroup(url: string): string {
 /**
  * The servicedependency of every service of `hosts` on their vCD's parent servicegroup, through
  * the dependency template `template` (cloudchecks-vcd-dependency of commands.cfg: notifications
- * held back while the parent is UNKNOWN or CRITICAL, checks never). Nothing for no host.
+ * and checks held back while the parent is UNKNOWN or CRITICAL). Nothing for no host.
  */
 export function nagiosVcdDependency(hosts: readonly string[], url: string, template: string): string {
   if (hosts.length === 0) return '';
