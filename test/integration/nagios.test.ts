@@ -21,12 +21,15 @@ const definitions = (file: string, type: string) =>
 
 /**
  * What Nagios runs for a service whose check_command names `command`: the command_line of
- * contrib/nagios/commands.cfg with $USER1$ (the built plugins) and each $ARGn$ substituted.
+ * contrib/nagios/commands.cfg with $USER1$ (the built plugins), each $ARGn$ and
+ * $SERVICESTATEID$ (0, a service's state before its first check) substituted.
  */
 function commandLine(command: string, ...args: string[]): string {
   const commands = readFileSync(join(REPO, 'contrib/nagios/commands.cfg'), 'utf8');
   const template = new RegExp(`command_name\\s+${command}\\n\\s+command_line\\s+(.+)$`, 'm').exec(commands)![1];
-  return template.replace(/\$(USER1|ARG(\d+))\$/g, (m, _, n?: string) => (n === undefined ? DIST : (args[Number(n) - 1] ?? m)));
+  return template.replace(/\$(USER1|SERVICESTATEID|ARG(\d+))\$/g, (m, name: string, n?: string) =>
+    name === 'USER1' ? DIST : name === 'SERVICESTATEID' ? '0' : (args[Number(n) - 1] ?? m),
+  );
 }
 
 /** The last $ARGn$ of the example service that runs `command` (`before`: how many come first), the CA path the test's. */

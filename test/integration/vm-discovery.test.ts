@@ -382,10 +382,16 @@ define service {
     }
     const connection = connectionArgs();
     const outputs = [...results].map(([k, r]) => `${k}: ${r.output}`).join('\n');
-    const calls = readFileSync(argvLog, 'utf8')
+    const argv = readFileSync(argvLog, 'utf8')
       .trimEnd()
       .split('\n')
       .map((l) => l.split('\u001e'));
+    // Every plugin run gets the service's state before it (--last-state '$SERVICESTATEID$', a
+    // digit); the rest of its argv is judged below.
+    for (const c of argv.filter((c) => c[0] !== 'record-names')) expect(c[c.indexOf('--last-state') + 1], c.join(' ')).toMatch(/^[0-3]$/);
+    const calls = argv.map((c) =>
+      c.includes('--last-state') ? c.filter((_, i) => i !== c.indexOf('--last-state') && i !== c.indexOf('--last-state') + 1) : c,
+    );
     for (const [id, attrs] of hosts) {
       for (const [service, plugin, line, more] of [
         ['vm-cpu', 'check_vm_cpu', /^VM_CPU OK - cpu usage [\d.]+% \(avg 15m\) on vm-/, ['--window', '15m']],
