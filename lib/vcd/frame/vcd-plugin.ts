@@ -1,7 +1,8 @@
 // The head every vCD plugin shares: the password in the environment as a secret, how the
-// session is kept (said once, for all of them) and the HTTP environment note at the end of
-// --help, and --last-state for every one but check_vcd. A plugin's definition says only what is its own; the straight run most of them are
-// (configure, open the frame, read, judge) is plugins/vcd-family.ts.
+// session is kept (said once, for all of them), the HTTP environment note at the end of --help,
+// and --last-state for every one but check_vcd. A plugin's definition says only what is its
+// own; the straight run most of them are (configure, open the frame, read, judge) is
+// plugins/vcd-family.ts.
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { OptionSpec } from '../../plugin/options';
 import type { PluginDefinition } from '../../plugin/run';
