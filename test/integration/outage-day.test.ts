@@ -245,6 +245,13 @@ interface ServiceAttrs {
       await closeWhileCellsRead(relay, api.httpUrl, 10 * scaled('CloudchecksVcdInterval') * 1000);
       const broken = Date.now() / 1000;
       const staleness = 2 * scaled('CloudchecksFleetInterval');
+      /** A VDC or provider VDC run while vCD is down: its problem state kept (--last-state), or UNKNOWN where it was OK. */
+      const keptOrFailed = (s: ServiceAttrs, output: string) => {
+        const was = problemsBefore.find((w) => w.host_name === s.host_name && w.name === s.name);
+        return was
+          ? s.state === was.state && / is not answering: connection refused by .*the last result's state is kept/.test(output)
+          : s.state === 3 && / - connection refused by /.test(output);
+      };
       // Every VM service goes stale, and every VDC and provider VDC is checked and fails: UNKNOWN
       // where it was OK, its state kept (--last-state) where it held a problem measured before.
       await until(
@@ -256,12 +263,7 @@ interface ServiceAttrs {
             .every((s) =>
               s.host_name.startsWith('vm-')
                 ? s.last_check_result?.active === true && s.last_check_result.output.startsWith('no result from check_vm_fleet since')
-                : s.last_check_result !== null &&
-                  s.last_check_result.execution_end > broken &&
-                  (problemsBefore.some((w) => w.host_name === s.host_name && w.name === s.name)
-                    ? s.state === problemsBefore.find((w) => w.host_name === s.host_name && w.name === s.name)?.state &&
-                      / is not answering: connection refused by .*the last result's state is kept/.test(s.last_check_result.output)
-                    : s.state === 3 && / - connection refused by /.test(s.last_check_result.output)),
+                : s.last_check_result !== null && s.last_check_result.execution_end > broken && keptOrFailed(s, s.last_check_result.output),
             ),
         4 * staleness * 1000,
       ).catch(async (e: Error) => {
