@@ -650,8 +650,11 @@ suite('Nagios 4: one vCD outage and one refused password, through the recovery, 
       await wait('every service of both vCDs OK after the first start', allOk(started));
       expect(notified()).toEqual([]);
 
-      // vCD a stops; meanwhile a real problem on each vCD's dependent.
+      // vCD a stops; once its vcd knows it, a real problem on each vCD's dependent. (A problem
+      // that comes before the parent's failure is known pages, as it should: on a loaded host
+      // the dependent's three 1-s attempts can end before vcd's first run since the stop.)
       await vcds[0].relay.close();
+      await wait('vcd a hard', hardProblem('vcd-a!vcd'));
       for (const r of reals) writeFileSync(r.state, '2\n');
       await wait('vcd a and the real problem of vCD b hard', (now) => ['vcd-a!vcd', reals[1].key].every((k) => hardProblem(k)(now)));
       await sleep(3_000);
