@@ -22,7 +22,7 @@ export const plugin: PluginDefinition<typeof SERVICE_OPTIONS> = vcdPlugin({
   usage: 'check_vcd -u URL -U USER -o ORG --password-file PATH [-w SECONDS] [-c SECONDS] [options]',
   options: SERVICE_OPTIONS,
   timeoutState: State.CRITICAL,
-  parent: true,
+  failsWithVcd: true,
   examples: [
     'check_vcd -u https://vcd.example.com -U monitor -o acme --password-file /etc/nagios/vcd.pw',
     'check_vcd -u https://vcd.example.com -U provider-monitor -o System --password-file PW -w 3 -c 8',

@@ -41,6 +41,8 @@ export const plugin: PluginDefinition<typeof FLEET_CHECK_OPTIONS> = vcdPlugin({
     'The state is about the collection: OK when every selected VM was read, WARNING when some were not (named in the long output), UNKNOWN when none was. The long output lists the VMs that are not OK, worst first.',
     "Memory is bounded by the options, not by the fleet: each VM's results are handed on as they come (--output json is written VM by VM, the collection's state after the last; --submit icinga2 and nagios send batches while the fleet is read; --submit zabbix spools its document to a private temporary file), and the metrics documents under way hold at most --max-bytes-in-flight together.",
   ],
+  // Its VM services are held back only while it fails: with vCD down it must fail, not keep a WARNING.
+  failsWithVcd: true,
   run: (options, context) => runFleet(options, context),
 });
 

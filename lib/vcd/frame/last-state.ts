@@ -13,7 +13,7 @@ import type { Result } from '../../plugin/result';
 import { parseState, State } from '../../plugin/state';
 import type { VcdRunContext } from '../api/session-request';
 
-/** The option every vCD dependent has (check_vcd, the parent, has not). */
+/** The option every vCD dependent has (check_vcd, the parent, and check_vm_fleet, whose VM services wait on its failure, have not). */
 export const LAST_STATE_OPTION = {
   long: 'last-state',
   type: 'string',

@@ -1,8 +1,8 @@
 // The head every vCD plugin shares: the password in the environment as a secret, how the
 // session is kept (said once, for all of them), the HTTP environment note at the end of --help,
-// and --last-state for every one but check_vcd. A plugin's definition says only what is its
-// own; the straight run most of them are (configure, open the frame, read, judge) is
-// plugins/vcd-family.ts.
+// and --last-state for every one but check_vcd and check_vm_fleet. A plugin's definition says
+// only what is its own; the straight run most of them are (configure, open the frame, read,
+// judge) is plugins/vcd-family.ts.
 import { HTTP_ENVIRONMENT_NOTE } from '../../http/options';
 import type { OptionSpec } from '../../plugin/options';
 import type { PluginDefinition } from '../../plugin/run';
@@ -23,15 +23,18 @@ export interface VcdPluginHead<Specs extends readonly OptionSpec[]> extends Omit
   sessionNote?: string;
   /** Environment variables holding secrets besides the vCD password. */
   secretEnv?: readonly string[];
-  /** check_vcd: the service the others depend on. It must fail when vCD does, so it has no --last-state. */
-  parent?: true;
+  /**
+   * A check that must fail when vCD does, so it has no --last-state: check_vcd, the service the
+   * others depend on, and check_vm_fleet, whose VM services the engines hold back only while it fails.
+   */
+  failsWithVcd?: true;
 }
 
 /** A vCD plugin's definition: its own head and run, in the family's head (a dependent's with --last-state, after its own options). */
 export function vcdPlugin<const Specs extends readonly OptionSpec[]>(def: VcdPluginHead<Specs>): PluginDefinition<Specs> {
-  const { notes = [], sessionNote = VCD_SESSION_NOTE, secretEnv = [], parent, ...own } = def;
+  const { notes = [], sessionNote = VCD_SESSION_NOTE, secretEnv = [], failsWithVcd, ...own } = def;
   const head = { ...own, secretEnv: [VCD_PASSWORD_ENV, ...secretEnv], notes: [...notes, sessionNote, HTTP_ENVIRONMENT_NOTE] };
-  if (parent) return head;
+  if (failsWithVcd) return head;
   return {
     ...head,
     // The plugin's own options are typed without --last-state: it is read here, and its run never sees it.

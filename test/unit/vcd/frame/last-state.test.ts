@@ -15,6 +15,7 @@ import type { VcdRunContext } from '../../../../lib/vcd/api/session-request';
 import { keepingLastState, keepOnTransportFailure, lastStateFrom, LAST_STATE_OPTION } from '../../../../lib/vcd/frame/last-state';
 import { plugin as vdcPlugin } from '../../../../plugins/check_vdc/plugin';
 import { plugin as vcdPlugin } from '../../../../plugins/check_vcd/plugin';
+import { plugin as fleetPlugin } from '../../../../plugins/check_vm_fleet/plugin';
 import { runDefinition } from '../../../support/plugin-definition';
 import { useNockBoundary } from '../../../support/nock-boundary';
 import { testRunContext } from '../../../support/run-context';
@@ -115,7 +116,7 @@ describe('keepingLastState: the run', () => {
       state: State.CRITICAL,
       summary: `vCD at ${ORIGIN} is not answering: no answer within -t; the last result's state is kept (check_vcd reports the outage)`,
     });
-    steps.push((c) => c.setPhase('submitting results to icinga2'));
+    steps.push((c) => c.setPhase('parsing the metrics'));
     await keepingLastState(keep('2'), context, run);
     expect(held?.()).toBeUndefined();
     steps.push((c) => c.setVcdPhase?.('reading page 1 of orgVdc'));
@@ -150,8 +151,9 @@ describe('the plugins', () => {
     expect((error as Error).message).not.toContain('kept');
   });
 
-  it('check_vcd, the parent, has no --last-state: it must fail when vCD does', () => {
+  it('check_vcd, the parent, and check_vm_fleet, whose VM services wait on its failure, have no --last-state: they must fail when vCD does', () => {
     expect(vcdPlugin.options.map((o) => o.long)).not.toContain(LAST_STATE_OPTION.long);
+    expect(fleetPlugin.options.map((o) => o.long)).not.toContain(LAST_STATE_OPTION.long);
     expect(vdcPlugin.options.map((o) => o.long)).toContain(LAST_STATE_OPTION.long);
   });
 });
