@@ -158,11 +158,14 @@ const firstLine = (r: RunResult) => r.stdout.split('\n')[0];
       const runner = await icinga.check('ocp-test', 'cluster-alerts', 60_000);
       expect(runner.state, runner.output).toBe(0);
       expect(runner.output).toMatch(/^ALERTS OK - 1 critical, 1 warning alerts firing: NodeDown worker-2 .*, 5 rule results submitted to Icinga 2/);
+      // The verdict as the runner posted it, or as the rule service's own dummy repeats a fresh
+      // posted result (Icinga rechecks the children when the runner's state changes; on a loaded
+      // host that can come after the post). The dummy's own text never starts ALERT_RULE.
       for (const [rule, state] of Object.entries(EXPECTED)) {
         const r = await until(
           `alert-${rule}`,
           () => service(`alert-${rule}`),
-          (x) => x?.last_check_result?.active === false,
+          (x) => x?.last_check_result?.active === false || /^ALERT_RULE /.test(x?.last_check_result?.output ?? ''),
         );
         expect(r!.last_check_result!.state, `${rule}: ${r!.last_check_result!.output}`).toBe(state);
         expect(r!.last_check_result!.output).toMatch(new RegExp(`^ALERT_RULE (OK|WARNING|CRITICAL) - ${rule}: `));
