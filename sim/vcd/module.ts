@@ -243,6 +243,19 @@ const forbiddenVm = (id: string) =>
   `Either you need some or all of the following rights [Organization vDC: View] to perform operations [VAPP_VM_VIEW] for com.vmware.vcloud.entity.vm:${id.replace(/^vm-/, '')} or the target entity is invalid.`;
 
 /** One simulated cloud director: its logins, its sessions and the VMs of a scenario. */
+/** A control's percentages (cpu=95, ...) as fractions, each absent when not given, or what to answer for a bad one. */
+function fractionsOf<const K extends string>(q: URLSearchParams, names: readonly K[]): Partial<Record<K, number>> | string {
+  const out: Partial<Record<K, number>> = {};
+  for (const name of names) {
+    const v = q.get(name);
+    if (v === null) continue;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) return `${name}=${v}: give a percentage, e.g. ${name}=95`;
+    out[name] = n / 100;
+  }
+  return out;
+}
+
 class VcdServer {
   readonly stats = new Stats();
   readonly vms: Map<string, SimVm>;
@@ -325,6 +338,12 @@ class VcdServer {
    * capacity; `/_sim/vcd/snapshot?vm=ID|NAME&days=N` gives a VM one snapshot N days old
    * (`days=none`: no snapshot).
    */
+  /** The one VM a control names by id or name, or what to answer when not exactly one has it. */
+  private controlledVm(want: string): SimVm | string {
+    const vms = [...this.vms.values()].filter((vm) => vm.id === want.toLowerCase() || vm.name === want);
+    return vms.length === 1 ? vms[0] : `vm=${want}: ${vms.length} VMs have that id or name; give the id (vm-<guid>)`;
+  }
+
   private control(res: ServerResponse, url: URL, method: string): void {
     const text = (status: number, body: string) => send(res, status, { 'content-type': 'text/plain' }, `${body}\n`);
     if (method !== 'PUT' && method !== 'POST') return text(405, 'use PUT');
@@ -336,31 +355,22 @@ class VcdServer {
       const state = q.get('state') ?? '';
       const status = { on: 'POWERED_ON', off: 'POWERED_OFF', suspended: 'SUSPENDED' }[state];
       if (!status) return text(400, `state=${state}: give state=on, off or suspended`);
-      const vms = [...this.vms.values()].filter((vm) => vm.id === want.toLowerCase() || vm.name === want);
-      if (vms.length !== 1) return text(404, `vm=${want}: ${vms.length} VMs have that id or name; give the id (vm-<guid>)`);
-      vms[0].power = state as SimVm['power'];
-      for (const r of this.records) if (r.id === vms[0].id) r.status = status;
-      return text(200, `${vms[0].id} (${vms[0].name}) is ${status}`);
+      const vm = this.controlledVm(want);
+      if (typeof vm === 'string') return text(404, vm);
+      vm.power = state as SimVm['power'];
+      for (const r of this.records) if (r.id === vm.id) r.status = status;
+      return text(200, `${vm.id} (${vm.name}) is ${status}`);
     }
     if (url.pathname === '/_sim/vcd/vdc') {
       const want = q.get('vdc') ?? '';
       const vdc = this.vdcSet.vdcs.find((v) => v.id === want || v.name === want);
       if (!vdc) return text(404, `vdc=${want}: no such VDC; the VDCs are ${this.vdcSet.vdcs.map((v) => v.name).join(', ')}`);
-      const pct = (name: string) => {
-        const v = q.get(name);
-        if (v === null) return undefined;
-        const n = Number(v);
-        if (!Number.isFinite(n) || n < 0) throw new RangeError(`${name}=${v}: give a percentage, e.g. ${name}=95`);
-        return n / 100;
-      };
-      try {
-        const [cpu, memory, storage] = [pct('cpu'), pct('memory'), pct('storage')];
-        if (cpu !== undefined) vdc.cpuUsedMhz = Math.round(vdc.cpuLimitMhz * cpu);
-        if (memory !== undefined) vdc.memoryUsedMb = Math.round(vdc.memoryLimitMb * memory);
-        if (storage !== undefined) for (const p of vdc.policies) p.usedMb = Math.round(p.limitMb * storage);
-      } catch (error) {
-        return text(400, (error as Error).message);
-      }
+      const use = fractionsOf(q, ['cpu', 'memory', 'storage'] as const);
+      if (typeof use === 'string') return text(400, use);
+      const { cpu, memory, storage } = use;
+      if (cpu !== undefined) vdc.cpuUsedMhz = Math.round(vdc.cpuLimitMhz * cpu);
+      if (memory !== undefined) vdc.memoryUsedMb = Math.round(vdc.memoryLimitMb * memory);
+      if (storage !== undefined) for (const p of vdc.policies) p.usedMb = Math.round(p.limitMb * storage);
       return text(200, `${vdc.name}: cpu ${vdc.cpuUsedMhz} of ${vdc.cpuLimitMhz} MHz, memory ${vdc.memoryUsedMb} of ${vdc.memoryLimitMb} MB`);
     }
     if (url.pathname === '/_sim/vcd/pvdc') {
@@ -374,30 +384,27 @@ class VcdServer {
             .map((p) => p.name)
             .join(', ')}`,
         );
-      const given: Array<[string, number]> = [];
+      const use = fractionsOf(q, ['cpu', 'memory'] as const);
+      if (typeof use === 'string') return text(400, use);
       for (const name of ['cpu', 'memory'] as const) {
-        const v = q.get(name);
-        if (v === null) continue;
-        const n = Number(v);
-        if (!Number.isFinite(n) || n < 0) return text(400, `${name}=${v}: give a percentage, e.g. ${name}=85`);
-        given.push([name, n]);
+        const fraction = use[name];
+        if (fraction !== undefined) pvdc[name].used = Math.round(pvdc[name].total * fraction);
       }
-      for (const [name, n] of given) pvdc[name as 'cpu' | 'memory'].used = Math.round((pvdc[name as 'cpu' | 'memory'].total * n) / 100);
       return text(200, `${pvdc.name}: cpu ${pvdc.cpu.used} of ${pvdc.cpu.total} MHz, memory ${pvdc.memory.used} of ${pvdc.memory.total} MB`);
     }
     if (url.pathname === '/_sim/vcd/snapshot') {
       const want = q.get('vm') ?? '';
       const days = q.get('days') ?? '';
-      const vms = [...this.vms.values()].filter((vm) => vm.id === want.toLowerCase() || vm.name === want);
-      if (vms.length !== 1) return text(404, `vm=${want}: ${vms.length} VMs have that id or name; give the id (vm-<guid>)`);
+      const vm = this.controlledVm(want);
+      if (typeof vm === 'string') return text(404, vm);
       if (days === 'none') {
-        vms[0].snapshots = [];
-        return text(200, `${vms[0].id} (${vms[0].name}) has no snapshot`);
+        vm.snapshots = [];
+        return text(200, `${vm.id} (${vm.name}) has no snapshot`);
       }
       const n = Number(days);
       if (days === '' || !Number.isFinite(n) || n < 0) return text(400, `days=${days}: give the snapshot's age in days, e.g. days=10, or days=none`);
-      vms[0].snapshots = [{ age: Math.round(n * 86400), size: 2 * 1024 ** 3 }];
-      return text(200, `${vms[0].id} (${vms[0].name}) has one snapshot ${n} days old`);
+      vm.snapshots = [{ age: Math.round(n * 86400), size: 2 * 1024 ** 3 }];
+      return text(200, `${vm.id} (${vm.name}) has one snapshot ${n} days old`);
     }
     return text(404, `no control ${url.pathname}: /_sim/vcd/power, /_sim/vcd/vdc, /_sim/vcd/pvdc or /_sim/vcd/snapshot`);
   }

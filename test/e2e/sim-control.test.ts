@@ -93,6 +93,7 @@ describe('run-time control', () => {
     await control('vcd', '/_sim/vcd/pvdc?pvdc=pvdc-gold-01&memory=40');
     expect((await vcd('check_pvdc', 'provider', ['--pvdc', 'pvdc-gold-01'])).code).toBe(0);
     expect((await control('vcd', '/_sim/vcd/pvdc?pvdc=nowhere&memory=1')).status).toBe(404);
+    expect((await control('vcd', '/_sim/vcd/pvdc?pvdc=pvdc-gold-01&memory=lots')).text).toBe('memory=lots: give a percentage, e.g. memory=95\n');
 
     expect((await control('vcd', `/_sim/vcd/snapshot?vm=${ACME_WEB}&days=4`)).text).toBe(`${ACME_WEB} (web-01) has one snapshot 4 days old\n`);
     const old = await vcd('check_vm_snapshot', 'tenant', ['--vm', ACME_WEB]);
