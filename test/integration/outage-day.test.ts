@@ -313,8 +313,19 @@ interface ServiceAttrs {
       const vdcHost = first.find((s) => s.name === 'vdc' && s.host_name.startsWith('vdc-') && s.last_check_result?.output.includes('acme-prod'))?.host_name;
       expect(vdcHost, 'the VDC acme-prod').toBeDefined();
       writeFileSync(vcdPasswordFile, 'rotated-at-vcd\n');
-      await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=97');
       const refused = Date.now() / 1000;
+      // The VDC climbs once check_vcd has said the login is refused (its next run, 1 min scaled):
+      // on a loaded host the VDC's own check could otherwise page first, before the refusal is known.
+      const vcdOutput = async () => (await services()).find((s) => s.host_name === 'vcd' && s.name === 'vcd')?.last_check_result?.output ?? '';
+      await until(
+        'check_vcd CRITICAL for the refused login',
+        vcdOutput,
+        (o) => /^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/.test(o),
+        10 * scaled('CloudchecksVcdInterval') * 1000,
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
+      });
+      await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=97');
       const since = () => notified().slice(before);
       // The VDC pages while vCD still refuses check_vcd's login: a refused login holds nothing back.
       await until(
@@ -325,9 +336,7 @@ interface ServiceAttrs {
       ).catch(async (e: Error) => {
         throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
       });
-      expect((await services()).find((s) => s.host_name === 'vcd' && s.name === 'vcd')?.last_check_result?.output).toMatch(
-        /^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/,
-      );
+      expect(await vcdOutput()).toMatch(/^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/);
       // Refused for longer than the VM services' staleness window.
       await sleep(Math.max(0, (refused + 1.5 * staleness) * 1000 - Date.now()));
       writeFileSync(vcdPasswordFile, readFileSync(api.passwordFile));
