@@ -177,6 +177,11 @@ interface ServiceAttrs {
       const notified = () => readFileSync(notes, 'utf8').split('\n').filter(Boolean);
       const dump = async () =>
         `${notified().join('\n')}\n${(await services()).map((s) => `${s.host_name}!${s.name} ${s.state}/${s.state_type} ${s.last_check_result?.output.split('\n')[0] ?? '-'}`).join('\n')}`;
+      /** `until`, whose timeout also names the notifications and every service's state. */
+      const waitFor = <T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms: number) =>
+        until(what, read, done, ms).catch(async (e: Error) => {
+          throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
+        });
 
       const started = Date.now() / 1000;
       await icinga.start();
@@ -216,14 +221,12 @@ interface ServiceAttrs {
       // The problems measured before the outage, each notified once: the three WARNINGs set above,
       // and the scenario's VM db-03 with its 10-day snapshot (CRITICAL).
       const problemsNow = async () => (await services()).filter((s) => measured(s) && s.state !== 0 && s.last_check_result !== null);
-      const preexisting = await until(
+      const preexisting = await waitFor(
         'the problems measured before the outage notified',
         async () => ({ lines: notified(), problems: await problemsNow() }),
         ({ lines, problems }) => problems.length >= 4 && problems.every((p) => lines.some((l) => l.startsWith(`${p.host_name}!${p.name} PROBLEM `))),
         3 * scaled('CloudchecksVdcInterval') * 1000,
-      ).catch(async (e: Error) => {
-        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
-      });
+      );
       const problemsBefore = preexisting.problems;
       const STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'];
       expect(problemsBefore.map((s) => `${s.host_name.split('-')[0]}!${s.name} ${STATES[s.state]}`).sort(), await dump()).toEqual([
@@ -254,7 +257,7 @@ interface ServiceAttrs {
       };
       // Every VM service goes stale, and every VDC and provider VDC is checked and fails: UNKNOWN
       // where it was OK, its state kept (--last-state) where it held a problem measured before.
-      await until(
+      await waitFor(
         'every VM service stale and every VDC and provider VDC failing while vCD is down',
         services,
         (all) =>
@@ -266,9 +269,7 @@ interface ServiceAttrs {
                 : s.last_check_result !== null && s.last_check_result.execution_end > broken && keptOrFailed(s, s.last_check_result.output),
             ),
         4 * staleness * 1000,
-      ).catch(async (e: Error) => {
-        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
-      });
+      );
       await sleep(Math.max(0, (broken + 1.5 * staleness) * 1000 - Date.now()));
       const down = await services();
       expect(down.find((s) => s.host_name === 'vcd')?.state).toBe(2);
@@ -317,39 +318,24 @@ interface ServiceAttrs {
       // The VDC climbs once check_vcd has said the login is refused (its next run, 1 min scaled):
       // on a loaded host the VDC's own check could otherwise page first, before the refusal is known.
       const vcdOutput = async () => (await services()).find((s) => s.host_name === 'vcd' && s.name === 'vcd')?.last_check_result?.output ?? '';
-      await until(
-        'check_vcd CRITICAL for the refused login',
-        vcdOutput,
-        (o) => /^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/.test(o),
-        10 * scaled('CloudchecksVcdInterval') * 1000,
-      ).catch(async (e: Error) => {
-        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
-      });
+      const loginRefused = /^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/;
+      await waitFor('check_vcd CRITICAL for the refused login', vcdOutput, (o) => loginRefused.test(o), 10 * scaled('CloudchecksVcdInterval') * 1000);
       await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=97');
       const since = () => notified().slice(before);
       // The VDC pages while vCD still refuses check_vcd's login: a refused login holds nothing back.
-      await until(
+      await waitFor(
         'the VDC at 97 % of its memory notified',
         async () => since(),
         (l) => l.some((x) => x.startsWith(`${vdcHost}!vdc PROBLEM CRITICAL`)),
         4 * scaled('CloudchecksVdcInterval') * 1000,
-      ).catch(async (e: Error) => {
-        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
-      });
-      expect(await vcdOutput()).toMatch(/^VCD CRITICAL - login to \S+ as \S+ rejected \(HTTP 401/);
+      );
+      expect(await vcdOutput()).toMatch(loginRefused);
       // Refused for longer than the VM services' staleness window.
       await sleep(Math.max(0, (refused + 1.5 * staleness) * 1000 - Date.now()));
       writeFileSync(vcdPasswordFile, readFileSync(api.passwordFile));
       await simControl('/_sim/vcd/vdc?vdc=acme-prod&memory=40');
       const fixed = Date.now() / 1000;
-      await until(
-        'every service fresh after the password was fixed',
-        services,
-        (all) => allFresh(all, fixed),
-        4 * scaled('CloudchecksVdcInterval') * 1000,
-      ).catch(async (e: Error) => {
-        throw new Error(`${e.message.slice(0, 300)}\n${await dump()}`);
-      });
+      await waitFor('every service fresh after the password was fixed', services, (all) => allFresh(all, fixed), 4 * scaled('CloudchecksVdcInterval') * 1000);
       await sleep(scaled('CloudchecksFleetInterval') * 1000);
       const day = since();
       console.log(`Icinga 2 rejected-password day: ${day.length} notification(s) through the fix (${Math.round(Date.now() / 1000 - refused)} s)`);
